@@ -1,0 +1,114 @@
+//===- Eval.h - evaluate lane expressions for one warp ----------*- C++ -*-===//
+//
+// The model's view of a kernel: the atoms (unknown values) and loops that lane
+// expressions refer to, a block shape, and an environment that fixes every
+// warp-uniform value. WarpEval computes an expression for the 32 lanes of one
+// warp at once.
+//
+// Conditions are evaluated with two conservative rules (see docs/model.md):
+//  - a bounds guard, a comparison between a lane-varying value and a uniform
+//    value the model cannot know (`i < n`), or any lane-uniform condition on
+//    unknowns, is assumed to hold for whole warps: it only trims the tail;
+//  - a condition on data loaded per lane is assumed true, and flagged.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPLINT_MODEL_EVAL_H
+#define WARPLINT_MODEL_EVAL_H
+
+#include "Expr.h"
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+constexpr int WarpSize = 32;
+using Lanes = std::array<int64_t, WarpSize>;
+using LaneMask = uint32_t;
+constexpr LaneMask AllLanes = 0xffffffffu;
+
+/// Threads per block in x, y, z.
+struct Shape {
+  int64_t x = 256, y = 1, z = 1;
+  int64_t threads() const { return x * y * z; }
+  int warps() const { return int((threads() + WarpSize - 1) / WarpSize); }
+  bool operator==(const Shape &o) const {
+    return x == o.x && y == o.y && z == o.z;
+  }
+};
+
+enum class AtomKind { Parameter, Uniform, Data };
+struct Atom {
+  std::string name;
+  AtomKind kind;
+};
+
+/// A loop induction variable as a recurrence: `init`, then `next` applied once
+/// per iteration, while `cond` holds (a null cond: unknown trip count). `next`
+/// and `cond` refer to the variable itself through loopVar(id).
+struct Loop {
+  std::string var;
+  LaneExpr init, next, cond;
+};
+
+class Context {
+public:
+  int addAtom(std::string name, AtomKind kind);
+  int addLoop(Loop loop);
+  std::vector<Atom> atoms;
+  std::vector<Loop> loops;
+};
+
+/// Static facts about an expression, used to pick environments and guards.
+struct Props {
+  bool laneVarying = false; // may differ between lanes of one warp
+  bool hasUnknown = false;  // depends on a uniform unknown or gridDim
+  bool hasData = false;     // depends on data loaded per lane
+  bool usesBlockIdx = false;
+  bool usesGridDim = false;
+  std::vector<int> unknowns; // uniform atoms, sorted
+  std::vector<int> loops;    // loops whose variable it uses, sorted
+};
+Props props(const LaneExpr &e, const Context &ctx);
+
+/// Values of everything that is uniform across a block's warps.
+struct Env {
+  int64_t blockIdx[3] = {0, 0, 0};
+  int64_t gridDim[3] = {1024, 1024, 1024};
+  std::vector<int64_t> unknowns; // by atom id; missing ones read as 1024
+  std::vector<int> loopIter;     // by loop id; missing ones read as 0
+};
+
+class WarpEval {
+public:
+  WarpEval(const Context &ctx, const Shape &shape, const Env &env, int warp);
+
+  Lanes value(const LaneExpr &e);
+  /// Lanes for which `cond` holds, under the guard rules above.
+  LaneMask mask(const LaneExpr &cond);
+  /// Lanes that exist in this warp (the last warp of a block may be partial).
+  LaneMask present() const { return Present; }
+
+  bool usedDataCondition = false;
+  bool assumedGuard = false;
+  bool undefined = false; // division by zero or an oversized shift
+
+private:
+  LaneMask cond(const LaneExpr &e, bool positive);
+  const Lanes &loopValue(int loop);
+  LaneMask loopActive(int loop);
+
+  const Context &Ctx;
+  const Shape &Sh;
+  const Env &En;
+  LaneMask Present = 0;
+  Lanes Tid[3];
+  std::map<int, Lanes> LoopCache, Override;
+  std::map<int, LaneMask> ActiveCache;
+};
+
+} // namespace warplint
+
+#endif

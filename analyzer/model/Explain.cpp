@@ -1,0 +1,63 @@
+#include "Explain.h"
+
+namespace warplint {
+
+static Lanes warp0(const LaneExpr &e, const Context &ctx, const Shape &shape) {
+  Env env;
+  env.unknowns.assign(ctx.atoms.size(), 1024);
+  env.loopIter.assign(ctx.loops.size(), 0);
+  WarpEval ev(ctx, shape, env, 0);
+  return ev.value(e);
+}
+
+std::optional<int64_t> laneStride(const LaneExpr &e, const Context &ctx,
+                                  const Shape &shape) {
+  Lanes v = warp0(e, ctx, shape);
+  int n = int(std::min<int64_t>(WarpSize, shape.threads()));
+  if (n < 2)
+    return std::nullopt;
+  int64_t d = v[1] - v[0];
+  for (int l = 2; l < n; ++l)
+    if (v[l] - v[l - 1] != d)
+      return std::nullopt;
+  return d;
+}
+
+static bool varies(const LaneExpr &e, const Context &ctx, const Shape &shape) {
+  if (!e)
+    return false;
+  Lanes v = warp0(e, ctx, shape);
+  int n = int(std::min<int64_t>(WarpSize, shape.threads()));
+  for (int l = 1; l < n; ++l)
+    if (v[l] != v[0])
+      return true;
+  return false;
+}
+
+LaneExpr spreadingTerm(const LaneExpr &e, const Context &ctx,
+                       const Shape &shape) {
+  if (!e || !varies(e, ctx, shape))
+    return nullptr;
+  bool a = varies(e->a, ctx, shape), b = varies(e->b, ctx, shape);
+  switch (e->op) {
+  case Op::Add:
+  case Op::Sub:
+    if (a != b)
+      return spreadingTerm(a ? e->a : e->b, ctx, shape);
+    return e;
+  case Op::Mul:
+  case Op::Shl: {
+    if (e->origin >= 0 || a == b)
+      return e;
+    const LaneExpr &inner = a ? e->a : e->b;
+    auto s = laneStride(inner, ctx, shape);
+    if (s && (*s == 1 || *s == -1))
+      return e; // contiguous index scaled by a struct size
+    return spreadingTerm(inner, ctx, shape);
+  }
+  default:
+    return e;
+  }
+}
+
+} // namespace warplint

@@ -1,0 +1,30 @@
+//===- Explain.h - which part of an address spreads the lanes ---*- C++ -*-===//
+#ifndef WARPLINT_MODEL_EXPLAIN_H
+#define WARPLINT_MODEL_EXPLAIN_H
+
+#include "Eval.h"
+
+#include <optional>
+
+namespace warplint {
+
+/// Difference between adjacent lanes of warp 0 (representative environment),
+/// when it is one constant for all 32 lanes.
+std::optional<int64_t> laneStride(const LaneExpr &e, const Context &ctx,
+                                  const Shape &shape);
+
+/// The sub-expression of a byte offset that makes adjacent lanes far apart:
+/// walking down from the root through additions to the lane-varying operand,
+/// the first scaling node (*, <<, /, %, &, ^) that has a source origin.
+/// Nodes without an origin are the model's own element-size scaling; the walk
+/// passes through them unless the operand below is already contiguous, in
+/// which case the scaling itself (an array-of-structures stride) is the cause.
+///   offset = ((bid*256 + tid) * 32) * 4   -> `(bid*256 + tid) * 32`
+///   offset = (bid*256 + tid) * 12 + 4     -> the *12 (struct size)
+/// Returns null when no lane-varying term exists.
+LaneExpr spreadingTerm(const LaneExpr &offset, const Context &ctx,
+                       const Shape &shape);
+
+} // namespace warplint
+
+#endif

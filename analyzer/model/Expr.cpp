@@ -1,0 +1,152 @@
+#include "Expr.h"
+
+namespace warplint {
+
+bool isComparison(Op op) { return op >= Op::Lt && op <= Op::Ne; }
+bool isLogical(Op op) { return op >= Op::LAnd && op <= Op::LNot; }
+
+const char *opSpelling(Op op) {
+  switch (op) {
+  case Op::Add: return "+";
+  case Op::Sub: return "-";
+  case Op::Mul: return "*";
+  case Op::Div: return "/";
+  case Op::Rem: return "%";
+  case Op::Shl: return "<<";
+  case Op::Shr: return ">>";
+  case Op::And: return "&";
+  case Op::Or: return "|";
+  case Op::Xor: return "^";
+  case Op::Lt: return "<";
+  case Op::Le: return "<=";
+  case Op::Gt: return ">";
+  case Op::Ge: return ">=";
+  case Op::Eq: return "==";
+  case Op::Ne: return "!=";
+  case Op::LAnd: return "&&";
+  case Op::LOr: return "||";
+  case Op::LNot: return "!";
+  case Op::Neg: return "-";
+  case Op::Not: return "~";
+  default: return "?";
+  }
+}
+
+static LaneExpr make(Op op, int64_t v, LaneExpr a = nullptr,
+                     LaneExpr b = nullptr, LaneExpr c = nullptr) {
+  auto n = std::make_shared<Node>();
+  n->op = op;
+  n->value = v;
+  n->a = std::move(a);
+  n->b = std::move(b);
+  n->c = std::move(c);
+  return n;
+}
+
+LaneExpr cst(int64_t v) { return make(Op::Const, v); }
+LaneExpr threadIdx(int d) { return make(Op::ThreadIdx, d); }
+LaneExpr blockIdx(int d) { return make(Op::BlockIdx, d); }
+LaneExpr blockDim(int d) { return make(Op::BlockDim, d); }
+LaneExpr gridDim(int d) { return make(Op::GridDim, d); }
+LaneExpr unknown(int atom) { return make(Op::Unknown, atom); }
+LaneExpr data(int atom) { return make(Op::Data, atom); }
+LaneExpr loopVar(int loop) { return make(Op::LoopVar, loop); }
+LaneExpr loopActive(int loop) { return make(Op::LoopActive, loop); }
+
+bool constValue(const LaneExpr &e, int64_t &out) {
+  if (!e || e->op != Op::Const)
+    return false;
+  out = e->value;
+  return true;
+}
+
+// Folding for two constants; shared with the evaluator's scalar semantics.
+static bool fold(Op op, int64_t x, int64_t y, int64_t &r) {
+  switch (op) {
+  case Op::Add: r = x + y; return true;
+  case Op::Sub: r = x - y; return true;
+  case Op::Mul: r = x * y; return true;
+  case Op::Div: if (y == 0) return false; r = x / y; return true;
+  case Op::Rem: if (y == 0) return false; r = x % y; return true;
+  case Op::Shl: if (y < 0 || y > 62) return false; r = x << y; return true;
+  case Op::Shr: if (y < 0 || y > 62) return false; r = x >> y; return true;
+  case Op::And: r = x & y; return true;
+  case Op::Or: r = x | y; return true;
+  case Op::Xor: r = x ^ y; return true;
+  case Op::Min: r = x < y ? x : y; return true;
+  case Op::Max: r = x > y ? x : y; return true;
+  case Op::Lt: r = x < y; return true;
+  case Op::Le: r = x <= y; return true;
+  case Op::Gt: r = x > y; return true;
+  case Op::Ge: r = x >= y; return true;
+  case Op::Eq: r = x == y; return true;
+  case Op::Ne: r = x != y; return true;
+  case Op::LAnd: r = x && y; return true;
+  case Op::LOr: r = x || y; return true;
+  default: return false;
+  }
+}
+
+LaneExpr bin(Op op, LaneExpr a, LaneExpr b) {
+  int64_t x = 0, y = 0, r = 0;
+  bool ca = constValue(a, x), cb = constValue(b, y);
+  if (ca && cb && fold(op, x, y, r))
+    return cst(r);
+  switch (op) {
+  case Op::Add:
+    if (ca && x == 0) return b;
+    if (cb && y == 0) return a;
+    break;
+  case Op::Sub:
+  case Op::Shl:
+  case Op::Shr:
+    if (cb && y == 0) return a;
+    break;
+  case Op::Mul:
+    if ((ca && x == 0) || (cb && y == 0)) return cst(0);
+    if (ca && x == 1) return b;
+    if (cb && y == 1) return a;
+    break;
+  case Op::Div:
+    if (cb && y == 1) return a;
+    break;
+  case Op::LAnd:
+    if (ca) return x ? b : cst(0);
+    if (cb) return y ? a : cst(0);
+    break;
+  default:
+    break;
+  }
+  return make(op, 0, std::move(a), std::move(b));
+}
+
+LaneExpr un(Op op, LaneExpr a) {
+  int64_t x = 0;
+  if (constValue(a, x)) {
+    if (op == Op::Neg) return cst(-x);
+    if (op == Op::Not) return cst(~x);
+    if (op == Op::LNot) return cst(!x);
+  }
+  if (op == Op::LNot && a && a->op == Op::LNot)
+    return a->a;
+  return make(op, 0, std::move(a));
+}
+
+LaneExpr select(LaneExpr c, LaneExpr t, LaneExpr f) {
+  int64_t x = 0;
+  if (constValue(c, x))
+    return x ? t : f;
+  if (t == f)
+    return t;
+  return make(Op::Select, 0, std::move(c), std::move(t), std::move(f));
+}
+
+LaneExpr withOrigin(LaneExpr e, int origin) {
+  if (!e || e->origin == origin)
+    return e;
+  auto n = std::make_shared<Node>(*e);
+  n->origin = origin;
+  return n;
+}
+
+} // namespace warplint

@@ -1,0 +1,78 @@
+//===- Expr.h - symbolic per-lane index expressions -------------*- C++ -*-===//
+//
+// A LaneExpr is a value as one thread of a warp sees it: a small tree over the
+// CUDA builtins (threadIdx, blockIdx, blockDim, gridDim), constants, warp-
+// uniform unknowns (kernel parameters, values every lane loads from one
+// address), lane-varying unknowns (data loaded per lane) and loop induction
+// variables. The model evaluates these trees for the 32 lanes of each warp of a
+// block; it never needs Clang.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPLINT_MODEL_EXPR_H
+#define WARPLINT_MODEL_EXPR_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+enum class Op : uint8_t {
+  Const,
+  ThreadIdx, // value = dimension 0..2
+  BlockIdx,
+  BlockDim,
+  GridDim,
+  Unknown,  // warp-uniform value the model cannot know; value = atom id
+  Data,     // lane-varying value the model cannot know; value = atom id
+  LoopVar,  // induction variable; value = loop id
+  LoopActive, // condition: the lane is still inside loop `value`
+  // Arithmetic (C semantics on 64-bit signed integers).
+  Add, Sub, Mul, Div, Rem, Shl, Shr, And, Or, Xor, Min, Max, Neg, Not,
+  // Conditions (0 or 1).
+  Lt, Le, Gt, Ge, Eq, Ne, LAnd, LOr, LNot,
+  Select, // a ? b : c
+};
+
+struct Node;
+using LaneExpr = std::shared_ptr<const Node>;
+
+struct Node {
+  Op op;
+  int64_t value = 0;
+  LaneExpr a, b, c;
+  /// Opaque handle the front end uses to find the source of a sub-expression.
+  int origin = -1;
+};
+
+bool isComparison(Op op);
+bool isLogical(Op op);
+const char *opSpelling(Op op);
+
+// Builders. They fold constants and apply the identities that keep trees small
+// (x+0, x*1, x*0), so that a constant index stays a Const node.
+LaneExpr cst(int64_t v);
+LaneExpr threadIdx(int dim);
+LaneExpr blockIdx(int dim);
+LaneExpr blockDim(int dim);
+LaneExpr gridDim(int dim);
+LaneExpr unknown(int atom);
+LaneExpr data(int atom);
+LaneExpr loopVar(int loop);
+LaneExpr loopActive(int loop);
+LaneExpr bin(Op op, LaneExpr a, LaneExpr b);
+LaneExpr un(Op op, LaneExpr a);
+LaneExpr select(LaneExpr c, LaneExpr t, LaneExpr f);
+LaneExpr withOrigin(LaneExpr e, int origin);
+
+inline LaneExpr operator+(LaneExpr a, LaneExpr b) { return bin(Op::Add, a, b); }
+inline LaneExpr operator-(LaneExpr a, LaneExpr b) { return bin(Op::Sub, a, b); }
+inline LaneExpr operator*(LaneExpr a, LaneExpr b) { return bin(Op::Mul, a, b); }
+
+/// Constant value if `e` is a Const node.
+bool constValue(const LaneExpr &e, int64_t &out);
+
+} // namespace warplint
+
+#endif

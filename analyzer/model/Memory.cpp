@@ -1,0 +1,195 @@
+#include "Memory.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace warplint {
+
+int sectorsForRequest(const Lanes &addr, LaneMask active, int bytes) {
+  int64_t sectors[2 * WarpSize];
+  int n = 0;
+  for (int l = 0; l < WarpSize; ++l) {
+    if (!((active >> l) & 1))
+      continue;
+    int64_t first = addr[l] >> 5, last = (addr[l] + bytes - 1) >> 5;
+    for (int64_t s = first; s <= last && n < 2 * WarpSize; ++s)
+      sectors[n++] = s;
+  }
+  std::sort(sectors, sectors + n);
+  return int(std::unique(sectors, sectors + n) - sectors);
+}
+
+int idealSectors(int activeLanes, int bytes) {
+  return (activeLanes * bytes + 31) / 32;
+}
+
+Cost globalSectors(const Lanes &addr, LaneMask active, int bytes) {
+  return {double(sectorsForRequest(addr, active, bytes)),
+          double(idealSectors(__builtin_popcount(active), bytes))};
+}
+
+// Values an unknown uniform takes when the model checks whether a result
+// depends on it: small and large, odd and even, powers of two and not.
+static const int64_t Samples[] = {1,  2,  3,   4,   5,    7,    8,    16,
+                                  31, 32, 33,  64,  100,  128,  1000, 1024};
+constexpr int NumSamples = sizeof(Samples) / sizeof(Samples[0]);
+// Blocks and loop iterations are averaged over, as the hardware does: 32
+// samples cover every alignment of a 32-byte sector for elements >= 1 byte.
+constexpr int NumEnumerated = 32;
+
+Env representativeEnv(const Context &ctx) {
+  Env env;
+  env.unknowns.assign(ctx.atoms.size(), 1024);
+  env.loopIter.assign(ctx.loops.size(), 0);
+  return env;
+}
+
+namespace {
+struct Totals {
+  double requests = 0, actual = 0, ideal = 0, lanes = 0;
+  bool strideSeen = false, strideConstant = true;
+  int64_t stride = 0;
+  bool data = false, guard = false, undefined = false;
+};
+} // namespace
+
+static void accumulate(const Access &acc, const Context &ctx, const Shape &sh,
+                       const Env &env, const CostModel &cost, Totals &t) {
+  for (int w = 0; w < sh.warps(); ++w) {
+    WarpEval ev(ctx, sh, env, w);
+    LaneMask active = ev.mask(acc.mask);
+    t.data |= ev.usedDataCondition;
+    t.guard |= ev.assumedGuard;
+    if (!active)
+      continue;
+    Lanes addr = ev.value(acc.offset);
+    t.undefined |= ev.undefined;
+    Cost c = cost(addr, active, acc.elementBytes);
+    t.requests += 1;
+    t.actual += c.actual;
+    t.ideal += c.ideal;
+    t.lanes += __builtin_popcount(active);
+    int prev = -1;
+    for (int l = 0; l < WarpSize; ++l) {
+      if (!((active >> l) & 1))
+        continue;
+      if (prev >= 0) {
+        int64_t d = (addr[l] - addr[prev]) / (l - prev);
+        if ((addr[l] - addr[prev]) % (l - prev) != 0)
+          t.strideConstant = false;
+        if (!t.strideSeen) {
+          t.stride = d;
+          t.strideSeen = true;
+        } else if (d != t.stride) {
+          t.strideConstant = false;
+        }
+      }
+      prev = l;
+    }
+  }
+}
+
+static std::vector<Env> enumeratedEnvs(const Context &ctx, const Props &p,
+                                       const Env &base) {
+  if (!p.usesBlockIdx && p.loops.empty())
+    return {base};
+  std::vector<Env> envs;
+  for (int e = 0; e < NumEnumerated; ++e) {
+    Env env = base;
+    env.blockIdx[0] = e;
+    env.blockIdx[1] = (5 * e + 1) % NumEnumerated;
+    env.blockIdx[2] = (3 * e + 2) % NumEnumerated;
+    // Odd multipliers permute 0..31, so each loop alone sees every iteration.
+    for (size_t i = 0; i < p.loops.size(); ++i)
+      env.loopIter[p.loops[i]] = int((e * (2 * i + 1)) % NumEnumerated);
+    envs.push_back(env);
+  }
+  return envs;
+}
+
+AccessResult analyzeAccess(const Access &acc, const Context &ctx,
+                           const std::vector<Shape> &shapes,
+                           const CostModel &cost) {
+  AccessResult r;
+  Props pa = props(acc.offset, ctx);
+  Props pm = acc.mask ? props(acc.mask, ctx) : Props();
+  if (pa.hasData) {
+    r.unknownReason = "the address depends on data loaded at run time";
+    return r;
+  }
+  Props all = pa;
+  for (int u : pm.unknowns)
+    if (!std::count(all.unknowns.begin(), all.unknowns.end(), u))
+      all.unknowns.push_back(u);
+  for (int l : pm.loops)
+    if (!std::count(all.loops.begin(), all.loops.end(), l))
+      all.loops.push_back(l);
+  all.usesBlockIdx |= pm.usesBlockIdx;
+  all.usesGridDim |= pm.usesGridDim;
+  std::sort(all.unknowns.begin(), all.unknowns.end());
+  r.dependsOn = pa.unknowns;
+
+  // Assignments of the uniform unknowns: the representative one first, then,
+  // if any unknown matters, each unknown cycles through every sample.
+  std::vector<Env> assignments{representativeEnv(ctx)};
+  if (!all.unknowns.empty() || all.usesGridDim) {
+    for (int m = 0; m < NumSamples; ++m) {
+      Env env = representativeEnv(ctx);
+      for (size_t i = 0; i < all.unknowns.size(); ++i)
+        env.unknowns[all.unknowns[i]] = Samples[(m + 7 * i) % NumSamples];
+      for (int d = 0; d < 3; ++d)
+        env.gridDim[d] = Samples[(m + 3 + 5 * d) % NumSamples];
+      assignments.push_back(env);
+    }
+  }
+
+  bool first = true;
+  Totals strideTotals;
+  for (size_t s = 0; s < shapes.size(); ++s) {
+    for (size_t a = 0; a < assignments.size(); ++a) {
+      Totals t;
+      for (const Env &env : enumeratedEnvs(ctx, all, assignments[a]))
+        accumulate(acc, ctx, shapes[s], env, cost, t);
+      if (t.undefined)
+        continue; // a sampled unknown made a divisor zero: no information
+      r.maskDataDependent |= t.data;
+      r.guardAssumed |= t.guard;
+      if (t.requests == 0)
+        continue;
+      double actual = t.actual / t.requests, ideal = t.ideal / t.requests;
+      double ratio = ideal > 0 ? actual / ideal : 1;
+      if (first) {
+        r.evaluated = true;
+        r.actual = actual;
+        r.ideal = ideal;
+        r.activeLanes = t.lanes / t.requests;
+        r.minActual = r.maxActual = actual;
+        r.minRatio = r.maxRatio = ratio;
+        r.requestsPerBlock =
+            t.requests / double(enumeratedEnvs(ctx, all, assignments[a]).size());
+        strideTotals = t;
+        first = false;
+      } else {
+        r.minActual = std::min(r.minActual, actual);
+        r.maxActual = std::max(r.maxActual, actual);
+        r.minRatio = std::min(r.minRatio, ratio);
+        r.maxRatio = std::max(r.maxRatio, ratio);
+        if (t.strideSeen && (!strideTotals.strideSeen ||
+                             t.stride != strideTotals.stride))
+          strideTotals.strideConstant = false;
+        strideTotals.strideConstant &= t.strideConstant;
+      }
+    }
+  }
+  if (!r.evaluated) {
+    r.unknownReason = "no lane of any warp executes it under the model's "
+                      "assumptions";
+    return r;
+  }
+  r.exact = r.maxActual - r.minActual < 1e-9 && r.maxRatio - r.minRatio < 1e-9;
+  if (strideTotals.strideSeen && strideTotals.strideConstant)
+    r.laneStride = strideTotals.stride;
+  return r;
+}
+
+} // namespace warplint

@@ -1,0 +1,100 @@
+// Table-driven tests of the evaluator: warp formation, operators, conditions.
+#include "model/Eval.h"
+
+#include <gtest/gtest.h>
+
+namespace warplint {
+namespace {
+
+struct ValueRow {
+  const char *name;
+  LaneExpr e;
+  Shape shape;
+  int warp;
+  std::vector<int64_t> lanes; // expected values of the first lanes
+};
+
+TEST(Eval, Values) {
+  const ValueRow rows[] = {
+      {"threadIdx.x warp 1", threadIdx(0), {256, 1, 1}, 1, {32, 33, 34}},
+      {"16x16: y varies in a warp", threadIdx(1), {16, 16, 1}, 0,
+       {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1}},
+      {"16x16: x wraps", threadIdx(0), {16, 16, 1}, 0,
+       {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1}},
+      {"8x8x4: z", threadIdx(2), {8, 8, 4}, 1, {0, 0}},
+      {"8x4x4: z in warp 0", threadIdx(2), {8, 2, 4}, 0,
+       {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}},
+      {"xor swizzle", bin(Op::Xor, threadIdx(0), cst(1)), {32, 1, 1}, 0,
+       {1, 0, 3, 2}},
+      {"shift", bin(Op::Shl, threadIdx(0), cst(3)), {32, 1, 1}, 0, {0, 8, 16}},
+      {"select", select(bin(Op::Lt, threadIdx(0), cst(2)), cst(7), cst(9)),
+       {32, 1, 1}, 0, {7, 7, 9}},
+      {"blockDim", blockDim(1), {16, 16, 1}, 0, {16}},
+  };
+  Context ctx;
+  for (const ValueRow &row : rows) {
+    Env env;
+    WarpEval ev(ctx, row.shape, env, row.warp);
+    Lanes v = ev.value(row.e);
+    for (size_t l = 0; l < row.lanes.size(); ++l)
+      EXPECT_EQ(v[l], row.lanes[l]) << row.name << " lane " << l;
+  }
+}
+
+struct MaskRow {
+  const char *name;
+  LaneExpr cond;
+  LaneMask expected;
+  bool guard;
+};
+
+TEST(Eval, Masks) {
+  Context ctx;
+  int n = ctx.addAtom("n", AtomKind::Parameter);
+  int d = ctx.addAtom("a[tid]", AtomKind::Data);
+  LaneExpr t = threadIdx(0);
+  const MaskRow rows[] = {
+      {"tid > 2", bin(Op::Gt, t, cst(2)), 0xfffffff8u, false},
+      {"odd", bin(Op::Eq, bin(Op::Rem, t, cst(2)), cst(1)), 0xaaaaaaaau, false},
+      {"not odd", un(Op::LNot, bin(Op::Eq, bin(Op::Rem, t, cst(2)), cst(1))),
+       0x55555555u, false},
+      {"tid < n is a guard", bin(Op::Lt, t, unknown(n)), AllLanes, true},
+      {"negated guard still assumed", un(Op::LNot, bin(Op::Lt, t, unknown(n))),
+       AllLanes, true},
+      {"guard && odd", bin(Op::LAnd, bin(Op::Lt, t, unknown(n)),
+                           bin(Op::Eq, bin(Op::And, t, cst(1)), cst(1))),
+       0xaaaaaaaau, true},
+      {"data is assumed", bin(Op::Gt, data(d), cst(0)), AllLanes, false},
+  };
+  for (const MaskRow &row : rows) {
+    Env env;
+    WarpEval ev(ctx, {256, 1, 1}, env, 0);
+    EXPECT_EQ(ev.mask(row.cond), row.expected) << row.name;
+    EXPECT_EQ(ev.assumedGuard, row.guard) << row.name;
+  }
+}
+
+TEST(Eval, LoopRecurrence) {
+  // for (s = 128; s > 0; s >>= 1): iteration 3 has s = 16.
+  Context ctx;
+  int L = ctx.addLoop({"s", cst(128), bin(Op::Shr, loopVar(0), cst(1)),
+                       bin(Op::Gt, loopVar(0), cst(0))});
+  Env env;
+  env.loopIter = {3};
+  WarpEval ev(ctx, {256, 1, 1}, env, 0);
+  EXPECT_EQ(ev.value(loopVar(L))[0], 16);
+  EXPECT_EQ(ev.mask(loopActive(L)), AllLanes);
+  env.loopIter = {8};
+  WarpEval past(ctx, {256, 1, 1}, env, 0);
+  EXPECT_EQ(past.mask(loopActive(L)), 0u);
+}
+
+TEST(Eval, PartialLastWarp) {
+  Context ctx;
+  Env env;
+  WarpEval ev(ctx, {40, 1, 1}, env, 1);
+  EXPECT_EQ(ev.present(), 0xffu);
+}
+
+} // namespace
+} // namespace warplint

@@ -1,0 +1,217 @@
+// Table-driven tests of the global-memory model against the sectors/request
+// that Nsight Compute measured on an H200 (256 threads per block unless the
+// row says otherwise). Each row builds the index the way the front end would.
+#include "model/Explain.h"
+#include "model/Memory.h"
+
+#include <gtest/gtest.h>
+
+namespace warplint {
+namespace {
+
+LaneExpr tid(int d = 0) { return threadIdx(d); }
+// g = blockIdx.x * blockDim.x + threadIdx.x
+LaneExpr g() { return blockIdx(0) * blockDim(0) + tid(); }
+
+struct Row {
+  const char *name;
+  LaneExpr index; // in elements
+  int bytes;
+  Shape shape;
+  double sectors; // measured sectors per request
+  double ideal;
+};
+
+class GlobalFigures : public ::testing::TestWithParam<Row> {};
+
+TEST_P(GlobalFigures, MatchesMeasuredSectors) {
+  const Row &row = GetParam();
+  Context ctx;
+  Access acc{row.index * cst(row.bytes), nullptr, row.bytes};
+  AccessResult r = analyzeAccess(acc, ctx, {row.shape}, globalSectors);
+  ASSERT_TRUE(r.evaluated) << r.unknownReason;
+  EXPECT_TRUE(r.exact);
+  EXPECT_DOUBLE_EQ(r.actual, row.sectors) << row.name;
+  EXPECT_DOUBLE_EQ(r.ideal, row.ideal) << row.name;
+}
+
+const Shape B256{256, 1, 1}, B16x16{16, 16, 1};
+
+INSTANTIATE_TEST_SUITE_P(
+    Issue2, GlobalFigures,
+    ::testing::Values(
+        Row{"float g*1", g() * cst(1), 4, B256, 4, 4},
+        Row{"float g*2", g() * cst(2), 4, B256, 8, 4},
+        Row{"float g*3", g() * cst(3), 4, B256, 12, 4},
+        Row{"float g*4", g() * cst(4), 4, B256, 16, 4},
+        Row{"float g*8", g() * cst(8), 4, B256, 32, 4},
+        Row{"float g*16", g() * cst(16), 4, B256, 32, 4},
+        Row{"float g*32", g() * cst(32), 4, B256, 32, 4},
+        Row{"float g*33", g() * cst(33), 4, B256, 32, 4},
+        Row{"float g+1", g() + cst(1), 4, B256, 5, 4},
+        Row{"float g+8", g() + cst(8), 4, B256, 4, 4},
+        Row{"double g", g(), 8, B256, 8, 8},
+        Row{"double g+1", g() + cst(1), 8, B256, 9, 8},
+        Row{"double 2g", g() * cst(2), 8, B256, 16, 8},
+        Row{"char g", g(), 1, B256, 1, 1},
+        Row{"short g", g(), 2, B256, 2, 2},
+        Row{"float4 g", g(), 16, B256, 16, 16},
+        Row{"blockIdx.x", blockIdx(0), 4, B256, 1, 4},
+        Row{"tid % 4", bin(Op::Rem, tid(), cst(4)), 4, B256, 1, 4},
+        Row{"tid / 2 + 8", bin(Op::Div, tid(), cst(2)) + cst(8), 4, B256, 2,
+            4},
+        Row{"tid / 2 + 7 (misaligned)", bin(Op::Div, tid(), cst(2)) + cst(7),
+            4, B256, 3, 4},
+        Row{"16x16 y*1024+x", tid(1) * cst(1024) + tid(0), 4, B16x16, 4, 4},
+        Row{"16x16 x*1024+y", tid(0) * cst(1024) + tid(1), 4, B16x16, 16, 4}),
+    [](const auto &info) {
+      std::string s;
+      for (char c : std::string(info.param.name))
+        s += isalnum((unsigned char)c) ? std::string(1, c)
+             : c == '*'                ? std::string("_times_")
+             : c == '+'                ? std::string("_plus_")
+             : c == '/'                ? std::string("_div_")
+             : c == '%'                ? std::string("_mod_")
+                                       : std::string("_");
+      return s;
+    });
+
+TEST(GlobalModel, ArrayOfStructsMember) {
+  // struct { float x, y, z; } in[g]; read .y: 12 bytes between lanes.
+  Context ctx;
+  Access acc{g() * cst(12) + cst(4), nullptr, 4};
+  AccessResult r = analyzeAccess(acc, ctx, {B256}, globalSectors);
+  EXPECT_DOUBLE_EQ(r.actual, 12);
+  ASSERT_TRUE(r.laneStride);
+  EXPECT_EQ(*r.laneStride, 12);
+}
+
+TEST(GlobalModel, OddLanesMasked) {
+  // if (threadIdx.x % 2 == 0) v = in[g]: 16 lanes, 4 sectors, 2 ideal.
+  Context ctx;
+  LaneExpr mask = bin(Op::Eq, bin(Op::Rem, tid(), cst(2)), cst(0));
+  Access acc{g() * cst(4), mask, 4};
+  AccessResult r = analyzeAccess(acc, ctx, {B256}, globalSectors);
+  EXPECT_DOUBLE_EQ(r.actual, 4);
+  EXPECT_DOUBLE_EQ(r.ideal, 2);
+  EXPECT_DOUBLE_EQ(r.activeLanes, 16);
+}
+
+TEST(GlobalModel, UnknownStrideIsNotExact) {
+  // in[g * s] with s a kernel parameter: anything from 4 to 32 sectors.
+  Context ctx;
+  int s = ctx.addAtom("s", AtomKind::Parameter);
+  Access acc{g() * unknown(s) * cst(4), nullptr, 4};
+  AccessResult r = analyzeAccess(acc, ctx, {B256}, globalSectors);
+  ASSERT_TRUE(r.evaluated);
+  EXPECT_FALSE(r.exact);
+  EXPECT_DOUBLE_EQ(r.minActual, 4);
+  EXPECT_DOUBLE_EQ(r.maxActual, 32);
+  EXPECT_EQ(r.dependsOn, std::vector<int>{s});
+}
+
+TEST(GlobalModel, BoundsGuardIsAssumed) {
+  // if (g < n) out[g]: the guard only trims the last warp of the grid.
+  Context ctx;
+  int n = ctx.addAtom("n", AtomKind::Parameter);
+  Access acc{g() * cst(4), bin(Op::Lt, g(), unknown(n)), 4};
+  AccessResult r = analyzeAccess(acc, ctx, {B256}, globalSectors);
+  EXPECT_TRUE(r.exact);
+  EXPECT_TRUE(r.guardAssumed);
+  EXPECT_DOUBLE_EQ(r.actual, 4);
+}
+
+TEST(GlobalModel, DataDependentAddressIsNotEvaluated) {
+  Context ctx;
+  int d = ctx.addAtom("idx[g]", AtomKind::Data);
+  Access acc{data(d) * cst(4), nullptr, 4};
+  AccessResult r = analyzeAccess(acc, ctx, {B256}, globalSectors);
+  EXPECT_FALSE(r.evaluated);
+  EXPECT_FALSE(r.unknownReason.empty());
+}
+
+TEST(GlobalModel, LoopOffsetAveragesOverIterations) {
+  // for (int i = 0; i < n; ++i) in[i + tid]: aligned 1 iteration in 8.
+  Context ctx;
+  int n = ctx.addAtom("n", AtomKind::Parameter);
+  int L = ctx.addLoop({"i", cst(0), loopVar(0) + cst(1),
+                       bin(Op::Lt, loopVar(0), unknown(n))});
+  Access acc{(loopVar(L) + tid()) * cst(4), loopActive(L), 4};
+  AccessResult r = analyzeAccess(acc, ctx, {B256}, globalSectors);
+  EXPECT_DOUBLE_EQ(r.actual, (4 + 7 * 5) / 8.0);
+}
+
+TEST(GlobalModel, GridStrideLoopIsCoalesced) {
+  // for (i = g; i < n; i += blockDim.x * gridDim.x) out[i]
+  Context ctx;
+  int n = ctx.addAtom("n", AtomKind::Parameter);
+  int L = ctx.addLoop({"i", g(), loopVar(0) + blockDim(0) * gridDim(0),
+                       bin(Op::Lt, loopVar(0), unknown(n))});
+  Access acc{loopVar(L) * cst(4), loopActive(L), 4};
+  AccessResult r = analyzeAccess(acc, ctx, {B256}, globalSectors);
+  EXPECT_TRUE(r.exact);
+  EXPECT_DOUBLE_EQ(r.actual, 4);
+}
+
+TEST(GlobalModel, LaneVaryingLoopTripCount) {
+  // for (i = tid; i < 40; i += 32) in[i]: iteration 1 has 8 lanes.
+  Context ctx;
+  int L = ctx.addLoop({"i", tid(), loopVar(0) + cst(32),
+                       bin(Op::Lt, loopVar(0), cst(40))});
+  Access acc{loopVar(L) * cst(4), loopActive(L), 4};
+  AccessResult r = analyzeAccess(acc, ctx, {Shape{32, 1, 1}}, globalSectors);
+  EXPECT_DOUBLE_EQ(r.activeLanes, (32 + 8) / 2.0);
+  EXPECT_DOUBLE_EQ(r.actual, (4 + 1) / 2.0);
+}
+
+TEST(GlobalModel, PartialWarp) {
+  Context ctx;
+  Access acc{tid() * cst(4), nullptr, 4};
+  AccessResult r = analyzeAccess(acc, ctx, {Shape{48, 1, 1}}, globalSectors);
+  EXPECT_DOUBLE_EQ(r.activeLanes, (32 + 16) / 2.0);
+}
+
+struct SectorRow {
+  const char *name;
+  std::vector<int64_t> addrs; // lane i reads addrs[i % size]
+  LaneMask active;
+  int bytes;
+  int sectors;
+};
+
+TEST(SectorCount, Table) {
+  const SectorRow rows[] = {
+      {"one word broadcast", {0}, AllLanes, 4, 1},
+      {"straddles a sector", {30}, AllLanes, 4, 2},
+      {"two sectors", {0, 32}, AllLanes, 4, 2},
+      {"inactive lanes ignored", {0, 4096}, 0x55555555u, 4, 1},
+      {"no active lane", {0}, 0, 4, 0},
+  };
+  for (const SectorRow &row : rows) {
+    Lanes a;
+    for (int l = 0; l < WarpSize; ++l)
+      a[l] = row.addrs[l % row.addrs.size()];
+    EXPECT_EQ(sectorsForRequest(a, row.active, row.bytes), row.sectors)
+        << row.name;
+  }
+}
+
+TEST(Explain, SpreadingTermSkipsElementScaling) {
+  Context ctx;
+  LaneExpr idx = withOrigin(g() * cst(32), 7);
+  LaneExpr t = spreadingTerm(idx * cst(4), ctx, B256);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->origin, 7);
+}
+
+TEST(Explain, StructStrideIsTheScaling) {
+  Context ctx;
+  LaneExpr scaled = withOrigin(withOrigin(g(), 3) * cst(12), -1);
+  LaneExpr t = spreadingTerm(scaled + cst(4), ctx, B256);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->op, Op::Mul);
+  EXPECT_EQ(t->origin, -1);
+}
+
+} // namespace
+} // namespace warplint
