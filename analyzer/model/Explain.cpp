@@ -1,5 +1,7 @@
 #include "Explain.h"
 
+#include <cstdlib>
+
 namespace warplint {
 
 static Lanes warp0(const LaneExpr &e, const Context &ctx, const Shape &shape) {
@@ -23,6 +25,14 @@ std::optional<int64_t> laneStride(const LaneExpr &e, const Context &ctx,
   return d;
 }
 
+int64_t adjacentDistance(const LaneExpr &e, const Context &ctx,
+                         const Shape &shape) {
+  if (shape.threads() < 2)
+    return 0;
+  Lanes v = warp0(e, ctx, shape);
+  return v[1] - v[0];
+}
+
 static bool varies(const LaneExpr &e, const Context &ctx, const Shape &shape) {
   if (!e)
     return false;
@@ -41,10 +51,17 @@ LaneExpr spreadingTerm(const LaneExpr &e, const Context &ctx,
   bool a = varies(e->a, ctx, shape), b = varies(e->b, ctx, shape);
   switch (e->op) {
   case Op::Add:
-  case Op::Sub:
+  case Op::Sub: {
     if (a != b)
       return spreadingTerm(a ? e->a : e->b, ctx, shape);
+    // Both vary (x*1024 + y with 16x16 blocks): follow the one that sets the
+    // distance between lanes 0 and 1.
+    Lanes va = warp0(e->a, ctx, shape), vb = warp0(e->b, ctx, shape);
+    int64_t da = std::abs(va[1] - va[0]), db = std::abs(vb[1] - vb[0]);
+    if (da != db)
+      return spreadingTerm(da > db ? e->a : e->b, ctx, shape);
     return e;
+  }
   case Op::Mul:
   case Op::Shl: {
     if (e->origin >= 0 || a == b)

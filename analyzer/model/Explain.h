@@ -13,6 +13,11 @@ namespace warplint {
 std::optional<int64_t> laneStride(const LaneExpr &e, const Context &ctx,
                                   const Shape &shape);
 
+/// Value of lane 1 minus value of lane 0 in warp 0 (representative
+/// environment): the distance the rules quote for "adjacent lanes".
+int64_t adjacentDistance(const LaneExpr &e, const Context &ctx,
+                         const Shape &shape);
+
 /// The sub-expression of a byte offset that makes adjacent lanes far apart:
 /// walking down from the root through additions to the lane-varying operand,
 /// the first scaling node (*, <<, /, %, &, ^) that has a source origin.

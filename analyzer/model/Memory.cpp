@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace warplint {
 
@@ -47,6 +48,7 @@ Env representativeEnv(const Context &ctx) {
 namespace {
 struct Totals {
   double requests = 0, actual = 0, ideal = 0, lanes = 0;
+  int64_t firstCommon = 0;
   bool strideSeen = false, strideConstant = true;
   int64_t stride = 0;
   bool data = false, guard = false, undefined = false;
@@ -70,11 +72,13 @@ static void accumulate(const Access &acc, const Context &ctx, const Shape &sh,
     t.ideal += c.ideal;
     t.lanes += __builtin_popcount(active);
     int prev = -1;
+    std::map<int64_t, int> diffs;
     for (int l = 0; l < WarpSize; ++l) {
       if (!((active >> l) & 1))
         continue;
       if (prev >= 0) {
         int64_t d = (addr[l] - addr[prev]) / (l - prev);
+        diffs[d]++;
         if ((addr[l] - addr[prev]) % (l - prev) != 0)
           t.strideConstant = false;
         if (!t.strideSeen) {
@@ -86,6 +90,12 @@ static void accumulate(const Access &acc, const Context &ctx, const Shape &sh,
       }
       prev = l;
     }
+    if (t.requests == 1 && !diffs.empty())
+      t.firstCommon = std::max_element(diffs.begin(), diffs.end(),
+                                       [](const auto &x, const auto &y) {
+                                         return x.second < y.second;
+                                       })
+                          ->first;
   }
 }
 
@@ -165,6 +175,7 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
         r.activeLanes = t.lanes / t.requests;
         r.minActual = r.maxActual = actual;
         r.minRatio = r.maxRatio = ratio;
+        r.commonStride = t.firstCommon;
         r.requestsPerBlock =
             t.requests / double(enumeratedEnvs(ctx, all, assignments[a]).size());
         strideTotals = t;

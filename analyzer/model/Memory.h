@@ -53,6 +53,9 @@ struct AccessResult {
   bool exact = true;
   // Bytes between adjacent active lanes, when that is one constant everywhere.
   std::optional<int64_t> laneStride;
+  // The most common distance between adjacent active lanes of the first warp
+  // that issues a request (representative environment).
+  int64_t commonStride = 0;
   bool maskDataDependent = false;
   bool guardAssumed = false;
   std::vector<int> dependsOn; // uniform unknown atoms it depends on

@@ -1,0 +1,163 @@
+// warplint: predicts, per warp, how CUDA kernels touch memory.
+// Usage: warplint [options] <file.cu>... [-- <compiler args>]
+#include "frontend/Action.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+static cl::OptionCategory Category("warplint options");
+static cl::list<std::string> Files(cl::Positional, cl::desc("<file.cu>..."),
+                                   cl::cat(Category));
+static cl::opt<std::string> BuildPath(
+    "p", cl::desc("Build directory with compile_commands.json"),
+    cl::value_desc("dir"), cl::cat(Category));
+static cl::list<std::string> ExtraArgs(
+    "extra-arg", cl::desc("Append an argument to each compile command"),
+    cl::cat(Category));
+static cl::list<std::string> ExtraArgsBefore(
+    "extra-arg-before", cl::desc("Prepend an argument to each compile command"),
+    cl::cat(Category));
+static cl::opt<std::string> Format("format", cl::desc("Output: text or json"),
+                                   cl::init("text"), cl::cat(Category));
+static cl::opt<std::string> BlockDim(
+    "block-dim",
+    cl::desc("Threads per block X[,Y[,Z]] for kernels without a launch site "
+             "or annotation"),
+    cl::cat(Category));
+static cl::opt<std::string> CudaPath(
+    "cuda-path", cl::desc("CUDA toolkit root (default: /usr/local/cuda)"),
+    cl::cat(Category));
+static cl::opt<bool> NoToolkit(
+    "no-cuda-toolkit",
+    cl::desc("Parse with warplint's bundled CUDA header, not a toolkit"),
+    cl::cat(Category));
+static cl::opt<std::string> Arch(
+    "cuda-gpu-arch",
+    cl::desc("Device architecture to parse for (default: the newest in the "
+             "compile command, else sm_90)"),
+    cl::cat(Category));
+static cl::opt<double> Threshold(
+    "threshold",
+    cl::desc("Warn when a warp moves at least this many times the ideal "
+             "sectors (default 2)"),
+    cl::init(2.0), cl::cat(Category));
+static cl::opt<bool> Remarks(
+    "remarks", cl::desc("Print the model's view of every access as remarks"),
+    cl::cat(Category));
+static cl::opt<bool> FailOnWarnings(
+    "fail-on-warnings", cl::desc("Exit with 1 when there are findings"),
+    cl::cat(Category));
+static cl::opt<bool> CompilerWarnings(
+    "compiler-warnings", cl::desc("Also show the compiler's own warnings"),
+    cl::cat(Category));
+static cl::opt<unsigned> MaxFileSize(
+    "max-file-size", cl::desc("Largest file to analyze, in MiB (default 16)"),
+    cl::init(16), cl::cat(Category));
+
+static bool parseShape(const std::string &s, warplint::Shape &out) {
+  int64_t v[3] = {1, 1, 1};
+  size_t i = 0, start = 0;
+  while (i < 3) {
+    size_t comma = s.find(',', start);
+    std::string part = s.substr(start, comma - start);
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
+      return false;
+    v[i++] = std::stoll(part);
+    if (v[i - 1] <= 0 || v[i - 1] > 1024)
+      return false;
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  out = {v[0], v[1], v[2]};
+  return out.threads() <= 1024;
+}
+
+int main(int argc, const char **argv) {
+  // Everything after "--" is the compile command for files without a database.
+  std::vector<const char *> args;
+  std::optional<std::vector<std::string>> fixed;
+  for (int i = 0; i < argc; ++i) {
+    if (std::string(argv[i]) == "--" && !fixed) {
+      fixed.emplace();
+      continue;
+    }
+    if (fixed)
+      fixed->push_back(argv[i]);
+    else
+      args.push_back(argv[i]);
+  }
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "warplint " << WARPLINT_VERSION << "\n";
+  });
+  if (!cl::ParseCommandLineOptions(int(args.size()), args.data(),
+                                   "warplint: per-warp memory analysis of CUDA "
+                                   "kernels\n",
+                                   &errs()))
+    return 2;
+  if (Files.empty()) {
+    errs() << "warplint: error: no input files (usage: warplint [options] "
+              "<file.cu>... [-- <compiler args>])\n";
+    return 2;
+  }
+  if (Format != "text" && Format != "json") {
+    errs() << "warplint: error: --format must be text or json, not '" << Format
+           << "'\n";
+    return 2;
+  }
+  warplint::ToolOptions opts;
+  opts.files.assign(Files.begin(), Files.end());
+  opts.buildPath = BuildPath;
+  opts.fixedArgs = fixed;
+  opts.extraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
+  opts.extraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+  if (!BlockDim.empty()) {
+    warplint::Shape s;
+    if (!parseShape(BlockDim, s)) {
+      errs() << "warplint: error: --block-dim wants X[,Y[,Z]] with at most "
+                "1024 threads, not '"
+             << BlockDim << "'\n";
+      return 2;
+    }
+    opts.blockDim = s;
+  }
+  if (!CudaPath.empty() && warplint::findCudaPath(CudaPath, false).empty())
+    errs() << "warplint: note: no CUDA toolkit at '" << CudaPath
+           << "'; using the bundled CUDA header\n";
+  opts.cuda.cudaPath = warplint::findCudaPath(CudaPath, NoToolkit);
+  opts.cuda.arch = Arch;
+  opts.cuda.resourceDir = WARPLINT_RESOURCE_DIR;
+  opts.cuda.stubDir = WARPLINT_STUB_DIR;
+  if (Threshold <= 1.0) {
+    errs() << "warplint: error: --threshold must be greater than 1\n";
+    return 2;
+  }
+  opts.rules.threshold = Threshold;
+  opts.textDiagnostics = Format == "text";
+  opts.remarks = Remarks;
+  opts.compilerWarnings = CompilerWarnings;
+  opts.maxFileBytes = uint64_t(MaxFileSize) << 20;
+
+  warplint::Report report;
+  if (!warplint::analyzeFiles(opts, report))
+    return 2;
+  bool failed = false;
+  for (const auto &f : report.files)
+    failed |= !f.ok;
+  if (Format == "json") {
+    outs() << warplint::toJson(report) << "\n";
+  } else {
+    size_t n = report.diagnostics.size();
+    errs() << "warplint: " << n << " warning" << (n == 1 ? "" : "s") << " in "
+           << report.files.size() << " file"
+           << (report.files.size() == 1 ? "" : "s") << " ("
+           << report.kernels.size() << " kernel configurations, "
+           << report.accesses.size() << " global accesses)\n";
+  }
+  if (failed)
+    return 2;
+  return FailOnWarnings && !report.diagnostics.empty() ? 1 : 0;
+}

@@ -1,0 +1,36 @@
+//===- Action.h - run warplint over files -----------------------*- C++ -*-===//
+#ifndef WARPLINT_FRONTEND_ACTION_H
+#define WARPLINT_FRONTEND_ACTION_H
+
+#include "frontend/CommandLine.h"
+#include "report/Report.h"
+#include "rules/Rule.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+struct ToolOptions {
+  std::vector<std::string> files;
+  std::string buildPath;              // -p: directory of compile_commands.json
+  std::optional<std::vector<std::string>> fixedArgs; // after "--"
+  std::vector<std::string> extraArgs, extraArgsBefore;
+  CudaSetup cuda;
+  std::optional<Shape> blockDim; // --block-dim
+  RuleOptions rules;
+  bool textDiagnostics = true; // print warnings clang-style on stdout
+  bool remarks = false;        // the model's view of every access
+  bool compilerWarnings = false;
+  uint64_t maxFileBytes = 16u << 20;
+};
+
+/// Analyzes every file into `report`; clang-style diagnostics go to stdout in
+/// text mode, errors always to stderr. Returns false if the compile database
+/// could not be loaded (a usage error: nothing was analyzed).
+bool analyzeFiles(const ToolOptions &opts, Report &report);
+
+} // namespace warplint
+
+#endif

@@ -1,0 +1,888 @@
+#include "KernelWalker.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace warplint {
+namespace {
+
+constexpr int MaxInlineDepth = 8;
+constexpr size_t MaxAccesses = 4000;
+
+/// A value as the walker knows it: an integer-like LaneExpr, or a pointer
+/// into an allocation (`base` plus a byte offset).
+struct Val {
+  enum Kind { Int, Ptr } kind = Int;
+  LaneExpr v; // Int: the value; Ptr: byte offset from base
+  const ValueDecl *base = nullptr;
+  Space space = Space::Global;
+  bool isPtr() const { return kind == Ptr && v; }
+};
+
+struct Addr {
+  Val ptr;
+  int elementBytes = 0;
+  bool structMember = false;
+  int64_t elementStride = 0;
+};
+
+using VarEnv = std::map<const VarDecl *, Val>;
+
+LaneExpr land(const LaneExpr &a, const LaneExpr &b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return bin(Op::LAnd, a, b);
+}
+
+/// Variables a statement assigns to (=, op=, ++, --).
+class AssignedVars : public RecursiveASTVisitor<AssignedVars> {
+public:
+  std::set<const VarDecl *> vars;
+  void note(const Expr *e) {
+    if (auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+      if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
+        vars.insert(v);
+  }
+  bool VisitBinaryOperator(BinaryOperator *b) {
+    if (b->isAssignmentOp())
+      note(b->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *u) {
+    if (u->isIncrementDecrementOp())
+      note(u->getSubExpr());
+    return true;
+  }
+};
+
+class Walker {
+public:
+  Walker(ASTContext &ac, KernelModel &m) : AC(ac), M(m) {}
+
+  void walkFunction(const FunctionDecl *fd) { stmt(fd->getBody()); }
+
+private:
+  ASTContext &AC;
+  KernelModel &M;
+  VarEnv Env;
+  LaneExpr OuterMask; // condition for reaching the current function
+  LaneExpr Mask;      // condition within the current function
+  bool Terminated = false;
+  bool NoRecord = false;
+  int Depth = 0;
+  std::vector<const CallExpr *> Calls;
+  std::vector<std::pair<LaneExpr, Val>> *Returns = nullptr;
+  std::map<const ValueDecl *, int> ParamAtoms;
+  std::vector<const FunctionDecl *> Inlining;
+
+  // --- values -------------------------------------------------------------
+  int origin(const Expr *e) {
+    M.origins.push_back(e->getSourceRange());
+    return int(M.origins.size()) - 1;
+  }
+  std::string text(const Expr *e) {
+    const SourceManager &sm = AC.getSourceManager();
+    CharSourceRange r = CharSourceRange::getTokenRange(e->getSourceRange());
+    std::string s =
+        Lexer::getSourceText(r, sm, AC.getLangOpts()).str();
+    return s.empty() ? "value" : s;
+  }
+  Val intVal(LaneExpr v) { return Val{Val::Int, std::move(v)}; }
+  Val opaque(const Expr *e, bool varying) {
+    int a = M.ctx.addAtom(text(e), varying ? AtomKind::Data : AtomKind::Uniform);
+    return intVal(varying ? data(a) : unknown(a));
+  }
+  bool varying(const Val &v) {
+    return v.v && props(v.v, M.ctx).laneVarying;
+  }
+  LaneExpr fullMask() { return land(OuterMask, Mask); }
+
+  Val param(const ParmVarDecl *p) {
+    if (p->getType()->isPointerType() || p->getType()->isArrayType()) {
+      Val v{Val::Ptr, cst(0), p, Space::Global};
+      return v;
+    }
+    auto it = ParamAtoms.find(p);
+    if (it == ParamAtoms.end())
+      it = ParamAtoms
+               .emplace(p, M.ctx.addAtom(p->getName().str(),
+                                         AtomKind::Parameter))
+               .first;
+    return intVal(unknown(it->second));
+  }
+
+  std::optional<int64_t> constant(const Expr *e) {
+    if (e->isValueDependent() || e->isTypeDependent() ||
+        !e->getType()->isIntegralOrEnumerationType())
+      return std::nullopt;
+    Expr::EvalResult r;
+    if (e->HasSideEffects(AC) || !e->EvaluateAsInt(r, AC))
+      return std::nullopt;
+    return r.Val.getInt().getExtValue();
+  }
+
+  static int builtinDim(StringRef name) {
+    return name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
+  }
+
+  /// threadIdx.x and friends: a property access on a builtin variable.
+  LaneExpr builtin(const Expr *e) {
+    const Expr *base = nullptr;
+    StringRef member;
+    if (auto *po = dyn_cast<PseudoObjectExpr>(e)) {
+      if (auto *pr = dyn_cast<MSPropertyRefExpr>(
+              po->getSyntacticForm()->IgnoreParens())) {
+        base = pr->getBaseExpr();
+        member = pr->getPropertyDecl()->getName();
+      }
+    } else if (auto *me = dyn_cast<MemberExpr>(e)) {
+      base = me->getBase();
+      member = me->getMemberDecl()->getName();
+    }
+    if (!base)
+      return nullptr;
+    base = base->IgnoreParenImpCasts();
+    if (auto *ov = dyn_cast<OpaqueValueExpr>(base))
+      base = ov->getSourceExpr() ? ov->getSourceExpr()->IgnoreParenImpCasts()
+                                 : base;
+    auto *dre = dyn_cast<DeclRefExpr>(base);
+    int d = builtinDim(member);
+    if (!dre || d < 0)
+      return nullptr;
+    StringRef var = dre->getDecl()->getName();
+    if (var == "threadIdx") return threadIdx(d);
+    if (var == "blockIdx") return blockIdx(d);
+    if (var == "blockDim") return blockDim(d);
+    if (var == "gridDim") return gridDim(d);
+    return nullptr;
+  }
+
+  Val rvalue(const Expr *e) {
+    e = e->IgnoreParens();
+    if (auto c = constant(e))
+      return intVal(cst(*c));
+    if (LaneExpr b = builtin(e))
+      return intVal(withOrigin(b, origin(e)));
+    if (auto *ce = dyn_cast<CastExpr>(e))
+      return cast(ce);
+    if (auto *d = dyn_cast<DeclRefExpr>(e))
+      return declRef(d);
+    if (auto *b = dyn_cast<BinaryOperator>(e))
+      return binary(b);
+    if (auto *u = dyn_cast<UnaryOperator>(e))
+      return unary(u);
+    if (auto *c = dyn_cast<ConditionalOperator>(e)) {
+      LaneExpr cnd = condition(c->getCond());
+      LaneExpr saved = Mask;
+      Mask = land(saved, cnd);
+      Val t = rvalue(c->getTrueExpr());
+      Mask = land(saved, un(Op::LNot, cnd));
+      Val f = rvalue(c->getFalseExpr());
+      Mask = saved;
+      return merge(cnd, t, f, e);
+    }
+    if (auto *c = dyn_cast<CallExpr>(e))
+      return call(c);
+    if (auto *w = dyn_cast<FullExpr>(e))
+      return rvalue(w->getSubExpr());
+    if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
+      return rvalue(m->getSubExpr());
+    if (auto *s = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
+      return rvalue(s->getReplacement());
+    if (auto *b = dyn_cast<CXXBindTemporaryExpr>(e))
+      return rvalue(b->getSubExpr());
+    if (auto *po = dyn_cast<PseudoObjectExpr>(e))
+      if (po->getResultExpr())
+        return rvalue(po->getResultExpr());
+    // Anything else: walk it for the accesses it makes, value unknown.
+    bool anyVarying = false;
+    for (const Stmt *child : e->children())
+      if (auto *ce = dyn_cast_or_null<Expr>(child))
+        anyVarying |= varying(rvalue(ce));
+    return opaque(e, anyVarying);
+  }
+
+  Val cast(const CastExpr *ce) {
+    const Expr *sub = ce->getSubExpr();
+    switch (ce->getCastKind()) {
+    case CK_LValueToRValue:
+      return load(sub, ce);
+    case CK_ArrayToPointerDecay: {
+      if (auto a = lvalue(sub))
+        return a->ptr;
+      return opaque(ce, false);
+    }
+    case CK_IntegralToBoolean: {
+      Val v = rvalue(sub);
+      return intVal(bin(Op::Ne, v.v, cst(0)));
+    }
+    case CK_FunctionToPointerDecay:
+    case CK_NullToPointer:
+      return opaque(ce, false);
+    default:
+      return rvalue(sub);
+    }
+  }
+
+  Val declRef(const DeclRefExpr *d) {
+    const ValueDecl *decl = d->getDecl();
+    if (decl->getName() == "warpSize")
+      return intVal(cst(WarpSize));
+    if (auto *v = dyn_cast<VarDecl>(decl)) {
+      auto it = Env.find(v);
+      if (it != Env.end())
+        return it->second;
+      if (auto *p = dyn_cast<ParmVarDecl>(v))
+        return Env[v] = param(p);
+      if (v->getType()->isArrayType())
+        if (auto a = lvalue(d))
+          return a->ptr;
+    }
+    return opaque(d, false);
+  }
+
+  Val merge(const LaneExpr &c, const Val &t, const Val &f, const Expr *e) {
+    if (t.kind == Val::Int && f.kind == Val::Int)
+      return intVal(select(c, t.v, f.v));
+    if (t.isPtr() && f.isPtr() && t.base == f.base)
+      return Val{Val::Ptr, select(c, t.v, f.v), t.base, t.space};
+    return opaque(e, true);
+  }
+
+  static Op binaryOp(BinaryOperatorKind k) {
+    switch (k) {
+    case BO_Add: case BO_AddAssign: return Op::Add;
+    case BO_Sub: case BO_SubAssign: return Op::Sub;
+    case BO_Mul: case BO_MulAssign: return Op::Mul;
+    case BO_Div: case BO_DivAssign: return Op::Div;
+    case BO_Rem: case BO_RemAssign: return Op::Rem;
+    case BO_Shl: case BO_ShlAssign: return Op::Shl;
+    case BO_Shr: case BO_ShrAssign: return Op::Shr;
+    case BO_And: case BO_AndAssign: return Op::And;
+    case BO_Or: case BO_OrAssign: return Op::Or;
+    case BO_Xor: case BO_XorAssign: return Op::Xor;
+    case BO_LT: return Op::Lt;
+    case BO_LE: return Op::Le;
+    case BO_GT: return Op::Gt;
+    case BO_GE: return Op::Ge;
+    case BO_EQ: return Op::Eq;
+    case BO_NE: return Op::Ne;
+    case BO_LAnd: return Op::LAnd;
+    case BO_LOr: return Op::LOr;
+    default: return Op::Const;
+    }
+  }
+
+  int64_t pointeeBytes(QualType ptrType) {
+    QualType pt = ptrType->getPointeeType();
+    if (pt.isNull() || pt->isIncompleteType() || pt->isVoidType())
+      return 1;
+    return AC.getTypeSizeInChars(pt).getQuantity();
+  }
+
+  /// p + i (or i + p, p - i): the offset moves by i elements.
+  Val pointerArith(const Val &p, const Val &i, QualType ptrType, bool sub,
+                   const Expr *e) {
+    LaneExpr step = bin(Op::Mul, i.v, cst(pointeeBytes(ptrType)));
+    Val r = p;
+    r.v = withOrigin(bin(sub ? Op::Sub : Op::Add, p.v, step), origin(e));
+    return r;
+  }
+
+  const VarDecl *localVar(const Expr *e) {
+    auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    if (!d)
+      return nullptr;
+    auto *v = dyn_cast<VarDecl>(d->getDecl());
+    if (!v || v->hasAttr<CUDASharedAttr>() || v->hasAttr<CUDAConstantAttr>() ||
+        v->hasGlobalStorage() || v->getType()->isArrayType())
+      return nullptr;
+    if (v->getType()->isReferenceType())
+      return nullptr; // a reference writes through to memory
+    return v;
+  }
+
+  Val binary(const BinaryOperator *b) {
+    BinaryOperatorKind k = b->getOpcode();
+    if (k == BO_Comma) {
+      rvalue(b->getLHS());
+      return rvalue(b->getRHS());
+    }
+    if (b->isAssignmentOp()) {
+      const Expr *lhs = b->getLHS();
+      if (const VarDecl *v = localVar(lhs)) {
+        Val rhs = rvalue(b->getRHS());
+        if (k != BO_Assign) {
+          Val old = rvalue(lhs);
+          if (old.isPtr() && rhs.kind == Val::Int)
+            rhs = pointerArith(old, rhs, lhs->getType(), k == BO_SubAssign, b);
+          else if (old.kind == Val::Int && rhs.kind == Val::Int)
+            rhs = intVal(withOrigin(bin(binaryOp(k), old.v, rhs.v), origin(b)));
+          else
+            rhs = opaque(b, true);
+        }
+        return Env[v] = rhs;
+      }
+      Val rhs = rvalue(b->getRHS());
+      if (auto a = lvalue(lhs)) {
+        if (k != BO_Assign)
+          record(lhs, *a, false);
+        record(lhs, *a, true);
+      }
+      return rhs;
+    }
+    if (k == BO_LAnd || k == BO_LOr) {
+      LaneExpr l = condition(b->getLHS());
+      LaneExpr saved = Mask;
+      Mask = land(saved, k == BO_LAnd ? l : un(Op::LNot, l));
+      LaneExpr r = condition(b->getRHS());
+      Mask = saved;
+      return intVal(withOrigin(bin(binaryOp(k), l, r), origin(b)));
+    }
+    Val l = rvalue(b->getLHS()), r = rvalue(b->getRHS());
+    if ((k == BO_Add || k == BO_Sub) && l.isPtr() && r.kind == Val::Int)
+      return pointerArith(l, r, b->getLHS()->getType(), k == BO_Sub, b);
+    if (k == BO_Add && r.isPtr() && l.kind == Val::Int)
+      return pointerArith(r, l, b->getRHS()->getType(), false, b);
+    if (k == BO_Sub && l.isPtr() && r.isPtr() && l.base == r.base)
+      return intVal(bin(Op::Div, bin(Op::Sub, l.v, r.v),
+                        cst(pointeeBytes(b->getLHS()->getType()))));
+    Op op = binaryOp(k);
+    if (op == Op::Const || l.kind != Val::Int || r.kind != Val::Int)
+      return opaque(b, varying(l) || varying(r));
+    if (!b->getType()->isIntegralOrEnumerationType() &&
+        !b->getType()->isBooleanType()) {
+      // Floating-point arithmetic never forms an index the model can use.
+      return opaque(b, varying(l) || varying(r));
+    }
+    return intVal(withOrigin(bin(op, l.v, r.v), origin(b)));
+  }
+
+  Val unary(const UnaryOperator *u) {
+    const Expr *sub = u->getSubExpr();
+    switch (u->getOpcode()) {
+    case UO_PreInc:
+    case UO_PreDec:
+    case UO_PostInc:
+    case UO_PostDec: {
+      bool inc = u->isIncrementOp();
+      if (const VarDecl *v = localVar(sub)) {
+        Val old = rvalue(sub), now;
+        if (old.isPtr())
+          now = pointerArith(old, intVal(cst(1)), sub->getType(), !inc, u);
+        else
+          now = intVal(bin(inc ? Op::Add : Op::Sub, old.v, cst(1)));
+        Env[v] = now;
+        return u->isPrefix() ? now : old;
+      }
+      if (auto a = lvalue(sub)) {
+        record(sub, *a, false);
+        record(sub, *a, true);
+      }
+      return opaque(u, true);
+    }
+    case UO_AddrOf:
+      if (auto a = lvalue(sub))
+        return a->ptr;
+      return opaque(u, false);
+    case UO_Plus:
+      return rvalue(sub);
+    case UO_Minus:
+    case UO_Not:
+    case UO_LNot: {
+      Val v = rvalue(sub);
+      if (v.kind != Val::Int)
+        return opaque(u, varying(v));
+      Op op = u->getOpcode() == UO_Minus ? Op::Neg
+              : u->getOpcode() == UO_Not ? Op::Not
+                                         : Op::LNot;
+      return intVal(withOrigin(un(op, v.v), origin(u)));
+    }
+    default:
+      return opaque(u, varying(rvalue(sub)));
+    }
+  }
+
+  LaneExpr condition(const Expr *e) {
+    Val v = rvalue(e);
+    if (v.kind == Val::Int)
+      return v.v;
+    return opaque(e, varying(v)).v;
+  }
+
+  // --- memory ---------------------------------------------------------------
+  static Space spaceOf(const VarDecl *v) {
+    if (v->hasAttr<CUDASharedAttr>())
+      return Space::Shared;
+    if (v->hasAttr<CUDAConstantAttr>())
+      return Space::Constant;
+    if (v->hasGlobalStorage())
+      return Space::Global;
+    return Space::Local;
+  }
+
+  int64_t bytesOf(QualType t) {
+    if (t.isNull() || t->isIncompleteType() || t->isDependentType())
+      return 0;
+    return AC.getTypeSizeInChars(t).getQuantity();
+  }
+
+  /// The memory an lvalue designates, if it is in global, shared or constant
+  /// memory; nothing for locals (registers or the thread's local memory).
+  std::optional<Addr> lvalue(const Expr *e) {
+    e = e->IgnoreParens();
+    if (auto *ce = dyn_cast<ImplicitCastExpr>(e))
+      if (ce->getCastKind() == CK_NoOp || ce->getCastKind() == CK_UncheckedDerivedToBase)
+        return lvalue(ce->getSubExpr());
+    Addr a;
+    a.elementBytes = int(bytesOf(e->getType()));
+    if (auto *d = dyn_cast<DeclRefExpr>(e)) {
+      auto *v = dyn_cast<VarDecl>(d->getDecl());
+      if (!v)
+        return std::nullopt;
+      if (v->getType()->isReferenceType()) {
+        auto it = Env.find(v);
+        if (it == Env.end() || !it->second.isPtr())
+          return std::nullopt;
+        a.ptr = it->second;
+        return a;
+      }
+      Space s = spaceOf(v);
+      if (s == Space::Local)
+        return std::nullopt;
+      a.ptr = Val{Val::Ptr, cst(0), v, s};
+      return a;
+    }
+    if (auto *s = dyn_cast<ArraySubscriptExpr>(e)) {
+      Val base = rvalue(s->getBase());
+      if (!base.isPtr()) {
+        rvalue(s->getIdx());
+        return std::nullopt;
+      }
+      Val idx = rvalue(s->getIdx());
+      if (idx.kind != Val::Int)
+        return std::nullopt;
+      a.ptr = base;
+      a.ptr.v = bin(Op::Add, base.v,
+                    bin(Op::Mul, idx.v, cst(a.elementBytes)));
+      a.elementStride = a.elementBytes;
+      return a;
+    }
+    if (auto *u = dyn_cast<UnaryOperator>(e)) {
+      if (u->getOpcode() != UO_Deref)
+        return std::nullopt;
+      Val p = rvalue(u->getSubExpr());
+      if (!p.isPtr())
+        return std::nullopt;
+      a.ptr = p;
+      a.elementStride = a.elementBytes;
+      return a;
+    }
+    if (auto *m = dyn_cast<MemberExpr>(e)) {
+      auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+      if (!field || field->isBitField())
+        return std::nullopt;
+      std::optional<Addr> outer;
+      if (m->isArrow()) {
+        Val p = rvalue(m->getBase());
+        if (!p.isPtr())
+          return std::nullopt;
+        Addr o;
+        o.ptr = p;
+        o.elementStride = bytesOf(m->getBase()->getType()->getPointeeType());
+        outer = o;
+      } else {
+        outer = lvalue(m->getBase());
+        if (outer)
+          outer->elementStride = bytesOf(m->getBase()->getType());
+      }
+      if (!outer)
+        return std::nullopt;
+      int64_t off = AC.getFieldOffset(field) / AC.getCharWidth();
+      a.ptr = outer->ptr;
+      a.ptr.v = bin(Op::Add, outer->ptr.v, cst(off));
+      a.elementStride = outer->elementStride;
+      a.structMember = a.elementStride > a.elementBytes;
+      return a;
+    }
+    return std::nullopt;
+  }
+
+  void record(const Expr *e, const Addr &a, bool store) {
+    if (NoRecord || a.ptr.space == Space::Local || a.elementBytes <= 0)
+      return;
+    if (M.accesses.size() >= MaxAccesses) {
+      M.truncated = true;
+      return;
+    }
+    AccessSite s;
+    s.access = Access{a.ptr.v, fullMask(), a.elementBytes};
+    s.space = a.ptr.space;
+    s.store = store;
+    s.expr = e;
+    s.structMember = a.structMember;
+    s.elementStride = a.elementStride;
+    s.calls = Calls;
+    M.accesses.push_back(std::move(s));
+  }
+
+  Val load(const Expr *lv, const Expr *whole) {
+    if (const VarDecl *v = localVar(lv)) {
+      (void)v;
+      return rvalue(lv);
+    }
+    if (auto a = lvalue(lv)) {
+      record(lv, *a, false);
+      // Every lane loading from one address gets one value.
+      return opaque(whole, varying(a->ptr));
+    }
+    auto *d = dyn_cast<DeclRefExpr>(lv->IgnoreParens());
+    if (d)
+      return declRef(d);
+    if (LaneExpr b = builtin(lv->IgnoreParens()))
+      return intVal(withOrigin(b, origin(lv)));
+    return opaque(whole, true);
+  }
+
+  // --- calls ----------------------------------------------------------------
+  Val call(const CallExpr *c) {
+    const FunctionDecl *fd = c->getDirectCallee();
+    StringRef name = fd && fd->getIdentifier() ? fd->getName() : "";
+    if ((name == "min" || name == "max" || name == "umin" || name == "umax" ||
+         name == "llmin" || name == "llmax") &&
+        c->getNumArgs() == 2) {
+      Val a = rvalue(c->getArg(0)), b = rvalue(c->getArg(1));
+      if (a.kind == Val::Int && b.kind == Val::Int &&
+          c->getType()->isIntegralOrEnumerationType())
+        return intVal(withOrigin(
+            bin(name.ends_with("min") ? Op::Min : Op::Max, a.v, b.v),
+            origin(c)));
+      return opaque(c, varying(a) || varying(b));
+    }
+    if ((name == "__mul24" || name == "__umul24") && c->getNumArgs() == 2) {
+      Val a = rvalue(c->getArg(0)), b = rvalue(c->getArg(1));
+      return intVal(withOrigin(bin(Op::Mul, a.v, b.v), origin(c)));
+    }
+    if (name.starts_with("__ld") && c->getNumArgs() == 1) {
+      // __ldg(p) and the cache-hinted loads read *p.
+      Val p = rvalue(c->getArg(0));
+      if (p.isPtr()) {
+        Addr a{p, int(pointeeBytes(c->getArg(0)->getType()))};
+        a.elementStride = a.elementBytes;
+        record(c, a, false);
+      }
+      return opaque(c, varying(p));
+    }
+    if (name.starts_with("__st") && c->getNumArgs() == 2) {
+      Val p = rvalue(c->getArg(0));
+      rvalue(c->getArg(1));
+      if (p.isPtr()) {
+        Addr a{p, int(pointeeBytes(c->getArg(0)->getType()))};
+        a.elementStride = a.elementBytes;
+        record(c, a, true);
+      }
+      return opaque(c, true);
+    }
+    const FunctionDecl *def = nullptr;
+    if (fd && fd->hasBody(def) && def && !isa<CXXMethodDecl>(def) &&
+        !AC.getSourceManager().isInSystemHeader(def->getLocation()) &&
+        Depth < MaxInlineDepth &&
+        std::find(Inlining.begin(), Inlining.end(), def) == Inlining.end())
+      return inlineCall(c, def);
+    bool anyVarying = false;
+    for (const Expr *arg : c->arguments())
+      anyVarying |= varying(rvalue(arg));
+    return opaque(c, anyVarying || c->getType()->isVoidType() ? true : anyVarying);
+  }
+
+  /// Runs a device function's body in the caller's context: parameters bound
+  /// to the argument values, accesses masked by the caller's condition.
+  Val inlineCall(const CallExpr *c, const FunctionDecl *def) {
+    VarEnv callee;
+    unsigned n = std::min<unsigned>(c->getNumArgs(), def->getNumParams());
+    for (unsigned i = 0; i < n; ++i) {
+      const ParmVarDecl *p = def->getParamDecl(i);
+      const Expr *arg = c->getArg(i);
+      if (p->getType()->isReferenceType()) {
+        if (auto a = lvalue(arg))
+          callee[p] = a->ptr;
+        else if (const VarDecl *v = localVar(arg))
+          callee[p] = rvalue(arg), (void)v;
+        continue;
+      }
+      callee[p] = rvalue(arg);
+    }
+    VarEnv savedEnv = std::move(Env);
+    LaneExpr savedOuter = OuterMask, savedMask = Mask;
+    bool savedTerm = Terminated;
+    auto *savedReturns = Returns;
+    std::vector<std::pair<LaneExpr, Val>> returns;
+    Env = std::move(callee);
+    OuterMask = fullMask();
+    Mask = nullptr;
+    Terminated = false;
+    Returns = &returns;
+    ++Depth;
+    Calls.push_back(c);
+    Inlining.push_back(def);
+    stmt(def->getBody());
+    Inlining.pop_back();
+    Calls.pop_back();
+    --Depth;
+    Env = std::move(savedEnv);
+    OuterMask = savedOuter;
+    Mask = savedMask;
+    Terminated = savedTerm;
+    Returns = savedReturns;
+    if (returns.empty())
+      return opaque(c, true);
+    // The last return is the fallback; earlier ones win where they were taken.
+    Val result = returns.back().second;
+    for (size_t i = returns.size() - 1; i-- > 0;)
+      result = merge(returns[i].first ? returns[i].first : cst(1),
+                     returns[i].second, result, c);
+    return result;
+  }
+
+  // --- statements -------------------------------------------------------------
+  void declare(const VarDecl *v) {
+    if (spaceOf(v) != Space::Local)
+      return;
+    const Expr *init = v->getInit();
+    if (!init) {
+      Env.erase(v);
+      return;
+    }
+    if (v->getType()->isReferenceType()) {
+      if (auto a = lvalue(init))
+        Env[v] = a->ptr;
+      else
+        Env[v] = rvalue(init);
+      return;
+    }
+    if (v->getType()->isArrayType() || v->getType()->isRecordType()) {
+      rvalue(init);
+      return;
+    }
+    Env[v] = rvalue(init);
+  }
+
+  VarEnv mergeEnvs(const LaneExpr &c, const VarEnv &t, const VarEnv &f) {
+    VarEnv out;
+    for (const auto &[v, tv] : t) {
+      auto it = f.find(v);
+      if (it == f.end())
+        continue; // declared inside a branch
+      const Val &fv = it->second;
+      if (tv.v == fv.v && tv.base == fv.base)
+        out[v] = tv;
+      else if (tv.kind == fv.kind && tv.base == fv.base)
+        out[v] = Val{tv.kind, select(c, tv.v, fv.v), tv.base, tv.space};
+      else
+        out[v] = Val{Val::Int, data(M.ctx.addAtom(v->getName().str(),
+                                                  AtomKind::Data))};
+    }
+    return out;
+  }
+
+  void ifStmt(const IfStmt *s) {
+    if (s->getInit())
+      stmt(s->getInit());
+    if (s->getConditionVariable())
+      declare(s->getConditionVariable());
+    if (s->isConstexpr() || s->isConsteval()) {
+      // Only the instantiated branch matters; the other may not even type-check.
+      if (auto c = constant(s->getCond()))
+        stmt(*c ? s->getThen() : s->getElse());
+      return;
+    }
+    LaneExpr c = condition(s->getCond());
+    LaneExpr m0 = Mask;
+    VarEnv before = Env;
+    Mask = land(m0, c);
+    stmt(s->getThen());
+    VarEnv thenEnv = std::move(Env);
+    bool thenTerm = Terminated;
+    Env = std::move(before);
+    Terminated = false;
+    Mask = land(m0, un(Op::LNot, c));
+    stmt(s->getElse());
+    bool elseTerm = Terminated;
+    Terminated = false;
+    if (thenTerm && elseTerm) {
+      Terminated = true;
+      Mask = m0;
+    } else if (thenTerm) {
+      Mask = land(m0, un(Op::LNot, c)); // Env is the else branch's
+    } else if (elseTerm) {
+      Mask = land(m0, c);
+      Env = std::move(thenEnv);
+    } else {
+      Mask = m0;
+      Env = mergeEnvs(c, thenEnv, Env);
+    }
+  }
+
+  /// Forget what a loop body changes: each assigned local becomes unknown,
+  /// lane-varying if its value so far is.
+  void forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep) {
+    AssignedVars av;
+    av.TraverseStmt(const_cast<Stmt *>(body));
+    for (const VarDecl *v : av.vars) {
+      if (keep.count(v))
+        continue;
+      auto it = Env.find(v);
+      bool vary = it == Env.end() || varying(it->second);
+      Env[v] = Val{Val::Int, vary ? data(M.ctx.addAtom(v->getName().str(),
+                                                       AtomKind::Data))
+                                  : unknown(M.ctx.addAtom(v->getName().str(),
+                                                          AtomKind::Uniform))};
+    }
+  }
+
+  void forStmt(const ForStmt *s) {
+    if (s->getInit())
+      stmt(s->getInit());
+    AssignedVars inc;
+    if (s->getInc())
+      inc.TraverseStmt(const_cast<Expr *>(s->getInc()));
+    const VarDecl *iv = nullptr;
+    for (const VarDecl *v : inc.vars)
+      if (Env.count(v) && !iv)
+        iv = v;
+    LaneExpr savedMask = Mask;
+    std::set<const VarDecl *> keep;
+    if (iv) {
+      keep.insert(iv);
+      Val init = Env[iv];
+      int L = M.ctx.addLoop({iv->getName().str(), init.v, nullptr, nullptr});
+      Val var = init;
+      var.v = loopVar(L);
+      Env[iv] = var;
+      forgetAssigned(s->getBody(), keep);
+      Env[iv] = var;
+      bool savedNo = NoRecord;
+      NoRecord = true;
+      rvalue(s->getInc());
+      LaneExpr next = Env[iv].v;
+      Env[iv] = var;
+      LaneExpr cond = s->getCond() ? condition(s->getCond()) : nullptr;
+      NoRecord = savedNo;
+      M.ctx.loops[L].next = next;
+      M.ctx.loops[L].cond = cond;
+      Mask = land(Mask, loopActive(L));
+    } else {
+      forgetAssigned(s->getBody(), keep);
+      if (s->getInc())
+        forgetAssigned(s->getInc(), keep);
+    }
+    stmt(s->getBody());
+    Terminated = false;
+    Mask = savedMask;
+    // After the loop the variables hold whatever the last iteration left.
+    std::set<const VarDecl *> none;
+    forgetAssigned(s, none);
+  }
+
+  void otherLoop(const Stmt *body, const Expr *cond) {
+    std::set<const VarDecl *> none;
+    forgetAssigned(body, none);
+    if (cond)
+      condition(cond);
+    stmt(body);
+    Terminated = false;
+    forgetAssigned(body, none);
+  }
+
+  void stmt(const Stmt *s) {
+    if (!s || Terminated)
+      return;
+    if (auto *cs = dyn_cast<CompoundStmt>(s)) {
+      for (const Stmt *c : cs->body()) {
+        if (Terminated)
+          break;
+        stmt(c);
+      }
+      return;
+    }
+    if (auto *ds = dyn_cast<DeclStmt>(s)) {
+      for (const Decl *d : ds->decls())
+        if (auto *v = dyn_cast<VarDecl>(d))
+          declare(v);
+      return;
+    }
+    if (auto *is = dyn_cast<IfStmt>(s))
+      return ifStmt(is);
+    if (auto *fs = dyn_cast<ForStmt>(s))
+      return forStmt(fs);
+    if (auto *ws = dyn_cast<WhileStmt>(s))
+      return otherLoop(ws->getBody(), ws->getCond());
+    if (auto *ds = dyn_cast<DoStmt>(s))
+      return otherLoop(ds->getBody(), ds->getCond());
+    if (auto *rf = dyn_cast<CXXForRangeStmt>(s))
+      return otherLoop(rf->getBody(), nullptr);
+    if (auto *rs = dyn_cast<ReturnStmt>(s)) {
+      Val v;
+      if (rs->getRetValue())
+        v = rvalue(rs->getRetValue());
+      if (Returns && rs->getRetValue())
+        Returns->push_back({Mask, v});
+      Terminated = true;
+      return;
+    }
+    if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {
+      Terminated = true;
+      return;
+    }
+    if (auto *sw = dyn_cast<SwitchStmt>(s)) {
+      if (sw->getInit())
+        stmt(sw->getInit());
+      condition(sw->getCond());
+      // Cases are walked in order under the switch's own condition.
+      if (auto *body = dyn_cast_or_null<CompoundStmt>(sw->getBody())) {
+        for (const Stmt *c : body->body()) {
+          stmt(c);
+          Terminated = false;
+        }
+      } else {
+        stmt(sw->getBody());
+        Terminated = false;
+      }
+      return;
+    }
+    if (auto *cs = dyn_cast<SwitchCase>(s))
+      return stmt(cs->getSubStmt());
+    if (auto *ls = dyn_cast<LabelStmt>(s))
+      return stmt(ls->getSubStmt());
+    if (auto *as = dyn_cast<AttributedStmt>(s))
+      return stmt(as->getSubStmt());
+    if (auto *e = dyn_cast<Expr>(s)) {
+      rvalue(e);
+      return;
+    }
+    for (const Stmt *c : s->children())
+      stmt(c);
+  }
+};
+
+} // namespace
+
+KernelModel walkKernel(ASTContext &ac, const FunctionDecl *kernel) {
+  KernelModel m;
+  Walker w(ac, m);
+  w.walkFunction(kernel);
+  return m;
+}
+
+} // namespace warplint

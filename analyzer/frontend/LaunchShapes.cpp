@@ -1,0 +1,158 @@
+#include "LaunchShapes.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace warplint {
+namespace {
+
+std::optional<int64_t> intConstant(ASTContext &ac, const Expr *e, int depth);
+
+/// A dim3 expression made of constants: dim3(16, 16), a dim3 variable
+/// initialised from constants, or an integer (x only).
+std::optional<Shape> dim3Constant(ASTContext &ac, const Expr *e, int depth) {
+  if (!e || depth > 8)
+    return std::nullopt;
+  e = e->IgnoreParenImpCasts();
+  if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
+    return dim3Constant(ac, m->getSubExpr(), depth + 1);
+  if (auto *f = dyn_cast<FullExpr>(e))
+    return dim3Constant(ac, f->getSubExpr(), depth + 1);
+  if (auto *b = dyn_cast<CXXBindTemporaryExpr>(e))
+    return dim3Constant(ac, b->getSubExpr(), depth + 1);
+  if (auto *c = dyn_cast<CXXFunctionalCastExpr>(e))
+    return dim3Constant(ac, c->getSubExpr(), depth + 1);
+  if (auto *c = dyn_cast<CXXConstructExpr>(e)) {
+    if (c->getNumArgs() == 1 &&
+        c->getArg(0)->getType()->isRecordType()) // copy/move or uint3
+      return dim3Constant(ac, c->getArg(0), depth + 1);
+    int64_t v[3] = {1, 1, 1};
+    for (unsigned i = 0; i < c->getNumArgs() && i < 3; ++i) {
+      auto x = intConstant(ac, c->getArg(i), depth + 1);
+      if (!x)
+        return std::nullopt;
+      v[i] = *x;
+    }
+    return Shape{v[0], v[1], v[2]};
+  }
+  if (auto *il = dyn_cast<InitListExpr>(e)) {
+    int64_t v[3] = {1, 1, 1};
+    for (unsigned i = 0; i < il->getNumInits() && i < 3; ++i) {
+      auto x = intConstant(ac, il->getInit(i), depth + 1);
+      if (!x)
+        return std::nullopt;
+      v[i] = *x;
+    }
+    return Shape{v[0], v[1], v[2]};
+  }
+  if (auto *d = dyn_cast<DeclRefExpr>(e))
+    if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
+      if (v->getInit() && !isa<ParmVarDecl>(v))
+        return dim3Constant(ac, v->getInit(), depth + 1);
+  if (e->getType()->isIntegralOrEnumerationType())
+    if (auto x = intConstant(ac, e, depth + 1))
+      return Shape{*x, 1, 1};
+  return std::nullopt;
+}
+
+/// An integer constant, also through a local variable initialised with one
+/// (`int threads = 256;`), the common way launch code is written.
+std::optional<int64_t> intConstant(ASTContext &ac, const Expr *e, int depth) {
+  if (!e || depth > 8 || e->isValueDependent())
+    return std::nullopt;
+  Expr::EvalResult r;
+  if (e->EvaluateAsInt(r, ac))
+    return r.Val.getInt().getExtValue();
+  const Expr *s = e->IgnoreParenImpCasts();
+  if (auto *d = dyn_cast<DeclRefExpr>(s))
+    if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
+      if (v->getInit() && !isa<ParmVarDecl>(v) && v->isLocalVarDecl())
+        return intConstant(ac, v->getInit(), depth + 1);
+  if (auto *b = dyn_cast<BinaryOperator>(s)) {
+    auto l = intConstant(ac, b->getLHS(), depth + 1);
+    auto r2 = intConstant(ac, b->getRHS(), depth + 1);
+    if (l && r2) {
+      switch (b->getOpcode()) {
+      case BO_Add: return *l + *r2;
+      case BO_Sub: return *l - *r2;
+      case BO_Mul: return *l * *r2;
+      case BO_Div: if (*r2) return *l / *r2; break;
+      default: break;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+class LaunchVisitor : public RecursiveASTVisitor<LaunchVisitor> {
+public:
+  LaunchVisitor(ASTContext &ac, LaunchSites &out) : AC(ac), Out(out) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *call) {
+    const FunctionDecl *k = call->getDirectCallee();
+    const CallExpr *config = call->getConfig();
+    if (!k || !config || config->getNumArgs() < 2)
+      return true;
+    k = k->getCanonicalDecl();
+    if (auto s = dim3Constant(AC, config->getArg(1), 0)) {
+      auto &v = Out.shapes[k];
+      if (std::find(v.begin(), v.end(), *s) == v.end())
+        v.push_back(*s);
+    } else {
+      Out.unknown[k]++;
+    }
+    return true;
+  }
+
+private:
+  ASTContext &AC;
+  LaunchSites &Out;
+};
+
+} // namespace
+
+LaunchSites collectLaunchSites(ASTContext &ac) {
+  LaunchSites out;
+  LaunchVisitor v(ac, out);
+  v.TraverseDecl(ac.getTranslationUnitDecl());
+  return out;
+}
+
+std::optional<Shape> annotatedShape(ASTContext &ac, const FunctionDecl *k) {
+  for (const FunctionDecl *d = k; d; d = d->getPreviousDecl()) {
+    const FunctionDecl *pattern = d->getTemplateInstantiationPattern();
+    for (const FunctionDecl *f : {d, pattern}) {
+      if (!f)
+        continue;
+      for (const auto *a : f->specific_attrs<AnnotateAttr>()) {
+        if (a->getAnnotation() != "warplint.block_dim")
+          continue;
+        int64_t v[3] = {1, 1, 1};
+        unsigned i = 0;
+        for (const Expr *arg : a->args()) {
+          if (i >= 3)
+            break;
+          auto x = intConstant(ac, arg, 0);
+          if (!x || *x <= 0)
+            return std::nullopt;
+          v[i++] = *x;
+        }
+        if (i == 0)
+          return std::nullopt;
+        return Shape{v[0], v[1], v[2]};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> launchBound(ASTContext &ac, const FunctionDecl *k) {
+  if (auto *a = k->getAttr<CUDALaunchBoundsAttr>())
+    return intConstant(ac, a->getMaxThreads(), 0);
+  return std::nullopt;
+}
+
+} // namespace warplint

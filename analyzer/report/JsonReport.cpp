@@ -1,0 +1,96 @@
+// The JSON document (docs/json-format.md). Keys are snake_case; numbers that
+// the model could not determine are null, never a guess.
+#include "Report.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace warplint {
+
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+static Value optNumber(const std::optional<double> &v) {
+  return v ? Value(*v) : Value(nullptr);
+}
+
+static Object position(const SourcePos &p) {
+  return Object{{"file", p.file}, {"line", int64_t(p.line)},
+                {"column", int64_t(p.column)}};
+}
+
+static Array strings(const std::vector<std::string> &v) {
+  Array a;
+  for (const std::string &s : v)
+    a.push_back(s);
+  return a;
+}
+
+std::string toJson(const Report &r) {
+  Array files, kernels, accesses, diagnostics;
+  for (const FileRecord &f : r.files) {
+    Object o{{"path", f.path}, {"status", f.ok ? "ok" : "error"}};
+    if (!f.ok)
+      o["error"] = f.error;
+    files.push_back(std::move(o));
+  }
+  for (const KernelRecord &k : r.kernels) {
+    Object o = position(k.pos);
+    o["name"] = k.name;
+    o["signature"] = k.signature;
+    o["block_dim"] = Array{k.block.x, k.block.y, k.block.z};
+    o["block_dim_source"] = k.blockSource;
+    o["accesses"] = k.accesses;
+    kernels.push_back(std::move(o));
+  }
+  for (const AccessRecord &a : r.accesses) {
+    Object o = position(a.pos);
+    o["kernel"] = a.kernel;
+    o["space"] = a.space;
+    o["op"] = a.op;
+    o["expr"] = a.expr;
+    o["element_bytes"] = a.elementBytes;
+    o["evaluated"] = a.evaluated;
+    if (!a.evaluated)
+      o["unknown_reason"] = a.unknownReason;
+    o["active_lanes"] = a.evaluated ? Value(a.activeLanes) : Value(nullptr);
+    o["sectors_per_request"] = optNumber(a.sectors);
+    o["ideal_sectors_per_request"] = optNumber(a.idealSectors);
+    o["exact"] = a.evaluated && a.exact;
+    if (a.evaluated && !a.exact)
+      o["sectors_per_request_range"] = Array{a.minSectors, a.maxSectors};
+    o["stride_bytes"] = a.strideBytes ? Value(*a.strideBytes) : Value(nullptr);
+    o["depends_on"] = strings(a.dependsOn);
+    o["assumptions"] = strings(a.assumptions);
+    accesses.push_back(std::move(o));
+  }
+  for (const DiagnosticRecord &d : r.diagnostics) {
+    Object o = position(d.pos);
+    o["rule"] = d.rule;
+    o["severity"] = d.severity;
+    o["kernel"] = d.kernel;
+    o["message"] = d.message;
+    Array notes;
+    for (const NoteRecord &n : d.notes) {
+      Object no = position(n.pos);
+      no["message"] = n.message;
+      notes.push_back(std::move(no));
+    }
+    o["notes"] = std::move(notes);
+    diagnostics.push_back(std::move(o));
+  }
+  Object doc{{"tool", "warplint"},
+             {"format_version", JsonFormatVersion},
+             {"files", std::move(files)},
+             {"kernels", std::move(kernels)},
+             {"accesses", std::move(accesses)},
+             {"diagnostics", std::move(diagnostics)}};
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << llvm::formatv("{0:2}", Value(std::move(doc)));
+  return os.str();
+}
+
+} // namespace warplint

@@ -1,0 +1,83 @@
+//===- Report.h - what one run of warplint found ----------------*- C++ -*-===//
+//
+// Plain data shared by the front end, the rules and the output formats. No
+// Clang types: a rule or a writer can be tested without parsing anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPLINT_REPORT_REPORT_H
+#define WARPLINT_REPORT_REPORT_H
+
+#include "model/Eval.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+struct SourcePos {
+  std::string file;
+  unsigned line = 0, column = 0;
+};
+
+struct FileRecord {
+  std::string path;
+  bool ok = true;
+  std::string error; // first error, when !ok
+};
+
+struct KernelRecord {
+  std::string name;      // unqualified, no template arguments
+  std::string signature; // qualified, with template arguments
+  SourcePos pos;
+  Shape block;
+  std::string blockSource; // "launch site", "annotation", "option", ...
+  int accesses = 0;
+};
+
+struct AccessRecord {
+  std::string kernel;
+  SourcePos pos;
+  std::string space; // "global", "shared", "constant"
+  std::string op;    // "load", "store"
+  std::string expr;  // source text of the access
+  int elementBytes = 0;
+  bool evaluated = false;
+  std::string unknownReason;
+  double activeLanes = 0;
+  std::optional<double> sectors, idealSectors; // global, per request
+  double minSectors = 0, maxSectors = 0;
+  bool exact = true;
+  std::optional<int64_t> strideBytes;
+  std::vector<std::string> dependsOn;
+  std::vector<std::string> assumptions;
+};
+
+struct NoteRecord {
+  SourcePos pos; // file empty: no location
+  std::string message;
+};
+
+struct DiagnosticRecord {
+  std::string rule;
+  std::string severity = "warning";
+  SourcePos pos;
+  std::string kernel;
+  std::string message;
+  std::vector<NoteRecord> notes;
+};
+
+struct Report {
+  std::vector<FileRecord> files;
+  std::vector<KernelRecord> kernels;
+  std::vector<AccessRecord> accesses;
+  std::vector<DiagnosticRecord> diagnostics;
+};
+
+/// Version of the JSON document (docs/json-format.md).
+constexpr int JsonFormatVersion = 1;
+std::string toJson(const Report &report);
+
+} // namespace warplint
+
+#endif

@@ -1,0 +1,83 @@
+#include "rules/UncoalescedGlobalAccess.h"
+
+#include "model/Explain.h"
+
+namespace warplint {
+
+static std::string bytes(int64_t n) {
+  return std::to_string(n < 0 ? -n : n) + (n == 1 || n == -1 ? " byte" : " bytes");
+}
+static std::string byteAdjective(int64_t n) {
+  return std::to_string(n < 0 ? -n : n) + "-byte";
+}
+
+std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
+                                                    const RuleOptions &opts) {
+  const AccessResult &r = f.result;
+  if (f.space != Space::Global || !r.evaluated || r.maskDataDependent)
+    return std::nullopt;
+  // Warn only when every sampled unknown value and candidate block shape is
+  // over the threshold: never on a guess.
+  if (r.minRatio < opts.threshold)
+    return std::nullopt;
+
+  Finding out;
+  const char *op = f.store ? "store" : "load";
+  const int bytesPerLane = f.access.elementBytes;
+  bool inactive = r.activeLanes < WarpSize - 0.5;
+  std::string why;
+  if (r.laneStride && *r.laneStride != bytesPerLane)
+    why = "adjacent lanes are " + bytes(*r.laneStride) + " apart";
+  else if (inactive)
+    why = "only " + formatFigure(r.activeLanes) +
+          " of 32 lanes are active but their sectors are fetched whole";
+  else if (r.commonStride != 0 && r.commonStride != bytesPerLane)
+    why = "most adjacent lanes are " + bytes(r.commonStride) + " apart";
+  else
+    why = "the warp's lanes are scattered";
+  out.message = "global " + std::string(op) + " is uncoalesced: " + why + "; " +
+                formatFigure(r.actual) + " sectors per request where " +
+                formatFigure(r.ideal) + " would do";
+
+  LaneExpr term = spreadingTerm(f.access.offset, f.ctx, f.shape);
+  if (f.structMember) {
+    out.notes.push_back(
+        {-1, "each lane uses " + bytes(bytesPerLane) + " of a " +
+                 byteAdjective(f.elementStride) +
+                 " element (array of structures): store this member in its "
+                 "own array (structure of arrays) so adjacent lanes read "
+                 "adjacent elements"});
+  } else if (term && term->origin >= 0) {
+    int64_t d = adjacentDistance(term, f.ctx, f.shape);
+    std::string what = d ? "makes adjacent lanes " +
+                               std::to_string(d < 0 ? -d : d) +
+                               (d == 1 || d == -1 ? " element" : " elements") +
+                               " apart"
+                         : "spreads the lanes of a warp apart";
+    out.notes.push_back({term->origin, what});
+  }
+  if (!f.structMember) {
+    if ((r.laneStride && *r.laneStride != bytesPerLane) ||
+        (!r.laneStride && r.commonStride != 0 &&
+         r.commonStride != bytesPerLane))
+      out.notes.push_back(
+          {-1, "let adjacent threads access adjacent elements: make "
+               "threadIdx.x the fastest-varying term of the index (for 2D "
+               "data, index the contiguous dimension with threadIdx.x), or "
+               "stage the data through shared memory"});
+    else if (inactive)
+      out.notes.push_back({-1, "assign work so that the active lanes of a "
+                               "warp are contiguous (for example index by "
+                               "threadIdx.x / 2 instead of masking odd lanes)"});
+  }
+  if (f.shapeAssumed)
+    out.notes.push_back(
+        {-1, "block shape " + std::to_string(f.shape.x) + "x" +
+                 std::to_string(f.shape.y) + "x" + std::to_string(f.shape.z) +
+                 " assumed (the result holds for the other shapes tried); "
+                 "launch it in this file, annotate the kernel or pass "
+                 "--block-dim"});
+  return out;
+}
+
+} // namespace warplint
