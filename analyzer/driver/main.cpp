@@ -144,9 +144,10 @@ int main(int argc, const char **argv) {
   warplint::Report report;
   if (!warplint::analyzeFiles(opts, report))
     return 2;
-  bool failed = false;
+  size_t failedFiles = 0;
   for (const auto &f : report.files)
-    failed |= !f.ok;
+    failedFiles += !f.ok;
+  bool failed = failedFiles > 0;
   if (Format == "json") {
     outs() << warplint::toJson(report) << "\n";
   } else {
@@ -155,7 +156,12 @@ int main(int argc, const char **argv) {
            << report.files.size() << " file"
            << (report.files.size() == 1 ? "" : "s") << " ("
            << report.kernels.size() << " kernel configurations, "
-           << report.accesses.size() << " global accesses)\n";
+           << report.accesses.size() << " global accesses)";
+    if (failed)
+      errs() << "; " << failedFiles << " of " << report.files.size()
+             << " file" << (report.files.size() == 1 ? "" : "s")
+             << " could not be analyzed";
+    errs() << "\n";
   }
   if (failed)
     return 2;

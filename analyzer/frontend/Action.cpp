@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <set>
+#include <tuple>
 
 using namespace clang;
 using namespace clang::tooling;
@@ -212,7 +213,9 @@ private:
   Router &R;
   ASTContext *AC = nullptr;
   unsigned WarnId = 0, NoteId = 0, RemarkId = 0;
-  std::set<std::pair<unsigned, std::string>> Emitted;
+  // One finding per line and message: `v[i].x * v[i].x + v[i].y * ...` is one
+  // problem, not six.
+  std::set<std::tuple<std::string, unsigned, std::string>> Emitted;
 
   SourcePos pos(SourceLocation loc) {
     const SourceManager &sm = AC->getSourceManager();
@@ -313,7 +316,7 @@ private:
     Rep.accesses.push_back(ar);
 
     if (Opts.remarks)
-      remark(loc, ar, r);
+      remark(loc, ar, r, choice.assumed);
 
     AccessFacts facts{site.access, r, m.ctx, choice.shapes[0], choice.assumed,
                       site.space, site.store, site.structMember,
@@ -327,7 +330,7 @@ private:
   }
 
   void remark(SourceLocation loc, const AccessRecord &ar,
-              const AccessResult &r) {
+              const AccessResult &r, bool shapeAssumed) {
     std::string msg = ar.space + " " + ar.op + ": ";
     if (!r.evaluated) {
       msg += "not evaluated: " + r.unknownReason;
@@ -340,10 +343,12 @@ private:
       if (r.laneStride)
         msg += ", lanes " + std::to_string(*r.laneStride) + " B apart";
       msg += ", " + formatFigure(r.activeLanes) + " active lanes";
-      if (!r.exact && !ar.dependsOn.empty()) {
+      if (!r.exact) {
         msg += "; depends on";
         for (const std::string &d : ar.dependsOn)
           msg += " '" + d + "'";
+        if (shapeAssumed)
+          msg += " the block shape";
       }
       if (r.maskDataDependent)
         msg += "; active lanes depend on data";
@@ -355,7 +360,8 @@ private:
             const std::string &rule, const Finding &f) {
     SourceLocation loc = site.expr->getBeginLoc();
     std::string message = f.message + " [" + rule + "]";
-    if (!Emitted.insert({loc.getRawEncoding(), message}).second)
+    SourcePos at = pos(loc);
+    if (!Emitted.insert({at.file, at.line, message}).second)
       return;
     DiagnosticsEngine &d = CI.getDiagnostics();
     d.Report(loc, WarnId) << message << site.expr->getSourceRange();

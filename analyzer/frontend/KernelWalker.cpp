@@ -192,6 +192,26 @@ private:
       Mask = saved;
       return merge(cnd, t, f, e);
     }
+    if (auto *cc = dyn_cast<CXXConstructExpr>(e)) {
+      // Copying a struct or vector (float4 v = p[i]) loads all of it.
+      if (cc->getNumArgs() == 1 && cc->getConstructor() &&
+          cc->getConstructor()->isCopyOrMoveConstructor() &&
+          cc->getArg(0)->isGLValue())
+        return load(cc->getArg(0), e);
+    }
+    if (auto *oc = dyn_cast<CXXOperatorCallExpr>(e)) {
+      // Struct assignment (p[i] = v) is a call to operator=.
+      if (oc->getOperator() == OO_Equal && oc->getNumArgs() == 2) {
+        const Expr *src = oc->getArg(1);
+        if (src->isGLValue())
+          load(src, e);
+        else
+          rvalue(src);
+        if (auto a = lvalue(oc->getArg(0)))
+          record(oc->getArg(0), *a, true);
+        return opaque(e, true);
+      }
+    }
     if (auto *c = dyn_cast<CallExpr>(e))
       return call(c);
     if (auto *w = dyn_cast<FullExpr>(e))

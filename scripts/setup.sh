@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine lacks to build and test warplint:
+# Clang/LLVM 22 (older Clang cannot parse CUDA 13 headers), CMake, GoogleTest,
+# python3 (the CLI tests read JSON with it). Run as root; idempotent.
+set -euo pipefail
+need=()
+for pkg in clang-22 libclang-22-dev llvm-22-dev cmake make g++ libgtest-dev \
+           python3; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
+    need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: need root to install packages (or install them yourself)" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi

@@ -1,0 +1,31 @@
+# The JSON document: fields, figures and where the block shape came from.
+source "$(dirname "$0")/lib.bash"
+fx=$TESTDIR/fixtures/uncoalesced-global-access
+
+run doc --format=json "$fx/code-shapes.cu" "$fx/blocks-2d.cu" "$fx/assumed-shape.cu"
+expect_rc doc 0
+json doc "d['tool'] == 'warplint' and d['format_version'] == 1"
+json doc "all(f['status'] == 'ok' for f in d['files'])"
+# Kernel names are unqualified and carry no template arguments.
+json doc "'firstMember' in [k['name'] for k in d['kernels']]"
+json doc "all('<' not in k['name'] for k in d['kernels'])"
+json doc "[k['block_dim'] for k in d['kernels'] if k['name'] == 'transposeNaive'] == [[16, 16, 1]]"
+json doc "[k['block_dim_source'] for k in d['kernels'] if k['name'] == 'transposeNaive'] == ['launch site']"
+json doc "[k['block_dim_source'] for k in d['kernels'] if k['name'] == 'stride32'] == ['assumed']"
+# Every global access the model evaluated, with its figures.
+json doc "all(a['space'] == 'global' and a['op'] in ('load', 'store') for a in d['accesses'])"
+json doc "all(set(a) >= {'kernel','file','line','column','element_bytes','active_lanes','sectors_per_request','ideal_sectors_per_request','stride_bytes'} for a in d['accesses'])"
+json doc "[(a['sectors_per_request'], a['ideal_sectors_per_request']) for a in d['accesses'] if a['kernel'] == 'transposeNaive' and a['op'] == 'store'] == [(16, 4)]"
+json doc "[a['stride_bytes'] for a in d['accesses'] if a['kernel'] == 'rowPerThread' and a['op'] == 'load'] == [256]"
+json doc "[a['element_bytes'] for a in d['accesses'] if a['kernel'] == 'pointerWalk' and a['op'] == 'load'] == [8]"
+json doc "all(set(x) >= {'rule','file','line','column','kernel','message'} for x in d['diagnostics'])"
+json doc "len([x for x in d['diagnostics'] if x['kernel'] == 'firstMember']) == 1"
+
+# What the model could not know is null, with the reason, never a guess.
+run unknown --format=json "$fx/negatives.cu"
+expect_rc unknown 0
+json unknown "d['diagnostics'] == []"
+json unknown "[a['sectors_per_request'] for a in d['accesses'] if a['expr'] == 'in[idx[g]]'] == [None]"
+json unknown "[a['unknown_reason'] for a in d['accesses'] if a['expr'] == 'in[idx[g]]'] == ['the address depends on data loaded at run time']"
+json unknown "[(a['exact'], a['sectors_per_request_range'], a['depends_on']) for a in d['accesses'] if a['expr'] == 'in[g * s]'] == [(False, [4, 32], ['s'])]"
+done_checks

@@ -1,0 +1,87 @@
+// Rewriting users' nvcc and clang compile commands for a device-side parse.
+#include "frontend/CommandLine.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace warplint {
+namespace {
+
+bool has(const std::vector<std::string> &v, const std::string &s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+CudaSetup toolkit() { return {"", "/usr/local/cuda", "/res", "/stub"}; }
+
+TEST(CommandLine, CMakeNvccCommand) {
+  // What CMake writes for a CUDA target built with nvcc.
+  std::vector<std::string> cmd = {
+      "/usr/local/cuda/bin/nvcc", "-forward-unknown-to-host-compiler",
+      "-DUSE_FAST=1", "-I/src/include", "-O3",
+      "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
+      "-gencode", "arch=compute_90,code=sm_90", "-Xcompiler=-fPIC,-Wall",
+      "-Xptxas", "-v", "-lineinfo", "--expt-relaxed-constexpr",
+      "--extended-lambda", "-rdc=true", "-ccbin", "/usr/bin/g++", "-x", "cu",
+      "-c", "/src/k.cu", "-o", "k.o"};
+  auto out = deviceParseCommand(cmd, toolkit());
+  EXPECT_EQ(out[0], "clang++");
+  EXPECT_EQ(out[1], "-x");
+  EXPECT_EQ(out[2], "cuda");
+  for (const char *kept : {"-DUSE_FAST=1", "-I/src/include", "-O3", "-fPIC",
+                           "-Wall", "/src/k.cu", "--cuda-device-only",
+                           "--cuda-gpu-arch=sm_90", "-fsyntax-only",
+                           "--cuda-path=/usr/local/cuda", "/usr/local/cuda/include/cccl",
+                           "-resource-dir=/res", "-D__CUDACC_EXTENDED_LAMBDA__",
+                           "-D__CUDACC_RELAXED_CONSTEXPR__"})
+    EXPECT_TRUE(has(out, kept)) << kept;
+  for (const char *dropped :
+       {"-forward-unknown-to-host-compiler", "-lineinfo", "-rdc=true", "-v",
+        "-ccbin", "/usr/bin/g++", "cu", "-Xptxas", "--extended-lambda"})
+    EXPECT_FALSE(has(out, dropped)) << dropped;
+}
+
+TEST(CommandLine, ArchChoice) {
+  struct Row {
+    std::vector<std::string> cmd;
+    std::string arch;
+  } rows[] = {
+      {{"nvcc", "-arch=sm_80"}, "sm_80"},
+      {{"nvcc", "-arch", "sm_75", "-gencode=arch=compute_86,code=sm_86"}, "sm_86"},
+      {{"clang++", "--cuda-gpu-arch=sm_70", "--cuda-gpu-arch=sm_90"}, "sm_90"},
+      {{"clang++", "--offload-arch=sm_89"}, "sm_89"},
+      {{"g++", "-O2"}, ""},
+  };
+  for (const Row &r : rows)
+    EXPECT_EQ(newestArch(r.cmd), r.arch);
+  auto out = deviceParseCommand({"nvcc", "-arch=sm_80"}, toolkit());
+  EXPECT_TRUE(has(out, "--cuda-gpu-arch=sm_80"));
+  CudaSetup forced = toolkit();
+  forced.arch = "sm_100";
+  out = deviceParseCommand({"nvcc", "-arch=sm_80"}, forced);
+  EXPECT_TRUE(has(out, "--cuda-gpu-arch=sm_100"));
+  EXPECT_FALSE(has(out, "--cuda-gpu-arch=sm_80"));
+}
+
+TEST(CommandLine, BundledHeaderMode) {
+  CudaSetup s{"", "", "/res", "/stub"};
+  auto out = deviceParseCommand({"clang++", "k.cu"}, s);
+  for (const char *flag : {"-nocudainc", "-nocudalib", "/stub/warplint_cuda.h",
+                           "/stub/cuda_stub_sys"})
+    EXPECT_TRUE(has(out, flag)) << flag;
+  EXPECT_FALSE(has(out, "--cuda-path=/usr/local/cuda"));
+}
+
+TEST(CommandLine, UserFlagsThatWouldHideFindings) {
+  auto out = deviceParseCommand(
+      {"clang++", "-Werror", "-w", "-Xcompiler", "-Werror", "--cuda-host-only",
+       "--std", "c++20", "k.cu"},
+      toolkit());
+  EXPECT_FALSE(has(out, "-Werror"));
+  EXPECT_FALSE(has(out, "-w"));
+  EXPECT_FALSE(has(out, "--cuda-host-only"));
+  EXPECT_TRUE(has(out, "-std=c++20"));
+}
+
+} // namespace
+} // namespace warplint

@@ -1,0 +1,48 @@
+// Every registered rule has a doc page, a positive fixture and a negative one.
+#include "rules/Rule.h"
+
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <fstream>
+#include <sstream>
+
+namespace warplint {
+namespace {
+
+std::string slurp(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(RuleRegistry, EveryRuleHasDocsAndFixtures) {
+  ASSERT_FALSE(allRules().empty());
+  for (const RuleInfo &r : allRules()) {
+    std::string doc = slurp(std::string(WARPLINT_SOURCE_DIR) + "/docs/rules/" +
+                            r.id + ".md");
+    EXPECT_FALSE(doc.empty()) << "docs/rules/" << r.id << ".md is missing";
+    EXPECT_NE(doc.find(r.summary), std::string::npos)
+        << "the doc page of " << r.id << " must start from the rule's summary";
+    std::string dir =
+        std::string(WARPLINT_SOURCE_DIR) + "/test/fixtures/" + r.id;
+    DIR *d = opendir(dir.c_str());
+    ASSERT_NE(d, nullptr) << dir << " is missing";
+    bool positive = false, negative = false;
+    while (dirent *e = readdir(d)) {
+      std::string name = e->d_name;
+      if (name.size() < 3 || name.substr(name.size() - 3) != ".cu")
+        continue;
+      std::string text = slurp(dir + "/" + name);
+      positive |= text.find("expected-warning") != std::string::npos;
+      negative |= text.find("expected-no-diagnostics") != std::string::npos;
+    }
+    closedir(d);
+    EXPECT_TRUE(positive) << r.id << " has no fixture with expected warnings";
+    EXPECT_TRUE(negative) << r.id << " has no fixture that must stay silent";
+  }
+}
+
+} // namespace
+} // namespace warplint
