@@ -213,9 +213,9 @@ private:
   Router &R;
   ASTContext *AC = nullptr;
   unsigned WarnId = 0, NoteId = 0, RemarkId = 0;
-  // One finding per line and message: `v[i].x * v[i].x + v[i].y * ...` is one
-  // problem, not six.
   std::set<std::tuple<std::string, unsigned, std::string>> Emitted;
+  std::set<std::tuple<std::string, std::string, unsigned, std::string>>
+      Recorded;
 
   SourcePos pos(SourceLocation loc) {
     const SourceManager &sm = AC->getSourceManager();
@@ -287,6 +287,7 @@ private:
     SourceLocation loc = site.expr->getBeginLoc();
     AccessRecord ar;
     ar.kernel = kernelName(k);
+    ar.signature = signature(k);
     ar.pos = pos(loc);
     ar.space = spaceName(site.space);
     ar.op = site.store ? "store" : "load";
@@ -360,42 +361,48 @@ private:
             const std::string &rule, const Finding &f) {
     SourceLocation loc = site.expr->getBeginLoc();
     std::string message = f.message + " [" + rule + "]";
-    SourcePos at = pos(loc);
-    if (!Emitted.insert({at.file, at.line, message}).second)
-      return;
-    DiagnosticsEngine &d = CI.getDiagnostics();
-    d.Report(loc, WarnId) << message << site.expr->getSourceRange();
     DiagnosticRecord dr;
     dr.rule = rule;
     dr.pos = pos(loc);
     dr.kernel = kernelName(k);
+    dr.signature = signature(k);
     dr.message = f.message;
+    // (location, message) pairs: one per note, then the calls that led here.
+    std::vector<std::tuple<SourceLocation, std::string, SourceRange>> notes;
     for (const RuleNote &n : f.notes) {
       SourceRange range = n.origin >= 0 && size_t(n.origin) < m.origins.size()
                               ? m.origins[n.origin]
                               : site.expr->getSourceRange();
-      SourceLocation at = n.origin >= 0 ? range.getBegin() : loc;
       std::string msg = n.message;
       if (n.origin >= 0)
         msg = "'" + text(range) + "' " + msg;
-      d.Report(at, NoteId) << msg << range;
+      notes.emplace_back(n.origin >= 0 ? range.getBegin() : loc, msg, range);
+    }
+    for (auto c = site.calls.rbegin(); c != site.calls.rend(); ++c)
+      notes.emplace_back((*c)->getBeginLoc(), "in the call from here",
+                         (*c)->getSourceRange());
+    if (k->isTemplateInstantiation())
+      notes.emplace_back(k->getPointOfInstantiation().isValid()
+                             ? k->getPointOfInstantiation()
+                             : k->getLocation(),
+                         "in kernel instantiation '" + signature(k) + "'",
+                         SourceRange());
+    for (const auto &[at, msg, range] : notes)
       dr.notes.push_back({pos(at), msg});
-    }
-    for (auto c = site.calls.rbegin(); c != site.calls.rend(); ++c) {
-      std::string msg = "in the call from here";
-      d.Report((*c)->getBeginLoc(), NoteId) << msg;
-      dr.notes.push_back({pos((*c)->getBeginLoc()), msg});
-    }
-    if (k->isTemplateInstantiation()) {
-      std::string msg = "in kernel instantiation '" + signature(k) + "'";
-      d.Report(k->getPointOfInstantiation().isValid()
-                   ? k->getPointOfInstantiation()
-                   : k->getLocation(),
-               NoteId)
-          << msg;
-      dr.notes.push_back({pos(k->getLocation()), msg});
-    }
+
+    // JSON: once per instantiation, line and message. Text: once per line and
+    // message (`v[i].x * v[i].x + ...` is one problem, and every instantiation
+    // of a template says the same).
+    if (!Recorded.insert({dr.signature, dr.pos.file, dr.pos.line, message})
+             .second)
+      return;
     Rep.diagnostics.push_back(dr);
+    if (!Emitted.insert({dr.pos.file, dr.pos.line, message}).second)
+      return;
+    DiagnosticsEngine &d = CI.getDiagnostics();
+    d.Report(loc, WarnId) << message << site.expr->getSourceRange();
+    for (const auto &[at, msg, range] : notes)
+      d.Report(at, NoteId) << msg << range;
   }
 };
 

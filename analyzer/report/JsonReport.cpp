@@ -48,6 +48,7 @@ std::string toJson(const Report &r) {
   for (const AccessRecord &a : r.accesses) {
     Object o = position(a.pos);
     o["kernel"] = a.kernel;
+    o["kernel_signature"] = a.signature;
     o["space"] = a.space;
     o["op"] = a.op;
     o["expr"] = a.expr;
@@ -71,6 +72,7 @@ std::string toJson(const Report &r) {
     o["rule"] = d.rule;
     o["severity"] = d.severity;
     o["kernel"] = d.kernel;
+    o["kernel_signature"] = d.signature;
     o["message"] = d.message;
     Array notes;
     for (const NoteRecord &n : d.notes) {

@@ -37,6 +37,7 @@ struct KernelRecord {
 
 struct AccessRecord {
   std::string kernel;
+  std::string signature; // of the kernel instantiation
   SourcePos pos;
   std::string space; // "global", "shared", "constant"
   std::string op;    // "load", "store"
@@ -63,6 +64,7 @@ struct DiagnosticRecord {
   std::string severity = "warning";
   SourcePos pos;
   std::string kernel;
+  std::string signature; // of the kernel instantiation
   std::string message;
   std::vector<NoteRecord> notes;
 };

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Joins warplint's predictions with the GPU measurements recorded in
+bench-kernels/results/<gpu>/ and reports how well they agree.
+
+  compare.py --warplint build/warplint            print the table
+  compare.py --warplint build/warplint --write    also write docs/validation.md
+                                                  and results/match-rates.json
+  compare.py --warplint build/warplint --check    exit 1 on any regression below
+                                                  the recorded match rates (CI)
+
+Each rule folder holds reference kernels named case_*, a CASE(...) table that
+states the prediction for each case, and metrics.txt (what ncu records). The
+prediction stated in the table must equal warplint's; both must equal the
+hardware's to count as a match.
+"""
+import argparse
+import collections
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CASE_RE = re.compile(
+    r'CASE\("([^"]+)", "(load|store)", "([\w-]+)", ([\d.]+), \w+\)')
+TOLERANCE = 0.5  # sectors (or wavefronts) per request
+
+
+def rule_dirs():
+    for name in sorted(os.listdir(HERE)):
+        d = os.path.join(HERE, name)
+        if os.path.isfile(os.path.join(d, 'metrics.txt')):
+            yield name, d
+
+
+def stated_cases(rule_dir):
+    cases = []
+    for f in sorted(os.listdir(rule_dir)):
+        if f.endswith('.cu'):
+            path = os.path.join(rule_dir, f)
+            for sig, op, sweep, expect in CASE_RE.findall(open(path).read()):
+                cases.append(dict(case=sig, op=op, sweep=sweep,
+                                  stated=float(expect), file=path))
+    return cases
+
+
+def predictions(warplint, files):
+    out = subprocess.run([warplint, '--format=json'] + files,
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit('warplint failed (%d): %s' % (out.returncode, out.stderr))
+    doc = json.loads(out.stdout)
+    by_case = collections.defaultdict(list)
+    for a in doc['accesses']:
+        by_case[(a['kernel_signature'], a['op'])].append(a)
+    warned = set()
+    for d in doc['diagnostics']:
+        warned.add((d['kernel_signature'], d['file'], d['line']))
+    return by_case, warned
+
+
+def measured(gpu_dir, rule):
+    path = os.path.join(gpu_dir, rule + '.ncu.csv')
+    if not os.path.exists(path):
+        return None, None
+    text = ''.join(l for l in open(path) if not l.startswith('=='))
+    metrics = collections.defaultdict(dict)
+    for r in csv.DictReader(io.StringIO(text)):
+        name = r['Kernel Name'].replace('void ', '').split('(')[0]
+        metrics[name][r['Metric Name']] = float(r['Metric Value'].replace(',', ''))
+    times = {}
+    tpath = os.path.join(gpu_dir, rule + '.times.csv')
+    if os.path.exists(tpath):
+        for r in csv.DictReader(open(tpath)):
+            times[r['case']] = float(r['time_ms'])
+    return metrics, times
+
+
+def per_request(m, op):
+    kind = 'ld' if op == 'load' else 'st'
+    sec = m.get('l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum' % kind)
+    req = m.get('l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum' % kind)
+    if not req:
+        return None
+    return sec / req
+
+
+def ranks(xs):
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    r = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2.0 + 1
+        i = j + 1
+    return r
+
+
+def spearman(xs, ys):
+    if len(xs) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
+        return None
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    vx = sum((a - mx) ** 2 for a in rx) ** 0.5
+    vy = sum((b - my) ** 2 for b in ry) ** 0.5
+    return cov / (vx * vy)
+
+
+def evaluate(warplint):
+    results = []  # one row per (gpu, rule, case)
+    gpus = sorted(d for d in os.listdir(os.path.join(HERE, 'results'))
+                  if os.path.isdir(os.path.join(HERE, 'results', d)))
+    for rule, rdir in rule_dirs():
+        cases = stated_cases(rdir)
+        files = sorted({c['file'] for c in cases})
+        preds, warned = predictions(warplint, files)
+        for gpu in gpus:
+            gdir = os.path.join(HERE, 'results', gpu)
+            metrics, times = measured(gdir, rule)
+            if metrics is None:
+                continue
+            for c in cases:
+                acc = preds.get((c['case'], c['op']), [])
+                pred = acc[0] if len(acc) == 1 else None
+                m = metrics.get(c['case'])
+                meas = per_request(m, c['op']) if m else None
+                p = pred['sectors_per_request'] if pred else None
+                ideal = pred['ideal_sectors_per_request'] if pred else None
+                results.append(dict(
+                    gpu=gpu, rule=rule, case=c['case'], op=c['op'],
+                    sweep=c['sweep'], stated=c['stated'], predicted=p,
+                    ideal=ideal, measured=meas, time=times.get(c['case']),
+                    warned=bool(pred) and (pred['kernel_signature'],
+                                           pred['file'], pred['line']) in warned,
+                    ambiguous=len(acc) != 1))
+    return results
+
+
+def summarize(results, threshold=2.0):
+    summary = {}
+    for (gpu, rule), rows in group(results, ('gpu', 'rule')).items():
+        match = [r for r in rows if r['predicted'] is not None and
+                 r['measured'] is not None and
+                 abs(r['predicted'] - r['measured']) <= TOLERANCE and
+                 r['stated'] == r['predicted']]
+        bad = [r for r in rows if r['measured'] is not None and r['ideal'] and
+               r['measured'] >= threshold * r['ideal']]
+        warned = [r for r in rows if r['warned']]
+        tp = [r for r in warned if r in bad]
+        sweeps = {}
+        for sweep, srows in group(rows, ('sweep',)).items():
+            pts = [(r['predicted'] / r['ideal'], r['time']) for r in srows
+                   if r['predicted'] and r['ideal'] and r['time']]
+            rho = spearman([p for p, _ in pts], [t for _, t in pts])
+            sweeps[sweep[0]] = None if rho is None else round(rho, 3)
+        summary['%s/%s' % (gpu, rule)] = dict(
+            cases=len(rows), exact=len(match),
+            match_rate=round(len(match) / len(rows), 4) if rows else 0,
+            warnings=len(warned), true_warnings=len(tp), gpu_bad=len(bad),
+            false_warnings=len(warned) - len(tp),
+            precision=round(len(tp) / len(warned), 4) if warned else 1.0,
+            recall=round(len(tp) / len(bad), 4) if bad else 1.0,
+            spearman=sweeps)
+    return summary
+
+
+def group(rows, keys):
+    g = collections.OrderedDict()
+    for r in rows:
+        g.setdefault(tuple(r[k] for k in keys), []).append(r)
+    return g
+
+
+def fmt(v, digits=3):
+    if v is None:
+        return '-'
+    if isinstance(v, float):
+        return ('%.' + str(digits) + 'g') % v
+    return str(v)
+
+
+def table(results):
+    lines = ['| gpu | rule | case | op | stated | predicted | measured | time (ms) | warned | match |',
+             '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |']
+    for r in results:
+        ok = (r['predicted'] is not None and r['measured'] is not None and
+              abs(r['predicted'] - r['measured']) <= TOLERANCE and
+              r['stated'] == r['predicted'])
+        lines.append('| %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s |' % (
+            r['gpu'], r['rule'], r['case'], r['op'], fmt(r['stated']),
+            fmt(r['predicted']), fmt(r['measured'], 4), fmt(r['time']),
+            'yes' if r['warned'] else '', 'yes' if ok else '**no**'))
+    return '\n'.join(lines)
+
+
+def write_docs(results, summary):
+    out = ['# Validation against the GPU',
+           '',
+           'Generated by `bench-kernels/compare.py --write` from the measurements',
+           'recorded in `bench-kernels/results/` and the predictions of the warplint',
+           'built from this tree. CI replays the comparison (`ctest -R bench_replay`)',
+           'and fails if a match rate drops below the one recorded here.',
+           '',
+           'A case matches when warplint\'s figure is within %.1f of the counter' % TOLERANCE,
+           '(sectors per request: `l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum`',
+           'over `l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum`) and equals the',
+           'prediction stated in the case table. A warning is true when the GPU shows',
+           'at least 2x the ideal sectors.',
+           '',
+           '## Summary',
+           '',
+           '| gpu/rule | cases | exact | match rate | warnings | false warnings | precision | recall | Spearman (cost vs time) per sweep |',
+           '| --- | --- | --- | --- | --- | --- | --- | --- | --- |']
+    for k, s in summary.items():
+        sp = ', '.join('%s %s' % (n, fmt(v)) for n, v in s['spearman'].items())
+        out.append('| %s | %d | %d | %.1f%% | %d | %d | %.2f | %.2f | %s |' % (
+            k, s['cases'], s['exact'], 100 * s['match_rate'], s['warnings'],
+            s['false_warnings'], s['precision'], s['recall'], sp))
+    gpu_txt = []
+    for gpu in sorted({r['gpu'] for r in results}):
+        p = os.path.join(HERE, 'results', gpu, 'gpu.txt')
+        if os.path.exists(p):
+            gpu_txt.append('- %s: %s' % (gpu, '; '.join(
+                l.strip() for l in open(p) if l.strip())))
+    out += ['', '## Machines', ''] + gpu_txt
+    out += ['', '## Notes on the sweeps', '',
+            'Spearman is between predicted cost (sectors over ideal) and the median',
+            'kernel time within each sweep; `-` where the sweep has fewer than three',
+            'points with a time or the predicted cost does not vary. Within the',
+            '`float-offset` sweep the misaligned cases cost 5 sectors for 4 but run',
+            'within 1% of the aligned ones (L2 absorbs the extra sector), so their',
+            'ranking is timing noise; the model reports them and stays silent.',
+            'Sweeps that mix element sizes (`types`) or launch shapes compare',
+            'kernels that move different amounts of data; their correlation is',
+            'reported but is not a test of the model.',
+            '', '## Cases', '', table(results), '']
+    open(os.path.join(ROOT, 'docs', 'validation.md'), 'w').write('\n'.join(out))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--warplint', required=True)
+    ap.add_argument('--write', action='store_true')
+    ap.add_argument('--check', action='store_true')
+    args = ap.parse_args()
+    results = evaluate(args.warplint)
+    summary = summarize(results)
+    print(table(results))
+    print()
+    for k, s in summary.items():
+        print('%s: %d/%d exact (%.1f%%), %d warnings (%d false), precision %.2f, recall %.2f, spearman %s'
+              % (k, s['exact'], s['cases'], 100 * s['match_rate'], s['warnings'],
+                 s['false_warnings'], s['precision'], s['recall'], s['spearman']))
+    rates_path = os.path.join(HERE, 'results', 'match-rates.json')
+    if args.write:
+        write_docs(results, summary)
+        json.dump({k: dict(match_rate=s['match_rate'],
+                           false_warnings=s['false_warnings'])
+                   for k, s in summary.items()},
+                  open(rates_path, 'w'), indent=2, sort_keys=True)
+    if args.check:
+        recorded = json.load(open(rates_path))
+        failed = []
+        for k, rec in recorded.items():
+            s = summary.get(k)
+            if s is None:
+                failed.append('%s: no longer measured or predicted' % k)
+            elif s['match_rate'] < rec['match_rate']:
+                failed.append('%s: match rate %.3f fell below the recorded %.3f'
+                              % (k, s['match_rate'], rec['match_rate']))
+            elif s['false_warnings'] > rec['false_warnings']:
+                failed.append('%s: %d warnings on cases the GPU shows clean'
+                              % (k, s['false_warnings']))
+        for f in failed:
+            print('REGRESSION: ' + f, file=sys.stderr)
+        n = len(recorded)
+        print('%d passed, %d failed' % (n - len(failed), len(failed)))
+        return 1 if failed else 0
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

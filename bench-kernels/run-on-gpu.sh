@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs the whole suite on a GPU machine in one go: for each rule folder, builds
+# its *.cu with nvcc, runs it (timings as CSV) and profiles it with Nsight
+# Compute (the metrics listed in the folder's metrics.txt, per kernel named
+# case_*). Writes into $OUT (default ./gpu-out): gpu.txt, <rule>.times.csv,
+# <rule>.ncu.csv. The machine facts go in gpu.txt.
+set -euo pipefail
+cd "$(dirname "$0")"
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+{
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  nvcc --version | grep -o 'release [0-9.]*'
+  ncu --version | tail -1
+  date -u +%Y-%m-%d
+} >"$OUT/gpu.txt"
+for dir in */; do
+  rule=${dir%/}
+  [ -f "$rule/metrics.txt" ] || continue
+  for src in "$rule"/*.cu; do
+    bin=/tmp/$(basename "$src" .cu)
+    nvcc -O3 -arch=sm_90 -lineinfo -o "$bin" "$src"
+    "$bin" >"$OUT/$rule.times.csv"
+    ncu --csv -k regex:case_ --metrics "$(paste -sd, "$rule/metrics.txt")" \
+      "$bin" --profile >"$OUT/$rule.ncu.csv" 2>"$OUT/$rule.ncu.err" ||
+      { tail -20 "$OUT/$rule.ncu.err"; exit 1; }
+    echo "$rule: $(wc -l <"$OUT/$rule.times.csv") timed cases, $(grep -c case_ "$OUT/$rule.ncu.csv") counter rows"
+  done
+done
