@@ -75,7 +75,10 @@ Props props(const LaneExpr &e, const Context &ctx) {
 
 WarpEval::WarpEval(const Context &ctx, const Shape &shape, const Env &env,
                    int warp)
-    : Ctx(ctx), Sh(shape), En(env) {
+    : Ctx(ctx), Sh(shape), En(env), LoopCache(ctx.loops.size()),
+      Override(ctx.loops.size()), ActiveCache(ctx.loops.size()),
+      HasCache(ctx.loops.size()), HasOverride(ctx.loops.size()),
+      HasActive(ctx.loops.size()) {
   for (int l = 0; l < WarpSize; ++l) {
     int64_t linear = int64_t(warp) * WarpSize + l;
     if (linear < shape.threads())
@@ -93,27 +96,26 @@ static Lanes splat(int64_t v) {
 }
 
 const Lanes &WarpEval::loopValue(int loop) {
-  auto o = Override.find(loop);
-  if (o != Override.end())
-    return o->second;
-  auto c = LoopCache.find(loop);
-  if (c != LoopCache.end())
-    return c->second;
+  if (HasOverride[loop])
+    return Override[loop];
+  if (HasCache[loop])
+    return LoopCache[loop];
   const Loop &l = Ctx.loops[loop];
   int iter = loop < int(En.loopIter.size()) ? En.loopIter[loop] : 0;
   Lanes v = value(l.init);
   for (int i = 0; i < iter; ++i) {
     Override[loop] = v;
+    HasOverride[loop] = 1;
     v = value(l.next);
-    Override.erase(loop);
+    HasOverride[loop] = 0;
   }
+  HasCache[loop] = 1;
   return LoopCache[loop] = v;
 }
 
 LaneMask WarpEval::loopActive(int loop) {
-  auto c = ActiveCache.find(loop);
-  if (c != ActiveCache.end())
-    return c->second;
+  if (HasActive[loop])
+    return ActiveCache[loop];
   const Loop &l = Ctx.loops[loop];
   int iter = loop < int(En.loopIter.size()) ? En.loopIter[loop] : 0;
   LaneMask active = AllLanes;
@@ -121,12 +123,14 @@ LaneMask WarpEval::loopActive(int loop) {
     Lanes v = value(l.init);
     for (int i = 0; i <= iter && active; ++i) {
       Override[loop] = v;
+      HasOverride[loop] = 1;
       active &= cond(l.cond, true);
       if (i < iter)
         v = value(l.next);
-      Override.erase(loop);
+      HasOverride[loop] = 0;
     }
   }
+  HasActive[loop] = 1;
   return ActiveCache[loop] = active;
 }
 
@@ -157,6 +161,8 @@ Lanes WarpEval::value(const LaneExpr &e) {
       r[l] = (m >> l) & 1;
     return r;
   }
+  case Op::Assumed:
+    return splat(1);
   case Op::Select: {
     Lanes c = value(e->a), t = value(e->b), f = value(e->c);
     for (int l = 0; l < WarpSize; ++l)
@@ -236,6 +242,44 @@ static bool isGuard(const LaneExpr &e, const Context &ctx) {
   return (!a.laneVarying && a.hasUnknown) || (!b.laneVarying && b.hasUnknown);
 }
 
+static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
+                        bool &data) {
+  if (!e)
+    return e;
+  switch (e->op) {
+  case Op::LNot:
+    return un(Op::LNot, prepare(e->a, ctx, guard, data));
+  case Op::LAnd:
+  case Op::LOr:
+    return bin(e->op, prepare(e->a, ctx, guard, data),
+               prepare(e->b, ctx, guard, data));
+  case Op::LoopActive:
+  case Op::Assumed:
+    return e;
+  default:
+    break;
+  }
+  if (props(e, ctx).hasData) {
+    data = true;
+    return assumed(1);
+  }
+  if (isGuard(e, ctx)) {
+    guard = true;
+    return assumed(0);
+  }
+  return e;
+}
+
+PreparedConditions prepareConditions(const Context &ctx,
+                                     const LaneExpr &mask) {
+  PreparedConditions p;
+  p.ctx = ctx;
+  for (Loop &l : p.ctx.loops)
+    l.cond = prepare(l.cond, ctx, p.guard, p.data);
+  p.mask = prepare(mask, ctx, p.guard, p.data);
+  return p;
+}
+
 LaneMask WarpEval::cond(const LaneExpr &e, bool positive) {
   switch (e->op) {
   case Op::LNot:
@@ -250,17 +294,11 @@ LaneMask WarpEval::cond(const LaneExpr &e, bool positive) {
     LaneMask m = loopActive(int(e->value));
     return positive ? m : ~m;
   }
+  case Op::Assumed:
+    (e->value ? usedDataCondition : assumedGuard) = true;
+    return AllLanes;
   default:
     break;
-  }
-  Props p = props(e, Ctx);
-  if (p.hasData) {
-    usedDataCondition = true;
-    return AllLanes;
-  }
-  if (isGuard(e, Ctx)) {
-    assumedGuard = true;
-    return AllLanes;
   }
   Lanes v = value(e);
   LaneMask m = 0;

@@ -18,7 +18,6 @@
 #include "Expr.h"
 
 #include <array>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -81,12 +80,23 @@ struct Env {
   std::vector<int> loopIter;     // by loop id; missing ones read as 0
 };
 
+/// Replaces each condition the model assumes (bounds guards, conditions on
+/// data) by an Assumed node, in `cond` and in every loop condition of the
+/// returned context, so that evaluating them per warp needs no analysis.
+struct PreparedConditions {
+  Context ctx;
+  LaneExpr mask;
+  bool guard = false, data = false;
+};
+PreparedConditions prepareConditions(const Context &ctx, const LaneExpr &mask);
+
 class WarpEval {
 public:
   WarpEval(const Context &ctx, const Shape &shape, const Env &env, int warp);
 
   Lanes value(const LaneExpr &e);
-  /// Lanes for which `cond` holds, under the guard rules above.
+  /// Lanes for which `cond` holds. Assumed nodes hold for every lane; other
+  /// conditions are evaluated as written (see prepareConditions).
   LaneMask mask(const LaneExpr &cond);
   /// Lanes that exist in this warp (the last warp of a block may be partial).
   LaneMask present() const { return Present; }
@@ -105,8 +115,11 @@ private:
   const Env &En;
   LaneMask Present = 0;
   Lanes Tid[3];
-  std::map<int, Lanes> LoopCache, Override;
-  std::map<int, LaneMask> ActiveCache;
+  // Per loop id: the variable's value this iteration, an override while its
+  // update or condition is being evaluated, and the lanes still inside it.
+  std::vector<Lanes> LoopCache, Override;
+  std::vector<LaneMask> ActiveCache;
+  std::vector<uint8_t> HasCache, HasOverride, HasActive;
 };
 
 } // namespace warplint

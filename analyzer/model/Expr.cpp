@@ -52,6 +52,7 @@ LaneExpr unknown(int atom) { return make(Op::Unknown, atom); }
 LaneExpr data(int atom) { return make(Op::Data, atom); }
 LaneExpr loopVar(int loop) { return make(Op::LoopVar, loop); }
 LaneExpr loopActive(int loop) { return make(Op::LoopActive, loop); }
+LaneExpr assumed(int why) { return make(Op::Assumed, why); }
 
 bool constValue(const LaneExpr &e, int64_t &out) {
   if (!e || e->op != Op::Const)

@@ -33,6 +33,7 @@ enum class Op : uint8_t {
   // Conditions (0 or 1).
   Lt, Le, Gt, Ge, Eq, Ne, LAnd, LOr, LNot,
   Select, // a ? b : c
+  Assumed, // a condition the model assumes true, whatever its polarity
 };
 
 struct Node;
@@ -61,6 +62,7 @@ LaneExpr unknown(int atom);
 LaneExpr data(int atom);
 LaneExpr loopVar(int loop);
 LaneExpr loopActive(int loop);
+LaneExpr assumed(int why); // 0: bounds guard, 1: data-dependent
 LaneExpr bin(Op op, LaneExpr a, LaneExpr b);
 LaneExpr un(Op op, LaneExpr a);
 LaneExpr select(LaneExpr c, LaneExpr t, LaneExpr f);

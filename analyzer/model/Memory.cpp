@@ -55,11 +55,12 @@ struct Totals {
 };
 } // namespace
 
-static void accumulate(const Access &acc, const Context &ctx, const Shape &sh,
-                       const Env &env, const CostModel &cost, Totals &t) {
+static void accumulate(const Access &acc, const LaneExpr &mask,
+                       const Context &ctx, const Shape &sh, const Env &env,
+                       const CostModel &cost, Totals &t) {
   for (int w = 0; w < sh.warps(); ++w) {
     WarpEval ev(ctx, sh, env, w);
-    LaneMask active = ev.mask(acc.mask);
+    LaneMask active = ev.mask(mask);
     t.data |= ev.usedDataCondition;
     t.guard |= ev.assumedGuard;
     if (!active)
@@ -153,13 +154,16 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
     }
   }
 
+  // Guards and data-dependent conditions are classified once, not per warp.
+  PreparedConditions prep = prepareConditions(ctx, acc.mask);
   bool first = true;
   Totals strideTotals;
   for (size_t s = 0; s < shapes.size(); ++s) {
     for (size_t a = 0; a < assignments.size(); ++a) {
       Totals t;
-      for (const Env &env : enumeratedEnvs(ctx, all, assignments[a]))
-        accumulate(acc, ctx, shapes[s], env, cost, t);
+      std::vector<Env> envs = enumeratedEnvs(ctx, all, assignments[a]);
+      for (const Env &env : envs)
+        accumulate(acc, prep.mask, prep.ctx, shapes[s], env, cost, t);
       if (t.undefined)
         continue; // a sampled unknown made a divisor zero: no information
       r.maskDataDependent |= t.data;
@@ -176,8 +180,7 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
         r.minActual = r.maxActual = actual;
         r.minRatio = r.maxRatio = ratio;
         r.commonStride = t.firstCommon;
-        r.requestsPerBlock =
-            t.requests / double(enumeratedEnvs(ctx, all, assignments[a]).size());
+        r.requestsPerBlock = t.requests / double(envs.size());
         strideTotals = t;
         first = false;
       } else {

@@ -68,9 +68,11 @@ TEST(Eval, Masks) {
   };
   for (const MaskRow &row : rows) {
     Env env;
-    WarpEval ev(ctx, {256, 1, 1}, env, 0);
-    EXPECT_EQ(ev.mask(row.cond), row.expected) << row.name;
+    PreparedConditions p = prepareConditions(ctx, row.cond);
+    WarpEval ev(p.ctx, {256, 1, 1}, env, 0);
+    EXPECT_EQ(ev.mask(p.mask), row.expected) << row.name;
     EXPECT_EQ(ev.assumedGuard, row.guard) << row.name;
+    EXPECT_EQ(p.guard, row.guard) << row.name;
   }
 }
 
