@@ -1,6 +1,8 @@
 // The one list of rules. A rule listed here must have fixtures under
 // test/fixtures/<id>/ and a page docs/rules/<id>.md (test/rule_docs checks).
 #include "rules/Rule.h"
+#include "rules/ConstantNonuniformAccess.h"
+#include "rules/SmemBankConflict.h"
 #include "rules/UncoalescedGlobalAccess.h"
 
 #include <cmath>
@@ -14,6 +16,14 @@ const std::vector<RuleInfo> &allRules() {
        "Flags global loads and stores whose warp pulls in at least twice the "
        "32-byte sectors its active lanes need.",
        checkUncoalescedGlobalAccess},
+      {"smem-bank-conflict",
+       "Flags shared-memory loads and stores whose warp needs at least twice "
+       "the wavefronts it would without bank conflicts.",
+       checkSmemBankConflict},
+      {"constant-nonuniform-access",
+       "Flags __constant__ loads whose lanes read different addresses, which "
+       "the constant cache serves one after another.",
+       checkConstantNonuniformAccess},
   };
   return rules;
 }

@@ -19,6 +19,26 @@ namespace warplint {
 enum class Space { Global, Shared, Constant, Local };
 const char *spaceName(Space s);
 
+/// One access of an array in a kernel, indexed per dimension.
+struct ArrayUse {
+  std::vector<LaneExpr> subscripts;
+  LaneExpr mask;
+  int bytes = 0;
+};
+
+/// A shared or constant array indexed per dimension (`tile[ty][tx]`).
+struct ArrayInfo {
+  std::string name;
+  std::string elementType; // as spelled in the declaration
+  int elementBytes = 0;
+  std::vector<int64_t> dims;        // outermost first
+  std::vector<LaneExpr> subscripts; // one per dimension, in elements
+  std::vector<std::string> subscriptText;
+  /// Every access of this array in the kernel, this one included: a layout
+  /// change must not make any of them worse.
+  std::vector<ArrayUse> uses;
+};
+
 struct AccessFacts {
   const Access &access;
   const AccessResult &result;
@@ -29,6 +49,7 @@ struct AccessFacts {
   bool store = false;
   bool structMember = false; // reads one field of a larger element
   int64_t elementStride = 0; // bytes of the indexed element (struct size)
+  const ArrayInfo *array = nullptr;
 };
 
 struct RuleNote {
@@ -42,7 +63,9 @@ struct Finding {
 };
 
 struct RuleOptions {
-  double threshold = 2.0; // warn at actual >= threshold x ideal
+  double threshold = 2.0;     // global: warn at sectors >= threshold x ideal
+  double bankThreshold = 2.0; // shared: warn at wavefronts >= this x ideal
+  double constantThreshold = 2.0; // constant: distinct addresses per request
 };
 
 using AccessCheck = std::optional<Finding> (*)(const AccessFacts &,

@@ -156,7 +156,7 @@ int main(int argc, const char **argv) {
            << report.files.size() << " file"
            << (report.files.size() == 1 ? "" : "s") << " ("
            << report.kernels.size() << " kernel configurations, "
-           << report.accesses.size() << " global accesses)";
+           << report.accesses.size() << " memory accesses)";
     if (failed)
       errs() << "; " << failedFiles << " of " << report.files.size()
              << " file" << (report.files.size() == 1 ? "" : "s")

@@ -268,7 +268,7 @@ private:
       kr.block = choice.shapes[0];
       kr.blockSource = choice.source;
       for (const AccessSite &site : m.accesses)
-        if (site.space == Space::Global) {
+        if (site.space != Space::Local) {
           analyzeAccessSite(k, m, site, choice);
           ++kr.accesses;
         }
@@ -282,8 +282,10 @@ private:
 
   void analyzeAccessSite(const FunctionDecl *k, const KernelModel &m,
                          const AccessSite &site, const ShapeChoice &choice) {
-    AccessResult r =
-        analyzeAccess(site.access, m.ctx, choice.shapes, globalSectors);
+    CostModel cost = site.space == Space::Shared     ? sharedWavefronts
+                     : site.space == Space::Constant ? constantAddresses
+                                                     : globalSectors;
+    AccessResult r = analyzeAccess(site.access, m.ctx, choice.shapes, cost);
     SourceLocation loc = site.expr->getBeginLoc();
     AccessRecord ar;
     ar.kernel = kernelName(k);
@@ -297,16 +299,23 @@ private:
     ar.unknownReason = r.unknownReason;
     ar.activeLanes = r.activeLanes;
     if (r.evaluated) {
-      ar.sectors = r.actual;
-      ar.idealSectors = r.ideal;
-      ar.minSectors = r.minActual;
-      ar.maxSectors = r.maxActual;
+      ar.cost = r.actual;
+      ar.idealCost = r.ideal;
+      ar.minCost = r.minActual;
+      ar.maxCost = r.maxActual;
       ar.exact = r.exact;
       ar.strideBytes = r.laneStride;
     }
+    std::optional<ArrayInfo> array = arrayInfo(m, site);
+    if (site.base) {
+      ar.array = site.base->getNameAsString();
+      if (array)
+        ar.arrayShape = array->dims;
+    }
     for (int a : r.dependsOn)
       ar.dependsOn.push_back(m.ctx.atoms[a].name);
-    ar.assumptions.push_back("allocation base 256-byte aligned");
+    if (site.space == Space::Global)
+      ar.assumptions.push_back("allocation base 256-byte aligned");
     if (choice.assumed)
       ar.assumptions.push_back("block shape " + shapeText(choice.shapes[0]) +
                                " assumed (" + choice.source + ")");
@@ -321,13 +330,37 @@ private:
 
     AccessFacts facts{site.access, r, m.ctx, choice.shapes[0], choice.assumed,
                       site.space, site.store, site.structMember,
-                      site.elementStride};
+                      site.elementStride, array ? &*array : nullptr};
     for (const RuleInfo &rule : allRules()) {
       std::optional<Finding> f = rule.check(facts, Opts.rules);
       if (!f || suppressed(loc, rule.id))
         continue;
       emit(k, m, site, rule.id, *f);
     }
+  }
+
+  std::optional<ArrayInfo> arrayInfo(const KernelModel &m,
+                                     const AccessSite &site) {
+    if (!site.array)
+      return std::nullopt;
+    ArrayInfo a;
+    const VarDecl *v = site.array->var;
+    a.name = v->getNameAsString();
+    QualType t = v->getType();
+    while (const auto *at = AC->getAsArrayType(t))
+      t = at->getElementType();
+    a.elementType = t.getUnqualifiedType().getAsString(AC->getPrintingPolicy());
+    a.elementBytes = int(AC->getTypeSizeInChars(t).getQuantity());
+    a.dims = site.array->dims;
+    a.subscripts = site.array->subscripts;
+    for (const Expr *e : site.array->subscriptExprs)
+      a.subscriptText.push_back(text(e->getSourceRange()));
+    for (const AccessSite &other : m.accesses)
+      if (other.array && other.array->var == v &&
+          other.array->subscripts.size() == a.dims.size())
+        a.uses.push_back({other.array->subscripts, other.access.mask,
+                          other.access.elementBytes});
+    return a;
   }
 
   void remark(SourceLocation loc, const AccessRecord &ar,
@@ -340,7 +373,10 @@ private:
         msg += formatFigure(r.actual);
       else
         msg += formatFigure(r.minActual) + " to " + formatFigure(r.maxActual);
-      msg += " sectors per request (ideal " + formatFigure(r.ideal) + ")";
+      std::string unit = ar.space == "global"   ? " sectors"
+                         : ar.space == "shared" ? " wavefronts"
+                                                : " addresses";
+      msg += unit + " per request (ideal " + formatFigure(r.ideal) + ")";
       if (r.laneStride)
         msg += ", lanes " + std::to_string(*r.laneStride) + " B apart";
       msg += ", " + formatFigure(r.activeLanes) + " active lanes";

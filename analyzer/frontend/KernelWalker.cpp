@@ -548,6 +548,9 @@ private:
     }
     AccessSite s;
     s.access = Access{a.ptr.v, fullMask(), a.elementBytes};
+    s.base = a.ptr.base;
+    if (a.ptr.space != Space::Global)
+      s.array = arrayAccess(e);
     s.space = a.ptr.space;
     s.store = store;
     s.expr = e;
@@ -555,6 +558,49 @@ private:
     s.elementStride = a.elementStride;
     s.calls = Calls;
     M.accesses.push_back(std::move(s));
+  }
+
+  /// `tile[i][j]` on a variable of constant array type: the subscripts per
+  /// dimension (evaluated again without recording the loads inside them).
+  std::optional<ArrayAccess> arrayAccess(const Expr *e) {
+    std::vector<const Expr *> idx;
+    const Expr *cur = e->IgnoreParenImpCasts();
+    while (auto *as = dyn_cast<ArraySubscriptExpr>(cur)) {
+      idx.insert(idx.begin(), as->getIdx());
+      cur = as->getBase()->IgnoreParenImpCasts();
+    }
+    auto *d = dyn_cast<DeclRefExpr>(cur);
+    auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    if (!v || idx.empty())
+      return std::nullopt;
+    for (const Expr *i : idx) {
+      AssignedVars av;
+      av.TraverseStmt(const_cast<Expr *>(i));
+      if (!av.vars.empty())
+        return std::nullopt; // evaluating it again would change the locals
+    }
+    ArrayAccess out;
+    out.var = v;
+    QualType t = v->getType();
+    while (const auto *at = AC.getAsConstantArrayType(t)) {
+      out.dims.push_back(int64_t(at->getSize().getZExtValue()));
+      t = at->getElementType();
+    }
+    if (out.dims.size() != idx.size())
+      return std::nullopt;
+    bool saved = NoRecord;
+    NoRecord = true;
+    for (const Expr *i : idx) {
+      Val x = rvalue(i);
+      if (x.kind != Val::Int) {
+        NoRecord = saved;
+        return std::nullopt;
+      }
+      out.subscripts.push_back(x.v);
+      out.subscriptExprs.push_back(i);
+    }
+    NoRecord = saved;
+    return out;
   }
 
   Val load(const Expr *lv, const Expr *whole) {

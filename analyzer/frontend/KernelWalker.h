@@ -18,12 +18,24 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
+#include <optional>
 #include <vector>
 
 namespace warplint {
 
+/// A __shared__ (or __constant__) array indexed with one subscript per
+/// dimension: what the rules need to try another layout.
+struct ArrayAccess {
+  const clang::VarDecl *var = nullptr;
+  std::vector<int64_t> dims;        // declared extents, outermost first
+  std::vector<LaneExpr> subscripts; // one per dimension, in elements
+  std::vector<const clang::Expr *> subscriptExprs;
+};
+
 struct AccessSite {
   Access access;
+  const clang::ValueDecl *base = nullptr; // the allocation
+  std::optional<ArrayAccess> array;
   Space space = Space::Global;
   bool store = false;
   const clang::Expr *expr = nullptr; // the lvalue accessed

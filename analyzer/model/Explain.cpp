@@ -1,6 +1,7 @@
 #include "Explain.h"
 
 #include <cstdlib>
+#include <vector>
 
 namespace warplint {
 
@@ -67,14 +68,60 @@ LaneExpr spreadingTerm(const LaneExpr &e, const Context &ctx,
     if (e->origin >= 0 || a == b)
       return e;
     const LaneExpr &inner = a ? e->a : e->b;
-    auto s = laneStride(inner, ctx, shape);
-    if (s && (*s == 1 || *s == -1))
-      return e; // contiguous index scaled by a struct size
+    int64_t d = adjacentDistance(inner, ctx, shape);
+    if (d == 1 || d == -1)
+      return e; // contiguous index scaled by a struct or row size
     return spreadingTerm(inner, ctx, shape);
   }
   default:
     return e;
   }
+}
+
+WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
+                         const Context &ctx, const Shape &shape) {
+  PreparedConditions p = prepareConditions(ctx, mask);
+  Env env;
+  env.unknowns.assign(ctx.atoms.size(), 1024);
+  env.loopIter.assign(ctx.loops.size(), 0);
+  WarpRequest r;
+  for (int w = 0; w < shape.warps(); ++w) {
+    WarpEval ev(p.ctx, shape, env, w);
+    LaneMask m = ev.mask(p.mask);
+    if (!m)
+      continue;
+    r.addr = ev.value(offset);
+    r.active = m;
+    r.warp = w;
+    break;
+  }
+  return r;
+}
+
+std::string laneList(LaneMask m) {
+  std::vector<int> lanes;
+  for (int l = 0; l < WarpSize; ++l)
+    if ((m >> l) & 1)
+      lanes.push_back(l);
+  if (lanes.empty())
+    return "none";
+  if (lanes.size() == 1)
+    return std::to_string(lanes[0]);
+  int step = lanes[1] - lanes[0];
+  bool arith = true;
+  for (size_t i = 2; i < lanes.size(); ++i)
+    arith &= lanes[i] - lanes[i - 1] == step;
+  std::string first = std::to_string(lanes.front()),
+              last = std::to_string(lanes.back());
+  if (arith && step == 1)
+    return first + ".." + last;
+  if (arith && lanes.size() > 3)
+    return first + ", " + std::to_string(lanes[1]) + ", " +
+           std::to_string(lanes[2]) + ", ..., " + last;
+  std::string s;
+  for (size_t i = 0; i < lanes.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(lanes[i]);
+  return s;
 }
 
 } // namespace warplint

@@ -5,6 +5,7 @@
 #include "Eval.h"
 
 #include <optional>
+#include <string>
 
 namespace warplint {
 
@@ -29,6 +30,19 @@ int64_t adjacentDistance(const LaneExpr &e, const Context &ctx,
 /// Returns null when no lane-varying term exists.
 LaneExpr spreadingTerm(const LaneExpr &offset, const Context &ctx,
                        const Shape &shape);
+
+/// The first warp request of an access in the representative environment:
+/// each lane's byte offset and the lanes active. active == 0: none issued.
+struct WarpRequest {
+  Lanes addr{};
+  LaneMask active = 0;
+  int warp = -1;
+};
+WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
+                         const Context &ctx, const Shape &shape);
+
+/// "0..31", "0..15", "0, 2, 4, ..., 30", "0, 5, 9": lanes of a mask.
+std::string laneList(LaneMask m);
 
 } // namespace warplint
 

@@ -29,6 +29,67 @@ Cost globalSectors(const Lanes &addr, LaneMask active, int bytes) {
           double(idealSectors(__builtin_popcount(active), bytes))};
 }
 
+static int phaseLanes(int bytes) {
+  return bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8;
+}
+
+BankConflict worstBank(const Lanes &addr, LaneMask active, int bytes) {
+  // (bank, word) pairs of every active lane, then the bank with most words.
+  std::pair<int, int64_t> hits[WarpSize * 4];
+  LaneMask lanesIn[WarpSize] = {};
+  int n = 0;
+  for (int l = 0; l < WarpSize; ++l) {
+    if (!((active >> l) & 1))
+      continue;
+    int64_t first = addr[l] >> 2, last = (addr[l] + std::max(bytes, 1) - 1) >> 2;
+    for (int64_t w = first; w <= last && n < WarpSize * 4; ++w) {
+      int b = int(((w % WarpSize) + WarpSize) % WarpSize);
+      lanesIn[b] |= 1u << l;
+      hits[n++] = {b, w};
+    }
+  }
+  std::sort(hits, hits + n);
+  n = int(std::unique(hits, hits + n) - hits);
+  BankConflict out;
+  for (int i = 0; i < n;) {
+    int j = i;
+    while (j < n && hits[j].first == hits[i].first)
+      ++j;
+    if (j - i > out.degree) {
+      out.degree = j - i;
+      out.bank = hits[i].first;
+      out.lanes = lanesIn[out.bank];
+    }
+    i = j;
+  }
+  return out;
+}
+
+Cost sharedWavefronts(const Lanes &addr, LaneMask active, int bytes) {
+  Cost c;
+  int per = phaseLanes(bytes);
+  for (int p = 0; p < WarpSize / per; ++p) {
+    LaneMask phase = (per == 32 ? AllLanes : ((1u << per) - 1) << (p * per));
+    LaneMask a = active & phase;
+    if (!a)
+      continue;
+    c.actual += std::max(1, worstBank(addr, a, bytes).degree);
+    c.ideal += 1;
+  }
+  return c;
+}
+
+Cost constantAddresses(const Lanes &addr, LaneMask active, int bytes) {
+  int64_t seen[WarpSize];
+  int n = 0;
+  for (int l = 0; l < WarpSize; ++l)
+    if ((active >> l) & 1)
+      seen[n++] = addr[l];
+  std::sort(seen, seen + n);
+  n = int(std::unique(seen, seen + n) - seen);
+  return {double(n), n ? 1.0 : 0.0};
+}
+
 // Values an unknown uniform takes when the model checks whether a result
 // depends on it: small and large, odd and even, powers of two and not.
 static const int64_t Samples[] = {1,  2,  3,   4,   5,    7,    8,    16,

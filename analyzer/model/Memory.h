@@ -39,6 +39,29 @@ using CostModel =
     std::function<Cost(const Lanes &addr, LaneMask active, int bytes)>;
 Cost globalSectors(const Lanes &addr, LaneMask active, int bytes);
 
+/// Shared memory, sm_70 and newer: 32 banks of 4 bytes, bank = (addr/4) % 32.
+/// Lanes reading one 4-byte word are served together (broadcast); distinct
+/// words in one bank serialize. 8-byte accesses go in 2 phases of 16 lanes and
+/// 16-byte accesses in 4 phases of 8 lanes, conflicts counted per phase.
+/// Wavefronts = sum over phases with an active lane of the most distinct words
+/// in any one bank; ideal = the number of such phases.
+///   float  buf[t * s]: gcd(s, 32) wavefronts (s = 2 -> 2, 32 -> 32, 33 -> 1)
+///   double buf[t]: 2 (ideal 2); double buf[2 t]: 4
+Cost sharedWavefronts(const Lanes &addr, LaneMask active, int bytes);
+
+/// The most distinct words in one bank, for one phase of lanes.
+struct BankConflict {
+  int degree = 0;     // distinct words in the worst bank
+  int bank = -1;      // the worst bank (lowest numbered among equals)
+  LaneMask lanes = 0; // the active lanes that touch it
+};
+BankConflict worstBank(const Lanes &addr, LaneMask active, int bytes);
+
+/// Constant memory: the constant cache serves one address per pass, so a
+/// request costs as many passes as distinct addresses among its active lanes.
+/// Ideal: 1.
+Cost constantAddresses(const Lanes &addr, LaneMask active, int bytes);
+
 struct AccessResult {
   bool evaluated = false;
   std::string unknownReason; // why not evaluated

@@ -57,11 +57,22 @@ std::string toJson(const Report &r) {
     if (!a.evaluated)
       o["unknown_reason"] = a.unknownReason;
     o["active_lanes"] = a.evaluated ? Value(a.activeLanes) : Value(nullptr);
-    o["sectors_per_request"] = optNumber(a.sectors);
-    o["ideal_sectors_per_request"] = optNumber(a.idealSectors);
+    // The figure's name says what is counted in this space.
+    std::string unit = a.space == "global"   ? "sectors"
+                       : a.space == "shared" ? "wavefronts"
+                                             : "addresses";
+    o[unit + "_per_request"] = optNumber(a.cost);
+    o["ideal_" + unit + "_per_request"] = optNumber(a.idealCost);
     o["exact"] = a.evaluated && a.exact;
     if (a.evaluated && !a.exact)
-      o["sectors_per_request_range"] = Array{a.minSectors, a.maxSectors};
+      o[unit + "_per_request_range"] = Array{a.minCost, a.maxCost};
+    if (!a.array.empty()) {
+      o["array"] = a.array;
+      Array shape;
+      for (int64_t d : a.arrayShape)
+        shape.push_back(d);
+      o["array_shape"] = std::move(shape);
+    }
     o["stride_bytes"] = a.strideBytes ? Value(*a.strideBytes) : Value(nullptr);
     o["depends_on"] = strings(a.dependsOn);
     o["assumptions"] = strings(a.assumptions);

@@ -46,8 +46,12 @@ struct AccessRecord {
   bool evaluated = false;
   std::string unknownReason;
   double activeLanes = 0;
-  std::optional<double> sectors, idealSectors; // global, per request
-  double minSectors = 0, maxSectors = 0;
+  // Per request: sectors (global), wavefronts (shared) or distinct addresses
+  // (constant), and the ideal.
+  std::optional<double> cost, idealCost;
+  double minCost = 0, maxCost = 0;
+  std::string array; // shared/constant: the variable
+  std::vector<int64_t> arrayShape;
   bool exact = true;
   std::optional<int64_t> strideBytes;
   std::vector<std::string> dependsOn;

@@ -1,0 +1,30 @@
+#include "rules/ConstantNonuniformAccess.h"
+
+#include "model/Explain.h"
+
+namespace warplint {
+
+std::optional<Finding>
+checkConstantNonuniformAccess(const AccessFacts &f, const RuleOptions &opts) {
+  const AccessResult &r = f.result;
+  if (f.space != Space::Constant || !r.evaluated || r.maskDataDependent ||
+      r.minActual < opts.constantThreshold)
+    return std::nullopt;
+  Finding out;
+  out.message = "__constant__ load is not uniform across the warp: " +
+                formatFigure(r.actual) +
+                " distinct addresses per request are served one after "
+                "another (" +
+                formatFigure(r.actual) + "-way serialized) where 1 would do";
+  LaneExpr term = spreadingTerm(f.access.offset, f.ctx, f.shape);
+  if (term && term->origin >= 0)
+    out.notes.push_back({term->origin, "differs between the lanes of a warp"});
+  out.notes.push_back(
+      {-1, "the constant cache broadcasts one address per pass: index it "
+           "with warp-uniform values (blockIdx, loop counters), or move "
+           "lane-indexed tables to global memory (const __restrict__ or "
+           "__ldg) or shared memory"});
+  return out;
+}
+
+} // namespace warplint

@@ -1,0 +1,198 @@
+#include "rules/SmemBankConflict.h"
+
+#include "model/Explain.h"
+
+#include <functional>
+#include <numeric>
+
+namespace warplint {
+
+namespace {
+
+/// Wavefronts over ideal of an access at `offset`, in the facts' block shape.
+double ratioAt(const AccessFacts &f, const LaneExpr &offset,
+               const LaneExpr &mask, int bytes) {
+  Access a{offset, mask, bytes};
+  AccessResult r = analyzeAccess(a, f.ctx, {f.shape}, sharedWavefronts);
+  return r.evaluated && r.ideal > 0 ? r.actual / r.ideal : 1e9;
+}
+
+/// Byte offset of `subs` in an array of `dims` (row-major).
+LaneExpr layout(const std::vector<LaneExpr> &subs,
+                const std::vector<int64_t> &dims, int elementBytes) {
+  LaneExpr off = cst(0);
+  int64_t stride = elementBytes;
+  for (size_t k = subs.size(); k-- > 0;) {
+    off = bin(Op::Add, off, bin(Op::Mul, subs[k], cst(stride)));
+    stride *= dims[k];
+  }
+  return off;
+}
+
+std::string declaration(const ArrayInfo &a, const std::vector<int64_t> &dims) {
+  std::string s = a.elementType + " " + a.name;
+  for (int64_t d : dims)
+    s += "[" + std::to_string(d) + "]";
+  return s;
+}
+
+std::string use(const ArrayInfo &a, const std::vector<std::string> &subs) {
+  std::string s = a.name;
+  for (const std::string &x : subs)
+    s += "[" + x + "]";
+  return s;
+}
+
+std::string wavefronts(double r, double ideal) {
+  double w = r * ideal;
+  return formatFigure(w) + (w == 1 ? " wavefront" : " wavefronts");
+}
+
+/// Fix hints for an array indexed per dimension, each re-evaluated by the
+/// model: pad the inner dimension, swap the two indices of a square tile, or
+/// swizzle the inner index with the outer one. A candidate is offered only if
+/// it lowers the cost, with the cost it would have.
+std::vector<RuleNote> verifiedLayoutFixes(const AccessFacts &f) {
+  std::vector<RuleNote> notes;
+  const ArrayInfo *a = f.array;
+  if (!a || a->dims.size() < 2 || a->subscripts.size() != a->dims.size())
+    return notes;
+  const double now = f.result.actual / f.result.ideal, ideal = f.result.ideal;
+  size_t n = a->dims.size();
+  auto offer = [&](double ratio, const std::string &text) {
+    if (ratio < now)
+      notes.push_back({-1, std::string(notes.empty() ? "" : "or ") + text +
+                               " (" + wavefronts(ratio, ideal) +
+                               " per request)"});
+  };
+  // A layout change applies to every access of the array: its figure for
+  // this access, or "no better" if it makes another access worse.
+  using Relayout = std::function<LaneExpr(const std::vector<LaneExpr> &)>;
+  auto ratioUnder = [&](const Relayout &relayout) {
+    for (const ArrayUse &u : a->uses) {
+      double before = ratioAt(f, layout(u.subscripts, a->dims, a->elementBytes),
+                              u.mask, u.bytes);
+      double after = ratioAt(f, relayout(u.subscripts), u.mask, u.bytes);
+      if (after > std::max(before, 1.0))
+        return now;
+    }
+    return ratioAt(f, relayout(a->subscripts), f.access.mask,
+                   f.access.elementBytes);
+  };
+  std::vector<int64_t> padded = a->dims;
+  padded[n - 1] += 1;
+  offer(ratioUnder([&](const std::vector<LaneExpr> &s) {
+          return layout(s, padded, a->elementBytes);
+        }),
+        "pad the inner dimension: declare it as '" + declaration(*a, padded) +
+            "'");
+  if (a->dims[n - 1] == a->dims[n - 2]) {
+    std::vector<std::string> text = a->subscriptText;
+    std::swap(text[n - 1], text[n - 2]);
+    offer(ratioUnder([&](std::vector<LaneExpr> s) {
+            std::swap(s[n - 1], s[n - 2]);
+            return layout(s, a->dims, a->elementBytes);
+          }),
+          "swap the index order of every access of '" + a->name + "': '" +
+              use(*a, text) + "'");
+  }
+  std::vector<std::string> text = a->subscriptText;
+  text[n - 1] = "(" + text[n - 1] + ") ^ (" + text[n - 2] + ")";
+  offer(ratioUnder([&](std::vector<LaneExpr> s) {
+          s[n - 1] = bin(Op::Xor, s[n - 1], s[n - 2]);
+          return layout(s, a->dims, a->elementBytes);
+        }),
+        "swizzle the inner index with XOR in every access of '" + a->name +
+            "': '" + use(*a, text) + "'");
+  if (notes.empty())
+    notes.push_back({-1, "padding the inner dimension does not help here: the "
+                         "conflicting lanes differ in the inner index"});
+  return notes;
+}
+
+} // namespace
+
+std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
+                                             const RuleOptions &opts) {
+  const AccessResult &r = f.result;
+  if (f.space != Space::Shared || !r.evaluated || r.maskDataDependent ||
+      r.minRatio < opts.bankThreshold)
+    return std::nullopt;
+  const int bytes = f.access.elementBytes;
+  WarpRequest req =
+      firstRequest(f.access.offset, f.access.mask, f.ctx, f.shape);
+  // The worst bank of the first phase that has active lanes.
+  int per = bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8;
+  BankConflict worst;
+  for (int p = 0; p < WarpSize / per && req.active; ++p) {
+    LaneMask phase = per == 32 ? AllLanes : ((1u << per) - 1) << (p * per);
+    BankConflict c = worstBank(req.addr, req.active & phase, bytes);
+    if (c.degree > worst.degree)
+      worst = c;
+  }
+  Finding out;
+  const char *op = f.store ? "store" : "load";
+  // "lanes 0..31 read words 32 apart (bank 0 each)" when every lane is in the
+  // worst bank, else "...; lanes 0, 16 share bank 0".
+  int64_t stride = r.laneStride ? *r.laneStride : r.commonStride;
+  std::string verb = f.store ? "write" : "read";
+  std::string where =
+      worst.lanes == req.active
+          ? " (bank " + std::to_string(worst.bank) + " each)"
+          : "; lanes " + laneList(worst.lanes) + " share bank " +
+                std::to_string(worst.bank);
+  std::string desc;
+  if (stride != 0 && stride % 4 == 0)
+    desc = "lanes " + laneList(req.active) + " " + verb + " words " +
+           std::to_string(stride < 0 ? -stride / 4 : stride / 4) + " apart" +
+           (r.laneStride ? "" : " (most of them)") + where;
+  else
+    desc = "lanes " + laneList(worst.lanes) + " " + verb + " " +
+           std::to_string(worst.degree) + " distinct words of bank " +
+           std::to_string(worst.bank);
+  out.message = "shared " + std::string(op) + " has a " +
+                std::to_string(std::max(worst.degree, 2)) +
+                "-way bank conflict: " + desc + "; " + formatFigure(r.actual) +
+                " wavefronts where " + formatFigure(r.ideal) + " would do";
+
+  LaneExpr term = spreadingTerm(f.access.offset, f.ctx, f.shape);
+  if (term && term->origin >= 0) {
+    int64_t d = adjacentDistance(term, f.ctx, f.shape);
+    if (d)
+      out.notes.push_back({term->origin,
+                           "makes adjacent lanes " +
+                               std::to_string(d < 0 ? -d : d) +
+                               (d == 1 || d == -1 ? " element" : " elements") +
+                               " apart"});
+  }
+  bool multiDim = f.array && f.array->dims.size() >= 2;
+  std::vector<RuleNote> fixes = verifiedLayoutFixes(f);
+  out.notes.insert(out.notes.end(), fixes.begin(), fixes.end());
+  int64_t words = stride / 4;
+  if (words < 0)
+    words = -words;
+  bool evenStride = r.laneStride && bytes == 4 && words > 1 &&
+                    std::gcd(words, int64_t(32)) > 1;
+  // An odd number of 4-byte words between lanes puts 32 lanes in 32 banks.
+  if (evenStride && !multiDim)
+    out.notes.push_back(
+        {-1, "an odd distance between adjacent lanes is conflict-free: pad "
+             "each lane's " + std::to_string(words) + " words to " +
+                 std::to_string(words + 1)});
+  if (evenStride && (words == 2 || words == 4))
+    out.notes.push_back(
+        {-1, "if each lane uses its " + std::to_string(words) +
+                 " consecutive words, read them as one float" +
+                 std::to_string(words) +
+                 ": 8- and 16-byte accesses are served in phases with no "
+                 "conflict"});
+  if (f.shapeAssumed)
+    out.notes.push_back({-1, "block shape " + std::to_string(f.shape.x) + "x" +
+                                 std::to_string(f.shape.y) + "x" +
+                                 std::to_string(f.shape.z) +
+                                 " assumed (the result holds for the other "
+                                 "shapes tried)"});
+  return out;
+}
+
+} // namespace warplint
