@@ -56,6 +56,12 @@ static cl::opt<unsigned> MaxFileSize(
     "max-file-size", cl::desc("Largest file to analyze, in MiB (default 16)"),
     cl::init(16), cl::cat(Category));
 
+static cl::opt<std::string> Explain(
+    "explain",
+    cl::desc("Draw, for the accesses on FILE:LINE, which lane of one warp "
+             "hits which bank or sector"),
+    cl::value_desc("file:line"), cl::cat(Category));
+
 static bool parseShape(const std::string &s, warplint::Shape &out) {
   int64_t v[3] = {1, 1, 1};
   size_t i = 0, start = 0;
@@ -98,6 +104,21 @@ int main(int argc, const char **argv) {
                                    "kernels\n",
                                    &errs()))
     return 2;
+  std::string explainFile;
+  unsigned explainLine = 0;
+  if (!Explain.empty()) {
+    size_t colon = Explain.rfind(':');
+    std::string line = colon == std::string::npos ? "" : Explain.substr(colon + 1);
+    if (line.empty() || line.find_first_not_of("0123456789") != std::string::npos) {
+      errs() << "warplint: error: --explain wants FILE:LINE, not '" << Explain
+             << "'\n";
+      return 2;
+    }
+    explainFile = Explain.substr(0, colon);
+    explainLine = unsigned(std::stoul(line));
+    if (Files.empty())
+      Files.push_back(explainFile);
+  }
   if (Files.empty()) {
     errs() << "warplint: error: no input files (usage: warplint [options] "
               "<file.cu>... [-- <compiler args>])\n";
@@ -140,6 +161,8 @@ int main(int argc, const char **argv) {
   opts.remarks = Remarks;
   opts.compilerWarnings = CompilerWarnings;
   opts.maxFileBytes = uint64_t(MaxFileSize) << 20;
+  opts.explainFile = explainFile;
+  opts.explainLine = explainLine;
 
   warplint::Report report;
   if (!warplint::analyzeFiles(opts, report))

@@ -3,6 +3,8 @@
 #include "KernelWalker.h"
 #include "LaunchShapes.h"
 #include "Suppressions.h"
+#include "model/Explain.h"
+#include "report/Drawing.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
@@ -327,6 +329,9 @@ private:
 
     if (Opts.remarks)
       remark(loc, ar, r, choice.assumed);
+    if (Opts.explainLine && ar.pos.line == Opts.explainLine &&
+        sameFile(ar.pos.file, Opts.explainFile))
+      explain(m, site, ar, r, choice);
 
     AccessFacts facts{site.access, r, m.ctx, choice.shapes[0], choice.assumed,
                       site.space, site.store, site.structMember,
@@ -337,6 +342,44 @@ private:
         continue;
       emit(k, m, site, rule.id, *f);
     }
+  }
+
+  static bool sameFile(const std::string &a, const std::string &b) {
+    SmallString<256> x(a), y(b);
+    llvm::sys::fs::make_absolute(x);
+    llvm::sys::fs::make_absolute(y);
+    llvm::sys::path::remove_dots(x, true);
+    llvm::sys::path::remove_dots(y, true);
+    return x == y;
+  }
+
+  void explain(const KernelModel &m, const AccessSite &site,
+               const AccessRecord &ar, const AccessResult &r,
+               const ShapeChoice &choice) {
+    WarpRequest req = firstRequest(site.access.offset, site.access.mask,
+                                   m.ctx, choice.shapes[0]);
+    std::string unit = ar.space == "global"   ? "sectors"
+                       : ar.space == "shared" ? "wavefronts"
+                                              : "addresses";
+    llvm::raw_ostream &os = llvm::outs();
+    os << ar.pos.file << ":" << ar.pos.line << ":" << ar.pos.column
+       << ": explain: " << ar.space << " " << ar.op << " '" << ar.expr
+       << "' in " << ar.signature << ", block " << shapeText(choice.shapes[0])
+       << " (" << choice.source << ")\n";
+    if (!r.evaluated || req.active == 0) {
+      os << "  not drawn: "
+         << (r.evaluated ? "no warp issues it" : r.unknownReason) << "\n";
+      return;
+    }
+    os << "  warp " << req.warp << " (first to issue it), blockIdx 0, first "
+       << "iteration: " << formatFigure(r.actual) << " " << unit
+       << " per request on average, ideal " << formatFigure(r.ideal) << "\n";
+    if (site.space == Space::Shared)
+      os << drawSharedRequest(req.addr, req.active, site.access.elementBytes);
+    else if (site.space == Space::Constant)
+      os << drawConstantRequest(req.addr, req.active);
+    else
+      os << drawGlobalRequest(req.addr, req.active, site.access.elementBytes);
   }
 
   std::optional<ArrayInfo> arrayInfo(const KernelModel &m,

@@ -24,6 +24,9 @@ struct ToolOptions {
   bool remarks = false;        // the model's view of every access
   bool compilerWarnings = false;
   uint64_t maxFileBytes = 16u << 20;
+  // --explain FILE:LINE: draw one warp's request for the accesses on it.
+  std::string explainFile;
+  unsigned explainLine = 0;
 };
 
 /// Analyzes every file into `report`; clang-style diagnostics go to stdout in

@@ -1,0 +1,25 @@
+# --explain FILE:LINE draws one warp's request for the accesses on that line.
+source "$(dirname "$0")/lib.bash"
+fx=$TESTDIR/fixtures
+
+run tile --explain="$fx/smem-bank-conflict/tiles.cu:14"
+expect_rc tile 0
+expect_in tile out "explain: shared load 'tile[threadIdx.x][threadIdx.y]' in transposeUnpadded, block 32x32x1 (launch site)"
+expect_in tile out "32 wavefronts per request on average, ideal 1"
+expect_in tile out "  wavefront 32 31  ."
+expect_in tile out "explain: global store 'out[y * N + x]'"
+
+run aos --explain="$fx/uncoalesced-global-access/structs-and-masks.cu:11" \
+  "$fx/uncoalesced-global-access/structs-and-masks.cu"
+expect_rc aos 0
+expect_in aos out "12 sectors per request on average, ideal 4"
+expect_in aos out "sector +0       [....####........####........####] lanes 0-2"
+
+run gather --explain="$fx/uncoalesced-global-access/negatives.cu:23"
+expect_rc gather 0
+expect_in gather out "not drawn: the address depends on data loaded at run time"
+
+run badexplain --explain=nowhere
+expect_rc badexplain 2
+expect_in badexplain err "--explain wants FILE:LINE"
+done_checks
