@@ -15,7 +15,7 @@ expect_rc aos 0
 expect_in aos out "12 sectors per request on average, ideal 4"
 expect_in aos out "sector +0       [....####........####........####] lanes 0-2"
 
-run gather --explain="$fx/uncoalesced-global-access/negatives.cu:23"
+run gather --explain="$fx/uncoalesced-global-access/negatives.cu:22"
 expect_rc gather 0
 expect_in gather out "not drawn: the address depends on data loaded at run time"
 
