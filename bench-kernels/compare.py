@@ -29,6 +29,29 @@ CASE_RE = re.compile(
     r'CASE\("([^"]+)", "(load|store)", "([\w-]+)", ([\d.]+), \w+\)')
 TOLERANCE = 0.5  # sectors (or wavefronts) per request
 
+# Per rule: the space its cases measure, warplint's JSON fields, and the
+# Nsight Compute counters whose ratio is the measured figure ({k}: ld or st).
+RULES = {
+    'uncoalesced-global-access': dict(
+        space='global', field='sectors_per_request',
+        ideal='ideal_sectors_per_request',
+        num='l1tex__t_sectors_pipe_lsu_mem_global_op_{k}.sum',
+        den='l1tex__t_requests_pipe_lsu_mem_global_op_{k}.sum'),
+    'smem-bank-conflict': dict(
+        space='shared', field='wavefronts_per_request',
+        ideal='ideal_wavefronts_per_request',
+        num='l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{k}.sum',
+        den='smsp__sass_inst_executed_op_shared_{k}.sum'),
+    'constant-nonuniform-access': dict(
+        space='constant', field='addresses_per_request',
+        ideal='ideal_addresses_per_request',
+        # 1 + replays per divergent instruction; 1 if none diverged.
+        measure=lambda m, kind: 1 + (
+            m.get('sm__idc_divergent_instruction_replays.sum', 0) /
+            m['sm__idc_divergent_instructions.sum']
+            if m.get('sm__idc_divergent_instructions.sum') else 0)),
+}
+
 
 def rule_dirs():
     for name in sorted(os.listdir(HERE)):
@@ -48,7 +71,7 @@ def stated_cases(rule_dir):
     return cases
 
 
-def predictions(warplint, files):
+def predictions(warplint, files, space):
     out = subprocess.run([warplint, '--format=json'] + files,
                          capture_output=True, text=True)
     if out.returncode != 0:
@@ -56,7 +79,8 @@ def predictions(warplint, files):
     doc = json.loads(out.stdout)
     by_case = collections.defaultdict(list)
     for a in doc['accesses']:
-        by_case[(a['kernel_signature'], a['op'])].append(a)
+        if a['space'] == space:
+            by_case[(a['kernel_signature'], a['op'])].append(a)
     warned = set()
     for d in doc['diagnostics']:
         warned.add((d['kernel_signature'], d['file'], d['line']))
@@ -80,13 +104,16 @@ def measured(gpu_dir, rule):
     return metrics, times
 
 
-def per_request(m, op):
+def per_request(m, op, rule):
     kind = 'ld' if op == 'load' else 'st'
-    sec = m.get('l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum' % kind)
-    req = m.get('l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum' % kind)
-    if not req:
+    spec = RULES[rule]
+    if 'measure' in spec:
+        return spec['measure'](m, kind)
+    num = m.get(spec['num'].format(k=kind))
+    den = m.get(spec['den'].format(k=kind))
+    if not den:
         return None
-    return sec / req
+    return num / den
 
 
 def ranks(xs):
@@ -119,9 +146,12 @@ def evaluate(warplint):
     gpus = sorted(d for d in os.listdir(os.path.join(HERE, 'results'))
                   if os.path.isdir(os.path.join(HERE, 'results', d)))
     for rule, rdir in rule_dirs():
+        if rule not in RULES:
+            continue
+        spec = RULES[rule]
         cases = stated_cases(rdir)
         files = sorted({c['file'] for c in cases})
-        preds, warned = predictions(warplint, files)
+        preds, warned = predictions(warplint, files, spec['space'])
         for gpu in gpus:
             gdir = os.path.join(HERE, 'results', gpu)
             metrics, times = measured(gdir, rule)
@@ -131,9 +161,9 @@ def evaluate(warplint):
                 acc = preds.get((c['case'], c['op']), [])
                 pred = acc[0] if len(acc) == 1 else None
                 m = metrics.get(c['case'])
-                meas = per_request(m, c['op']) if m else None
-                p = pred['sectors_per_request'] if pred else None
-                ideal = pred['ideal_sectors_per_request'] if pred else None
+                meas = per_request(m, c['op'], rule) if m else None
+                p = pred[spec['field']] if pred else None
+                ideal = pred[spec['ideal']] if pred else None
                 results.append(dict(
                     gpu=gpu, rule=rule, case=c['case'], op=c['op'],
                     sweep=c['sweep'], stated=c['stated'], predicted=p,
@@ -209,11 +239,13 @@ def write_docs(results, summary):
            'built from this tree. CI replays the comparison (`ctest -R bench_replay`)',
            'and fails if a match rate drops below the one recorded here.',
            '',
-           'A case matches when warplint\'s figure is within %.1f of the counter' % TOLERANCE,
-           '(sectors per request: `l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum`',
-           'over `l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum`) and equals the',
-           'prediction stated in the case table. A warning is true when the GPU shows',
-           'at least 2x the ideal sectors.',
+           'A case matches when warplint\'s figure is within %.1f of the counters\'' % TOLERANCE,
+           'and equals the prediction stated in the case table. Global: sectors per',
+           'request, `l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum` over',
+           '`l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum`. Shared: wavefronts',
+           'per request, `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum`',
+           'over `smsp__sass_inst_executed_op_shared_{ld,st}.sum`. A warning is true',
+           'when the GPU shows at least 2x the ideal.',
            '',
            '## Summary',
            '',

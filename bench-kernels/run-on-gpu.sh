@@ -22,8 +22,8 @@ for dir in */; do
     nvcc -O3 -arch=sm_90 -lineinfo -o "$bin" "$src"
     "$bin" >"$OUT/$rule.times.csv"
     ncu --csv -k regex:case_ --metrics "$(paste -sd, "$rule/metrics.txt")" \
-      "$bin" --profile >"$OUT/$rule.ncu.csv" 2>"$OUT/$rule.ncu.err" ||
-      { tail -20 "$OUT/$rule.ncu.err"; exit 1; }
+      "$bin" --profile >"$OUT/$rule.ncu.csv" 2>"/tmp/$rule.ncu.err" ||
+      { tail -20 "/tmp/$rule.ncu.err"; exit 1; }
     echo "$rule: $(wc -l <"$OUT/$rule.times.csv") timed cases, $(grep -c case_ "$OUT/$rule.ncu.csv") counter rows"
   done
 done
