@@ -26,7 +26,13 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
   const int bytesPerLane = f.access.elementBytes;
   bool inactive = r.activeLanes < WarpSize - 0.5;
   std::string why;
-  if (r.laneStride && *r.laneStride != bytesPerLane)
+  std::string depends;
+  for (int a : r.dependsOn)
+    depends += (depends.empty() ? "'" : ", '") + f.ctx.atoms[a].name + "'";
+  if (!r.exact && !depends.empty())
+    why = "the distance between adjacent lanes depends on " + depends +
+          ", and is large for every value tried";
+  else if (r.laneStride && *r.laneStride != bytesPerLane)
     why = "adjacent lanes are " + bytes(*r.laneStride) + " apart";
   else if (inactive)
     why = "only " + formatFigure(r.activeLanes) +
@@ -35,8 +41,11 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
     why = "most adjacent lanes are " + bytes(r.commonStride) + " apart";
   else
     why = "the warp's lanes are scattered";
+  std::string figure = r.exact ? formatFigure(r.actual)
+                               : formatFigure(r.minActual) + " to " +
+                                     formatFigure(r.maxActual);
   out.message = "global " + std::string(op) + " is uncoalesced: " + why + "; " +
-                formatFigure(r.actual) + " sectors per request where " +
+                figure + " sectors per request where " +
                 formatFigure(r.ideal) + " would do";
 
   LaneExpr term = spreadingTerm(f.access.offset, f.ctx, f.shape);

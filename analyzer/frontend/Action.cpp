@@ -491,6 +491,10 @@ public:
       : Opts(o), Rep(r), R(router) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
                                                  StringRef) override {
+    // Like clangd: a missing header is an error, not the end of the parse, so
+    // templates still get instantiated and the kernels that parsed are
+    // analyzed; and findings are still printed after such an error.
+    ci.getDiagnostics().setFatalsAsError(true);
     return std::make_unique<Analysis>(ci, Opts, Rep, R);
   }
 

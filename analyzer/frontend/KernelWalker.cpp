@@ -661,7 +661,7 @@ private:
       return opaque(c, true);
     }
     const FunctionDecl *def = nullptr;
-    if (fd && fd->hasBody(def) && def && !isa<CXXMethodDecl>(def) &&
+    if (fd && fd->hasBody(def) && def &&
         !AC.getSourceManager().isInSystemHeader(def->getLocation()) &&
         Depth < MaxInlineDepth &&
         std::find(Inlining.begin(), Inlining.end(), def) == Inlining.end())
@@ -676,10 +676,15 @@ private:
   /// to the argument values, accesses masked by the caller's condition.
   Val inlineCall(const CallExpr *c, const FunctionDecl *def) {
     VarEnv callee;
-    unsigned n = std::min<unsigned>(c->getNumArgs(), def->getNumParams());
+    // A member call's object (`this`) is not modelled; an operator call on an
+    // object passes it as the first argument.
+    unsigned skip = isa<CXXOperatorCallExpr>(c) && isa<CXXMethodDecl>(def) ? 1 : 0;
+    if (auto *mc = dyn_cast<CXXMemberCallExpr>(c))
+      rvalue(mc->getImplicitObjectArgument());
+    unsigned n = std::min<unsigned>(c->getNumArgs() - skip, def->getNumParams());
     for (unsigned i = 0; i < n; ++i) {
       const ParmVarDecl *p = def->getParamDecl(i);
-      const Expr *arg = c->getArg(i);
+      const Expr *arg = c->getArg(i + skip);
       if (p->getType()->isReferenceType()) {
         if (auto a = lvalue(arg))
           callee[p] = a->ptr;
@@ -810,65 +815,128 @@ private:
         continue;
       auto it = Env.find(v);
       bool vary = it == Env.end() || varying(it->second);
-      Env[v] = Val{Val::Int, vary ? data(M.ctx.addAtom(v->getName().str(),
-                                                       AtomKind::Data))
-                                  : unknown(M.ctx.addAtom(v->getName().str(),
-                                                          AtomKind::Uniform))};
+      std::string name = v->getName().str();
+      Env[v] = Val{Val::Int,
+                   vary ? data(M.ctx.addAtom(
+                              name, AtomKind::Data,
+                              "the address depends on '" + name +
+                                  "', which a loop changes in a way warplint "
+                                  "does not model"))
+                        : unknown(M.ctx.addAtom(name, AtomKind::Uniform))};
     }
+  }
+
+  /// Variables a loop body updates exactly once per iteration, at its top
+  /// level (`i += stride;`, `++i;`), and nowhere else in the body.
+  std::map<const VarDecl *, const Expr *> bodyInductions(const Stmt *body) {
+    std::map<const VarDecl *, const Expr *> out;
+    auto *cs = dyn_cast_or_null<CompoundStmt>(body);
+    if (!cs)
+      return out;
+    std::map<const VarDecl *, int> count;
+    std::set<const Stmt *> updateStmts;
+    for (const Stmt *st : cs->body()) {
+      auto *e = dyn_cast<Expr>(st);
+      if (!e)
+        continue;
+      const Expr *x = e->IgnoreParenImpCasts(), *target = nullptr;
+      if (auto *b = dyn_cast<BinaryOperator>(x); b && b->isAssignmentOp())
+        target = b->getLHS();
+      else if (auto *u = dyn_cast<UnaryOperator>(x);
+               u && u->isIncrementDecrementOp())
+        target = u->getSubExpr();
+      if (const VarDecl *v = target ? localVar(target) : nullptr) {
+        count[v]++;
+        out[v] = x;
+        updateStmts.insert(st);
+      }
+    }
+    AssignedVars elsewhere;
+    for (const Stmt *st : cs->body())
+      if (!updateStmts.count(st))
+        elsewhere.TraverseStmt(const_cast<Stmt *>(st));
+    for (auto it = out.begin(); it != out.end();) {
+      if (count[it->first] != 1 || elsewhere.vars.count(it->first) ||
+          !Env.count(it->first))
+        it = out.erase(it);
+      else
+        ++it;
+    }
+    return out;
+  }
+
+  /// A loop as recurrences: each induction variable (from the increment of a
+  /// for, or updated once at the top level of the body) is init, then its
+  /// update once per iteration, while the condition holds. The body is walked
+  /// once with those variables bound, masked by the lanes still in the loop.
+  void loop(const Expr *cond, const Expr *inc, const Stmt *body,
+            bool testAfterBody = false) {
+    AssignedVars incVars;
+    if (inc)
+      incVars.TraverseStmt(const_cast<Expr *>(inc));
+    std::vector<const VarDecl *> ivs;
+    std::map<const VarDecl *, const Expr *> updates;
+    for (const VarDecl *v : incVars.vars)
+      if (Env.count(v) && Env[v].v) {
+        ivs.push_back(v);
+        updates[v] = inc;
+      }
+    for (auto &[v, e] : bodyInductions(body))
+      if (!updates.count(v) && Env[v].v) {
+        ivs.push_back(v);
+        updates[v] = e;
+      }
+    LaneExpr savedMask = Mask;
+    std::set<const VarDecl *> keep(ivs.begin(), ivs.end());
+    std::map<const VarDecl *, Val> vars;
+    int primary = -1;
+    for (const VarDecl *v : ivs) {
+      Val init = Env[v];
+      int L = M.ctx.addLoop({v->getName().str(), init.v, nullptr, nullptr});
+      if (primary < 0)
+        primary = L;
+      else
+        M.ctx.loops[L].iterOf = primary;
+      Val var = init;
+      var.v = loopVar(L);
+      vars[v] = var;
+    }
+    forgetAssigned(body, keep);
+    if (inc)
+      forgetAssigned(inc, keep);
+    for (auto &[v, var] : vars)
+      Env[v] = var;
+    bool savedNo = NoRecord;
+    NoRecord = true;
+    for (auto &[v, var] : vars) {
+      rvalue(updates[v]);
+      M.ctx.loops[var.v->value].next = Env[v].v;
+      for (auto &[w, wv] : vars)
+        Env[w] = wv;
+    }
+    LaneExpr c = cond ? condition(cond) : nullptr;
+    NoRecord = savedNo;
+    if (primary >= 0) {
+      M.ctx.loops[primary].cond = c;
+      M.ctx.loops[primary].testAfterBody = testAfterBody;
+      Mask = land(Mask, loopActive(primary));
+    }
+    stmt(body);
+    if (inc)
+      rvalue(inc); // accesses in the increment, once per iteration
+    Terminated = false;
+    Mask = savedMask;
+    // After the loop the variables hold whatever the last iteration left.
+    std::set<const VarDecl *> none;
+    forgetAssigned(body, none);
+    if (inc)
+      forgetAssigned(inc, none);
   }
 
   void forStmt(const ForStmt *s) {
     if (s->getInit())
       stmt(s->getInit());
-    AssignedVars inc;
-    if (s->getInc())
-      inc.TraverseStmt(const_cast<Expr *>(s->getInc()));
-    const VarDecl *iv = nullptr;
-    for (const VarDecl *v : inc.vars)
-      if (Env.count(v) && !iv)
-        iv = v;
-    LaneExpr savedMask = Mask;
-    std::set<const VarDecl *> keep;
-    if (iv) {
-      keep.insert(iv);
-      Val init = Env[iv];
-      int L = M.ctx.addLoop({iv->getName().str(), init.v, nullptr, nullptr});
-      Val var = init;
-      var.v = loopVar(L);
-      Env[iv] = var;
-      forgetAssigned(s->getBody(), keep);
-      Env[iv] = var;
-      bool savedNo = NoRecord;
-      NoRecord = true;
-      rvalue(s->getInc());
-      LaneExpr next = Env[iv].v;
-      Env[iv] = var;
-      LaneExpr cond = s->getCond() ? condition(s->getCond()) : nullptr;
-      NoRecord = savedNo;
-      M.ctx.loops[L].next = next;
-      M.ctx.loops[L].cond = cond;
-      Mask = land(Mask, loopActive(L));
-    } else {
-      forgetAssigned(s->getBody(), keep);
-      if (s->getInc())
-        forgetAssigned(s->getInc(), keep);
-    }
-    stmt(s->getBody());
-    Terminated = false;
-    Mask = savedMask;
-    // After the loop the variables hold whatever the last iteration left.
-    std::set<const VarDecl *> none;
-    forgetAssigned(s, none);
-  }
-
-  void otherLoop(const Stmt *body, const Expr *cond) {
-    std::set<const VarDecl *> none;
-    forgetAssigned(body, none);
-    if (cond)
-      condition(cond);
-    stmt(body);
-    Terminated = false;
-    forgetAssigned(body, none);
+    loop(s->getCond(), s->getInc(), s->getBody());
   }
 
   void stmt(const Stmt *s) {
@@ -893,11 +961,11 @@ private:
     if (auto *fs = dyn_cast<ForStmt>(s))
       return forStmt(fs);
     if (auto *ws = dyn_cast<WhileStmt>(s))
-      return otherLoop(ws->getBody(), ws->getCond());
+      return loop(ws->getCond(), nullptr, ws->getBody());
     if (auto *ds = dyn_cast<DoStmt>(s))
-      return otherLoop(ds->getBody(), ds->getCond());
+      return loop(ds->getCond(), nullptr, ds->getBody(), true);
     if (auto *rf = dyn_cast<CXXForRangeStmt>(s))
-      return otherLoop(rf->getBody(), nullptr);
+      return loop(nullptr, nullptr, rf->getBody());
     if (auto *rs = dyn_cast<ReturnStmt>(s)) {
       Val v;
       if (rs->getRetValue())

@@ -4,8 +4,11 @@
 
 namespace warplint {
 
-int Context::addAtom(std::string name, AtomKind kind) {
-  atoms.push_back({std::move(name), kind});
+int Context::addAtom(std::string name, AtomKind kind, std::string why) {
+  Atom a{std::move(name), kind};
+  if (!why.empty())
+    a.why = std::move(why);
+  atoms.push_back(std::move(a));
   return int(atoms.size()) - 1;
 }
 
@@ -52,6 +55,8 @@ static void collect(const LaneExpr &e, const Context &ctx, Props &p,
       return;
     visiting.push_back(id);
     const Loop &l = ctx.loops[id];
+    if (l.iterOf >= 0)
+      insertSorted(p.loops, l.iterOf);
     collect(l.init, ctx, p, visiting);
     collect(l.next, ctx, p, visiting);
     if (e->op == Op::LoopActive)
@@ -101,7 +106,8 @@ const Lanes &WarpEval::loopValue(int loop) {
   if (HasCache[loop])
     return LoopCache[loop];
   const Loop &l = Ctx.loops[loop];
-  int iter = loop < int(En.loopIter.size()) ? En.loopIter[loop] : 0;
+  int src = l.iterOf < 0 ? loop : l.iterOf;
+  int iter = src < int(En.loopIter.size()) ? En.loopIter[src] : 0;
   Lanes v = value(l.init);
   for (int i = 0; i < iter; ++i) {
     Override[loop] = v;
@@ -120,14 +126,23 @@ LaneMask WarpEval::loopActive(int loop) {
   int iter = loop < int(En.loopIter.size()) ? En.loopIter[loop] : 0;
   LaneMask active = AllLanes;
   if (l.cond) {
+    // Lanes enter iteration `iter` if the condition held before each of the
+    // iterations so far (for a do-while, after each body before it).
     Lanes v = value(l.init);
+    int first = l.testAfterBody ? 1 : 0;
     for (int i = 0; i <= iter && active; ++i) {
-      Override[loop] = v;
-      HasOverride[loop] = 1;
-      active &= cond(l.cond, true);
-      if (i < iter)
+      if (i >= first) {
+        Override[loop] = v;
+        HasOverride[loop] = 1;
+        active &= cond(l.cond, true);
+        HasOverride[loop] = 0;
+      }
+      if (i < iter) {
+        Override[loop] = v;
+        HasOverride[loop] = 1;
         v = value(l.next);
-      HasOverride[loop] = 0;
+        HasOverride[loop] = 0;
+      }
     }
   }
   HasActive[loop] = 1;

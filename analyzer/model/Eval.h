@@ -42,6 +42,8 @@ enum class AtomKind { Parameter, Uniform, Data };
 struct Atom {
   std::string name;
   AtomKind kind;
+  /// For Data atoms: why the value is unknown, as a user reads it.
+  std::string why = "the address depends on data loaded at run time";
 };
 
 /// A loop induction variable as a recurrence: `init`, then `next` applied once
@@ -50,11 +52,16 @@ struct Atom {
 struct Loop {
   std::string var;
   LaneExpr init, next, cond;
+  /// Another induction variable of the same loop: it takes its iteration
+  /// count from loop `iterOf` (-1: its own), and has no condition of its own.
+  int iterOf = -1;
+  /// do { } while (cond): the body runs once before the condition is tested.
+  bool testAfterBody = false;
 };
 
 class Context {
 public:
-  int addAtom(std::string name, AtomKind kind);
+  int addAtom(std::string name, AtomKind kind, std::string why = "");
   int addLoop(Loop loop);
   std::vector<Atom> atoms;
   std::vector<Loop> loops;

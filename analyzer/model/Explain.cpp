@@ -1,4 +1,5 @@
 #include "Explain.h"
+#include "Sampling.h"
 
 #include <cstdlib>
 #include <vector>
@@ -6,9 +7,7 @@
 namespace warplint {
 
 static Lanes warp0(const LaneExpr &e, const Context &ctx, const Shape &shape) {
-  Env env;
-  env.unknowns.assign(ctx.atoms.size(), 1024);
-  env.loopIter.assign(ctx.loops.size(), 0);
+  Env env = representativeEnv(ctx);
   WarpEval ev(ctx, shape, env, 0);
   return ev.value(e);
 }
@@ -81,9 +80,7 @@ LaneExpr spreadingTerm(const LaneExpr &e, const Context &ctx,
 WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
                          const Context &ctx, const Shape &shape) {
   PreparedConditions p = prepareConditions(ctx, mask);
-  Env env;
-  env.unknowns.assign(ctx.atoms.size(), 1024);
-  env.loopIter.assign(ctx.loops.size(), 0);
+  Env env = representativeEnv(ctx);
   WarpRequest r;
   for (int w = 0; w < shape.warps(); ++w) {
     WarpEval ev(p.ctx, shape, env, w);

@@ -1,4 +1,5 @@
 #include "Memory.h"
+#include "Sampling.h"
 
 #include <algorithm>
 #include <cmath>
@@ -90,20 +91,31 @@ Cost constantAddresses(const Lanes &addr, LaneMask active, int bytes) {
   return {double(n), n ? 1.0 : 0.0};
 }
 
-// Values an unknown uniform takes when the model checks whether a result
-// depends on it: small and large, odd and even, powers of two and not.
-static const int64_t Samples[] = {1,  2,  3,   4,   5,    7,    8,    16,
-                                  31, 32, 33,  64,  100,  128,  1000, 1024};
-constexpr int NumSamples = sizeof(Samples) / sizeof(Samples[0]);
-// Blocks and loop iterations are averaged over, as the hardware does: 32
-// samples cover every alignment of a 32-byte sector for elements >= 1 byte.
-constexpr int NumEnumerated = 32;
-
-Env representativeEnv(const Context &ctx) {
-  Env env;
-  env.unknowns.assign(ctx.atoms.size(), 1024);
-  env.loopIter.assign(ctx.loops.size(), 0);
-  return env;
+// Why a lane-varying unknown is in `e`: the first Data atom's reason.
+static std::string dataReason(const LaneExpr &e, const Context &ctx) {
+  if (!e)
+    return "";
+  if (e->op == Op::Data ||
+      (e->op == Op::Unknown && ctx.atoms[e->value].kind == AtomKind::Data))
+    return ctx.atoms[e->value].why;
+  if (e->op == Op::LoopVar) {
+    const Loop &l = ctx.loops[e->value];
+    for (const LaneExpr &x : {l.init, l.next})
+      if (x && x.get() != e.get()) {
+        std::string w = x->op == Op::LoopVar && x->value == e->value
+                            ? ""
+                            : dataReason(x, ctx);
+        if (!w.empty())
+          return w;
+      }
+    return "";
+  }
+  for (const LaneExpr &x : {e->a, e->b, e->c}) {
+    std::string w = dataReason(x, ctx);
+    if (!w.empty())
+      return w;
+  }
+  return "";
 }
 
 namespace {
@@ -161,24 +173,6 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
   }
 }
 
-static std::vector<Env> enumeratedEnvs(const Context &ctx, const Props &p,
-                                       const Env &base) {
-  if (!p.usesBlockIdx && p.loops.empty())
-    return {base};
-  std::vector<Env> envs;
-  for (int e = 0; e < NumEnumerated; ++e) {
-    Env env = base;
-    env.blockIdx[0] = e;
-    env.blockIdx[1] = (5 * e + 1) % NumEnumerated;
-    env.blockIdx[2] = (3 * e + 2) % NumEnumerated;
-    // Odd multipliers permute 0..31, so each loop alone sees every iteration.
-    for (size_t i = 0; i < p.loops.size(); ++i)
-      env.loopIter[p.loops[i]] = int((e * (2 * i + 1)) % NumEnumerated);
-    envs.push_back(env);
-  }
-  return envs;
-}
-
 AccessResult analyzeAccess(const Access &acc, const Context &ctx,
                            const std::vector<Shape> &shapes,
                            const CostModel &cost) {
@@ -186,34 +180,13 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
   Props pa = props(acc.offset, ctx);
   Props pm = acc.mask ? props(acc.mask, ctx) : Props();
   if (pa.hasData) {
-    r.unknownReason = "the address depends on data loaded at run time";
+    r.unknownReason = dataReason(acc.offset, ctx);
     return r;
   }
-  Props all = pa;
-  for (int u : pm.unknowns)
-    if (!std::count(all.unknowns.begin(), all.unknowns.end(), u))
-      all.unknowns.push_back(u);
-  for (int l : pm.loops)
-    if (!std::count(all.loops.begin(), all.loops.end(), l))
-      all.loops.push_back(l);
-  all.usesBlockIdx |= pm.usesBlockIdx;
-  all.usesGridDim |= pm.usesGridDim;
-  std::sort(all.unknowns.begin(), all.unknowns.end());
+  Props all = unionProps(ctx, {acc.offset, acc.mask});
   r.dependsOn = pa.unknowns;
 
-  // Assignments of the uniform unknowns: the representative one first, then,
-  // if any unknown matters, each unknown cycles through every sample.
-  std::vector<Env> assignments{representativeEnv(ctx)};
-  if (!all.unknowns.empty() || all.usesGridDim) {
-    for (int m = 0; m < NumSamples; ++m) {
-      Env env = representativeEnv(ctx);
-      for (size_t i = 0; i < all.unknowns.size(); ++i)
-        env.unknowns[all.unknowns[i]] = Samples[(m + 7 * i) % NumSamples];
-      for (int d = 0; d < 3; ++d)
-        env.gridDim[d] = Samples[(m + 3 + 5 * d) % NumSamples];
-      assignments.push_back(env);
-    }
-  }
+  std::vector<Env> assignments = unknownAssignments(ctx, all);
 
   // Guards and data-dependent conditions are classified once, not per warp.
   PreparedConditions prep = prepareConditions(ctx, acc.mask);

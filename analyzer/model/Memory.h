@@ -90,9 +90,6 @@ AccessResult analyzeAccess(const Access &access, const Context &ctx,
                            const std::vector<Shape> &shapes,
                            const CostModel &cost);
 
-/// The environment reported as "representative": block 0, first iteration,
-/// unknowns at 1024.
-Env representativeEnv(const Context &ctx);
 
 } // namespace warplint
 
