@@ -2,7 +2,9 @@
 // test/fixtures/<id>/ and a page docs/rules/<id>.md (test/rule_docs checks).
 #include "rules/Rule.h"
 #include "rules/ConstantNonuniformAccess.h"
+#include "rules/DivergentBranch.h"
 #include "rules/SmemBankConflict.h"
+#include "rules/SyncRules.h"
 #include "rules/UncoalescedGlobalAccess.h"
 
 #include <cmath>
@@ -24,6 +26,33 @@ const std::vector<RuleInfo> &allRules() {
        "Flags __constant__ loads whose lanes read different addresses, which "
        "the constant cache serves one after another.",
        checkConstantNonuniformAccess},
+      {"divergent-branch",
+       "Flags branches whose condition splits the active lanes of a warp "
+       "around work large enough to stay a real branch.",
+       nullptr, checkDivergentBranch},
+      {"divergent-syncthreads",
+       "Flags __syncthreads() and block-wide syncs that only some threads of "
+       "a block reach.",
+       nullptr, nullptr, checkDivergentSyncthreads},
+      {"legacy-warp-intrinsic",
+       "Flags __shfl, __any, __all and __ballot, the warp intrinsics without "
+       "a mask that assume a converged warp.",
+       nullptr, nullptr, checkLegacyWarpIntrinsic},
+      {"full-mask-in-divergent-code",
+       "Flags *_sync intrinsics and __syncwarp() that name all 32 lanes in "
+       "code only some lanes of the warp reach.",
+       nullptr, nullptr, checkFullMaskInDivergentCode},
+      {"activemask-as-convergence-mask",
+       "Flags __activemask() used as the mask of a warp collective under a "
+       "lane-dependent condition or loop.",
+       nullptr, nullptr, checkActivemaskAsConvergenceMask},
+      {"missing-syncwarp",
+       "Flags shared-memory values passed between lanes of one warp with no "
+       "__syncwarp() between the store and the load.",
+       nullptr, nullptr, nullptr, checkMissingSyncwarp},
+      {"partial-warp-block",
+       "Flags launches whose block is not a whole number of warps.",
+       nullptr, nullptr, nullptr, nullptr, checkPartialWarpBlock},
   };
   return rules;
 }

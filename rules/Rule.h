@@ -8,6 +8,7 @@
 #ifndef WARPLINT_RULES_RULE_H
 #define WARPLINT_RULES_RULE_H
 
+#include "model/Divergence.h"
 #include "model/Memory.h"
 
 #include <optional>
@@ -62,19 +63,72 @@ struct Finding {
   std::vector<RuleNote> notes;
 };
 
+/// A branch as the model sees it.
+struct BranchFacts {
+  const BranchResult &result;
+  const Context &ctx;
+  Shape shape;
+  bool shapeAssumed = false;
+  std::string kind;  // "if", "loop", "ternary", "switch"
+  int weight = 0;    // statements a split warp runs on both paths (estimate)
+  LaneExpr cond;     // null for loops and switches
+  int condOrigin = -1;
+  std::vector<std::string> laneSources; // what varies across the lanes
+  bool reductionModulo = false; // `tid % (2 * s) == 0` with s a loop counter
+  bool laneModulo = false;      // `threadIdx.x % k` / `& k` with k < 32
+};
+
+/// A barrier or warp-collective call.
+struct SyncFacts {
+  std::string callee;
+  const ReachResult &reach;
+  bool fullMask = false;         // a *_sync mask of 0xffffffff, or __syncwarp()
+  bool maskFromActivemask = false;
+  bool laneVaryingPath = false;  // reached under a lane-dependent condition
+  std::vector<std::string> argText;
+};
+
+/// A shared load after a shared store of the same array with no barrier.
+struct HazardFacts {
+  const HazardResult &result;
+  std::string array;
+  bool volatileAccess = false;
+  unsigned storeLine = 0;
+};
+
+struct LaunchFacts {
+  Shape block;
+  std::string kernel;
+};
+
 struct RuleOptions {
   double threshold = 2.0;     // global: warn at sectors >= threshold x ideal
   double bankThreshold = 2.0; // shared: warn at wavefronts >= this x ideal
   double constantThreshold = 2.0; // constant: distinct addresses per request
+  int branchMinWeight = 4; // smaller divergent bodies are predicated: no warning
+  bool warnDataDependentBranches = false;
 };
 
 using AccessCheck = std::optional<Finding> (*)(const AccessFacts &,
                                                const RuleOptions &);
+using BranchCheck = std::optional<Finding> (*)(const BranchFacts &,
+                                               const RuleOptions &);
+using SyncCheck = std::optional<Finding> (*)(const SyncFacts &,
+                                             const RuleOptions &);
+using HazardCheck = std::optional<Finding> (*)(const HazardFacts &,
+                                               const RuleOptions &);
+using LaunchCheck = std::optional<Finding> (*)(const LaunchFacts &,
+                                               const RuleOptions &);
 
+/// A rule checks one kind of site; the others are null.
 struct RuleInfo {
   const char *id;
   const char *summary; // first sentence of the rule's doc page
-  AccessCheck check;
+  AccessCheck check = nullptr;
+  BranchCheck branch = nullptr;
+  SyncCheck sync = nullptr;
+  HazardCheck hazard = nullptr;
+  LaunchCheck launch = nullptr;
 };
 
 /// Every rule warplint has (rules/Registry.cpp).

@@ -7,6 +7,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -85,6 +86,54 @@ private:
   std::vector<std::pair<LaneExpr, Val>> *Returns = nullptr;
   std::map<const ValueDecl *, int> ParamAtoms;
   std::vector<const FunctionDecl *> Inlining;
+  int Seq = 0, Epoch = 0;
+  int RestWeight = 0; // statements after the current one in its block
+
+  /// Statements a warp runs in `s`: a rough count of the work a split warp
+  /// repeats (loops count as several, calls as two).
+  static int weight(const Stmt *s) {
+    if (!s)
+      return 0;
+    if (auto *cs = dyn_cast<CompoundStmt>(s)) {
+      int w = 0;
+      for (const Stmt *c : cs->body())
+        w += weight(c);
+      return w;
+    }
+    if (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s)) {
+      int w = 0;
+      for (const Stmt *c : s->children())
+        w += weight(c);
+      return 8 + 4 * w;
+    }
+    if (auto *is = dyn_cast<IfStmt>(s))
+      return 1 + weight(is->getThen()) + weight(is->getElse());
+    if (isa<NullStmt>(s))
+      return 0;
+    int calls = 0;
+    std::function<void(const Stmt *)> count = [&](const Stmt *x) {
+      if (!x)
+        return;
+      if (isa<CallExpr>(x))
+        ++calls;
+      for (const Stmt *c : x->children())
+        count(c);
+    };
+    count(s);
+    return 1 + 2 * calls;
+  }
+
+  static bool isBarrier(StringRef name) {
+    return name == "__syncthreads" || name == "__syncthreads_count" ||
+           name == "__syncthreads_and" || name == "__syncthreads_or" ||
+           name == "__syncwarp" || name == "__barrier_sync";
+  }
+  static bool isWarpCollective(StringRef name) {
+    return name.ends_with("_sync") || name == "__syncwarp" ||
+           name == "__shfl" || name == "__shfl_up" || name == "__shfl_down" ||
+           name == "__shfl_xor" || name == "__any" || name == "__all" ||
+           name == "__ballot" || name == "__activemask";
+  }
 
   // --- values -------------------------------------------------------------
   int origin(const Expr *e) {
@@ -184,6 +233,18 @@ private:
       return unary(u);
     if (auto *c = dyn_cast<ConditionalOperator>(e)) {
       LaneExpr cnd = condition(c->getCond());
+      if (!NoRecord && (c->getTrueExpr()->HasSideEffects(AC) ||
+                        c->getFalseExpr()->HasSideEffects(AC))) {
+        BranchSite b;
+        b.kind = BranchSite::Ternary;
+        b.stmt = c;
+        b.condExpr = c->getCond();
+        b.cond = cnd;
+        b.mask = fullMask();
+        b.weight = weight(c->getTrueExpr()) + weight(c->getFalseExpr());
+        b.calls = Calls;
+        M.branches.push_back(b);
+      }
       LaneExpr saved = Mask;
       Mask = land(saved, cnd);
       Val t = rvalue(c->getTrueExpr());
@@ -557,6 +618,9 @@ private:
     s.structMember = a.structMember;
     s.elementStride = a.elementStride;
     s.calls = Calls;
+    s.seq = Seq++;
+    s.epoch = Epoch;
+    s.isVolatile = e->getType().isVolatileQualified();
     M.accesses.push_back(std::move(s));
   }
 
@@ -625,6 +689,35 @@ private:
   Val call(const CallExpr *c) {
     const FunctionDecl *fd = c->getDirectCallee();
     StringRef name = fd && fd->getIdentifier() ? fd->getName() : "";
+    // Cooperative groups: block.sync(), cg::sync(block), tile.sync().
+    bool cgSync = false;
+    if (auto *mc = dyn_cast<CXXMemberCallExpr>(c))
+      if (name == "sync")
+        if (const CXXRecordDecl *rd = mc->getRecordDecl())
+          cgSync = rd->getName().contains("thread_block") ||
+                   rd->getName().contains("grid_group");
+    if (isBarrier(name) || isWarpCollective(name) || cgSync) {
+      if (!NoRecord) {
+        SyncSite ss;
+        ss.call = c;
+        ss.callee = cgSync ? "thread_block::sync" : name.str();
+        ss.mask = fullMask();
+        ss.calls = Calls;
+        if (name.ends_with("_sync") && c->getNumArgs() >= 1) {
+          bool saved = NoRecord;
+          NoRecord = true;
+          Val m = rvalue(c->getArg(0));
+          NoRecord = saved;
+          if (m.kind == Val::Int)
+            ss.maskArg = m.v;
+        }
+        M.syncs.push_back(ss);
+      }
+      if (isBarrier(name) || cgSync)
+        ++Epoch;
+    }
+    if (name == "__activemask" && c->getNumArgs() == 0)
+      return intVal(unknown(M.ctx.addAtom("__activemask()", AtomKind::Uniform)));
     if ((name == "min" || name == "max" || name == "umin" || name == "umax" ||
          name == "llmin" || name == "llmax") &&
         c->getNumArgs() == 2) {
@@ -779,6 +872,24 @@ private:
       return;
     }
     LaneExpr c = condition(s->getCond());
+    if (!NoRecord) {
+      BranchSite b;
+      b.kind = BranchSite::If;
+      b.stmt = s;
+      b.condExpr = s->getCond();
+      b.cond = c;
+      b.mask = fullMask();
+      b.calls = Calls;
+      // An early exit (`if (c) return;`) makes the other lanes run the rest.
+      bool exits = isa<ReturnStmt>(s->getThen()) || isa<ContinueStmt>(s->getThen()) ||
+                   isa<BreakStmt>(s->getThen());
+      if (auto *cs = dyn_cast<CompoundStmt>(s->getThen()))
+        exits |= cs->size() == 1 && (isa<ReturnStmt>(cs->body_back()) ||
+                                     isa<ContinueStmt>(cs->body_back()) ||
+                                     isa<BreakStmt>(cs->body_back()));
+      b.weight = exits ? RestWeight : weight(s->getThen()) + weight(s->getElse());
+      M.branches.push_back(b);
+    }
     LaneExpr m0 = Mask;
     VarEnv before = Env;
     Mask = land(m0, c);
@@ -916,6 +1027,17 @@ private:
     }
     LaneExpr c = cond ? condition(cond) : nullptr;
     NoRecord = savedNo;
+    if (primary >= 0 && c && !NoRecord) {
+      BranchSite b;
+      b.kind = BranchSite::Loop;
+      b.stmt = body;
+      b.condExpr = cond;
+      b.loop = primary;
+      b.mask = fullMask();
+      b.weight = weight(body);
+      b.calls = Calls;
+      M.branches.push_back(b);
+    }
     if (primary >= 0) {
       M.ctx.loops[primary].cond = c;
       M.ctx.loops[primary].testAfterBody = testAfterBody;
@@ -943,11 +1065,18 @@ private:
     if (!s || Terminated)
       return;
     if (auto *cs = dyn_cast<CompoundStmt>(s)) {
-      for (const Stmt *c : cs->body()) {
+      int saved = RestWeight;
+      std::vector<const Stmt *> body(cs->body_begin(), cs->body_end());
+      for (size_t i = 0; i < body.size(); ++i) {
         if (Terminated)
           break;
-        stmt(c);
+        int rest = 0;
+        for (size_t j = i + 1; j < body.size(); ++j)
+          rest += weight(body[j]);
+        RestWeight = rest;
+        stmt(body[i]);
       }
+      RestWeight = saved;
       return;
     }
     if (auto *ds = dyn_cast<DeclStmt>(s)) {
@@ -982,7 +1111,23 @@ private:
     if (auto *sw = dyn_cast<SwitchStmt>(s)) {
       if (sw->getInit())
         stmt(sw->getInit());
-      condition(sw->getCond());
+      LaneExpr value = condition(sw->getCond());
+      if (!NoRecord) {
+        BranchSite b;
+        b.kind = BranchSite::Switch;
+        b.stmt = sw;
+        b.condExpr = sw->getCond();
+        b.cond = value;
+        b.mask = fullMask();
+        b.weight = weight(sw->getBody());
+        b.calls = Calls;
+        for (const SwitchCase *sc = sw->getSwitchCaseList(); sc;
+             sc = sc->getNextSwitchCase())
+          if (auto *cs = dyn_cast<CaseStmt>(sc))
+            if (auto v = constant(cs->getLHS()))
+              b.caseValues.push_back(*v);
+        M.branches.push_back(b);
+      }
       // Cases are walked in order under the switch's own condition.
       if (auto *body = dyn_cast_or_null<CompoundStmt>(sw->getBody())) {
         for (const Stmt *c : body->body()) {

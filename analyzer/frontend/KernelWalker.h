@@ -43,11 +43,39 @@ struct AccessSite {
   int64_t elementStride = 0;
   /// Calls through which the kernel reached this access, outermost first.
   std::vector<const clang::CallExpr *> calls;
+  /// Program order, and the number of barriers (__syncthreads, __syncwarp)
+  /// walked before it: two accesses with the same epoch are not ordered.
+  int seq = 0, epoch = 0;
+  bool isVolatile = false;
+};
+
+/// A point where control flow may split a warp.
+struct BranchSite {
+  enum Kind { If, Loop, Ternary, Switch } kind = If;
+  const clang::Stmt *stmt = nullptr;     // for the location
+  const clang::Expr *condExpr = nullptr; // as written
+  LaneExpr cond;                         // If/Ternary; a Switch's value
+  std::vector<int64_t> caseValues;       // Switch: the case labels
+  int loop = -1;                         // Loop: the model's loop id
+  LaneExpr mask;                         // lanes that reach it
+  int weight = 0; // statements a split warp runs twice (estimate)
+  std::vector<const clang::CallExpr *> calls;
+};
+
+/// A barrier or warp-collective call.
+struct SyncSite {
+  const clang::CallExpr *call = nullptr;
+  std::string callee;
+  LaneExpr mask;    // lanes that reach it
+  LaneExpr maskArg; // the *_sync mask argument, if any
+  std::vector<const clang::CallExpr *> calls;
 };
 
 struct KernelModel {
   Context ctx;
   std::vector<AccessSite> accesses;
+  std::vector<BranchSite> branches;
+  std::vector<SyncSite> syncs;
   std::vector<clang::SourceRange> origins; // by LaneExpr origin id
   bool truncated = false;                  // hit a size limit
 };

@@ -98,6 +98,7 @@ public:
       return true;
     k = k->getCanonicalDecl();
     if (auto s = dim3Constant(AC, config->getArg(1), 0)) {
+      Out.launches.push_back({call, *s});
       auto &v = Out.shapes[k];
       if (std::find(v.begin(), v.end(), *s) == v.end())
         v.push_back(*s);
@@ -113,6 +114,46 @@ private:
 };
 
 } // namespace
+
+namespace {
+std::vector<Shape> candidateShapes(int dims) {
+  if (dims & 4)
+    return {{8, 8, 4}, {16, 8, 2}, {32, 4, 2}, {8, 4, 8}};
+  if (dims & 2)
+    return {{16, 16, 1}, {32, 8, 1}, {32, 32, 1}, {8, 32, 1}, {64, 4, 1}};
+  return {{256, 1, 1}, {128, 1, 1}, {1024, 1, 1}, {64, 1, 1}, {32, 1, 1}};
+}
+
+} // namespace
+
+std::vector<ShapeChoice> chooseShapes(ASTContext &ac, const FunctionDecl *k,
+                                      const LaunchSites &sites,
+                                      const std::optional<Shape> &option,
+                                      int dims) {
+  std::vector<ShapeChoice> out;
+  auto it = sites.shapes.find(k->getCanonicalDecl());
+  if (it != sites.shapes.end()) {
+    for (const Shape &s : it->second)
+      out.push_back({{s}, "launch site", false});
+    return out;
+  }
+  if (auto s = annotatedShape(ac, k))
+    return {{{*s}, "annotation", false}};
+  if (option)
+    return {{{*option}, "option", false}};
+  std::vector<Shape> cands = candidateShapes(dims);
+  if (auto n = launchBound(ac, k); n && *n > 0 && !(dims & 6)) {
+    cands.insert(cands.begin(), Shape{*n, 1, 1});
+    return {{cands, "launch bounds", true}};
+  }
+  return {{cands, "assumed", true}};
+}
+
+std::string shapeText(const Shape &s) {
+  return std::to_string(s.x) + "x" + std::to_string(s.y) + "x" +
+         std::to_string(s.z);
+}
+
 
 LaunchSites collectLaunchSites(ASTContext &ac) {
   LaunchSites out;

@@ -5,6 +5,7 @@
 #include "model/Eval.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
 
 #include <map>
 #include <optional>
@@ -20,8 +21,28 @@ namespace warplint {
 struct LaunchSites {
   std::map<const clang::FunctionDecl *, std::vector<Shape>> shapes;
   std::map<const clang::FunctionDecl *, int> unknown;
+  /// Every launch with a constant block, in source order.
+  std::vector<std::pair<const clang::CUDAKernelCallExpr *, Shape>> launches;
 };
 LaunchSites collectLaunchSites(clang::ASTContext &ac);
+
+/// The block shapes a kernel is analyzed with: shapes[0] is used; with an
+/// assumed shape, the others are alternatives every warning must hold for.
+struct ShapeChoice {
+  std::vector<Shape> shapes;
+  std::string source; // launch site, annotation, option, launch bounds, assumed
+  bool assumed = false;
+};
+
+/// Launch sites, then the annotation, then `option`, then __launch_bounds__,
+/// then the documented candidates (`dims`: bit 1 if the kernel uses
+/// threadIdx.y/blockDim.y, bit 2 for z). One choice per distinct launch.
+std::vector<ShapeChoice> chooseShapes(clang::ASTContext &ac,
+                                      const clang::FunctionDecl *kernel,
+                                      const LaunchSites &sites,
+                                      const std::optional<Shape> &option,
+                                      int dims);
+std::string shapeText(const Shape &s);
 
 /// `__attribute__((annotate("warplint.block_dim", X, Y, Z)))` on the kernel.
 std::optional<Shape> annotatedShape(clang::ASTContext &ac,

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace warplint {
 
@@ -40,6 +41,10 @@ struct WarpRequest {
 };
 WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
                          const Context &ctx, const Shape &shape);
+
+/// What makes `e` differ between lanes: "threadIdx.x", loop variables whose
+/// value is lane-dependent, values loaded per lane. In first-use order.
+std::vector<std::string> laneSources(const LaneExpr &e, const Context &ctx);
 
 /// "0..31", "0..15", "0, 2, 4, ..., 30", "0, 5, 9": lanes of a mask.
 std::string laneList(LaneMask m);

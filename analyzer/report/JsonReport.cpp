@@ -78,6 +78,29 @@ std::string toJson(const Report &r) {
     o["assumptions"] = strings(a.assumptions);
     accesses.push_back(std::move(o));
   }
+  Array branches;
+  for (const BranchRecord &b : r.branches) {
+    Object o = position(b.pos);
+    o["kernel"] = b.kernel;
+    o["kernel_signature"] = b.signature;
+    o["kind"] = b.kind;
+    // null: the condition depends on data loaded per lane.
+    o["divergent"] = b.evaluated ? Value(b.divergent) : Value(nullptr);
+    o["data_dependent"] = !b.evaluated;
+    o["maybe_divergent"] = b.maybeDivergent;
+    if (b.warp >= 0) {
+      Object split{{"warp", b.warp},
+                   {"taken_lanes", b.takenLanes},
+                   {"skipped_lanes", b.skippedLanes}};
+      if (b.iteration >= 0)
+        split["iteration"] = b.iteration;
+      o["split"] = std::move(split);
+    }
+    o["divergent_share"] = b.divergentShare;
+    o["weight"] = b.weight;
+    o["depends_on"] = strings(b.dependsOn);
+    branches.push_back(std::move(o));
+  }
   for (const DiagnosticRecord &d : r.diagnostics) {
     Object o = position(d.pos);
     o["rule"] = d.rule;
@@ -99,6 +122,7 @@ std::string toJson(const Report &r) {
              {"files", std::move(files)},
              {"kernels", std::move(kernels)},
              {"accesses", std::move(accesses)},
+             {"branches", std::move(branches)},
              {"diagnostics", std::move(diagnostics)}};
   std::string out;
   llvm::raw_string_ostream os(out);

@@ -58,6 +58,19 @@ struct AccessRecord {
   std::vector<std::string> assumptions;
 };
 
+struct BranchRecord {
+  std::string kernel, signature;
+  SourcePos pos;
+  std::string kind; // "if", "loop", "ternary", "switch"
+  bool evaluated = false; // false: depends on data loaded per lane
+  bool divergent = false, maybeDivergent = false;
+  int warp = -1, iteration = -1;
+  std::string takenLanes, skippedLanes;
+  double divergentShare = 0;
+  int weight = 0;
+  std::vector<std::string> dependsOn;
+};
+
 struct NoteRecord {
   SourcePos pos; // file empty: no location
   std::string message;
@@ -77,6 +90,7 @@ struct Report {
   std::vector<FileRecord> files;
   std::vector<KernelRecord> kernels;
   std::vector<AccessRecord> accesses;
+  std::vector<BranchRecord> branches;
   std::vector<DiagnosticRecord> diagnostics;
 };
 

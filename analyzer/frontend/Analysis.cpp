@@ -1,0 +1,388 @@
+#include "Analysis.h"
+
+#include "ControlFlow.h"
+#include "KernelWalker.h"
+#include "LaunchShapes.h"
+#include "Suppressions.h"
+#include "model/Explain.h"
+#include "report/Drawing.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <functional>
+#include <set>
+#include <tuple>
+
+using namespace clang;
+
+namespace warplint {
+namespace {
+
+class KernelCollector : public RecursiveASTVisitor<KernelCollector> {
+public:
+  explicit KernelCollector(const SourceManager &sm) : SM(sm) {}
+  std::vector<const FunctionDecl *> kernels;
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitFunctionDecl(FunctionDecl *f) {
+    if (f->hasAttr<CUDAGlobalAttr>() && f->doesThisDeclarationHaveABody() &&
+        !f->isDependentContext() && !SM.isInSystemHeader(f->getLocation()))
+      kernels.push_back(f);
+    return true;
+  }
+
+private:
+  const SourceManager &SM;
+};
+
+
+/// Which threadIdx/blockDim dimensions a kernel's accesses use (bit d).
+int dimsUsed(const KernelModel &m) {
+  int dims = 0;
+  std::function<void(const LaneExpr &)> walk = [&](const LaneExpr &e) {
+    if (!e)
+      return;
+    if ((e->op == Op::ThreadIdx || e->op == Op::BlockDim) && e->value > 0)
+      dims |= 1 << e->value;
+    walk(e->a);
+    walk(e->b);
+    walk(e->c);
+  };
+  for (const AccessSite &s : m.accesses) {
+    walk(s.access.offset);
+    walk(s.access.mask);
+  }
+  for (const BranchSite &b : m.branches) {
+    walk(b.cond);
+    walk(b.mask);
+  }
+  for (const SyncSite &s : m.syncs)
+    walk(s.mask);
+  for (const Loop &l : m.ctx.loops) {
+    walk(l.init);
+    walk(l.next);
+    walk(l.cond);
+  }
+  return dims;
+}
+
+
+class Analysis : public ASTConsumer, public Reporter {
+public:
+  Analysis(CompilerInstance &ci, const ToolOptions &opts, Report &report,
+           std::set<unsigned> &ownIds)
+      : CI(ci), Opts(opts), Rep(report), OwnIds(ownIds) {}
+
+  void HandleTranslationUnit(ASTContext &ac) override {
+    DiagnosticsEngine &d = CI.getDiagnostics();
+    WarnId = d.getCustomDiagID(DiagnosticsEngine::Warning, "%0");
+    NoteId = d.getCustomDiagID(DiagnosticsEngine::Note, "%0");
+    RemarkId = d.getCustomDiagID(DiagnosticsEngine::Remark, "%0");
+    OwnIds.insert({WarnId, NoteId, RemarkId});
+    AC = &ac;
+    KernelCollector kc(ac.getSourceManager());
+    kc.TraverseDecl(ac.getTranslationUnitDecl());
+    LaunchSites sites = collectLaunchSites(ac);
+    for (const FunctionDecl *k : kc.kernels)
+      analyzeKernel(k, sites);
+    analyzeLaunches(ac, sites, Opts, *this);
+  }
+
+private:
+  CompilerInstance &CI;
+  const ToolOptions &Opts;
+  Report &Rep;
+  std::set<unsigned> &OwnIds;
+  ASTContext *AC = nullptr;
+  unsigned WarnId = 0, NoteId = 0, RemarkId = 0;
+  std::set<std::tuple<std::string, unsigned, std::string>> Emitted;
+  std::set<std::tuple<std::string, std::string, unsigned, std::string>>
+      Recorded;
+
+  SourcePos pos(SourceLocation loc) override {
+    const SourceManager &sm = AC->getSourceManager();
+    SourcePos p;
+    PresumedLoc pl = sm.getPresumedLoc(sm.getExpansionLoc(loc));
+    if (pl.isValid()) {
+      p.file = pl.getFilename();
+      p.line = pl.getLine();
+      p.column = pl.getColumn();
+    }
+    return p;
+  }
+
+  std::string text(SourceRange r) override {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(r),
+                                AC->getSourceManager(), AC->getLangOpts())
+        .str();
+  }
+
+  bool suppressed(SourceLocation loc, const std::string &rule) override {
+    const SourceManager &sm = AC->getSourceManager();
+    SourceLocation e = sm.getExpansionLoc(loc);
+    FileID f = sm.getFileID(e);
+    bool invalid = false;
+    StringRef buf = sm.getBufferData(f, &invalid);
+    if (invalid)
+      return false;
+    return isSuppressed(std::string_view(buf.data(), buf.size()),
+                        sm.getExpansionLineNumber(e), rule);
+  }
+
+  static std::string signature(const FunctionDecl *k) {
+    return kernelSignature(k);
+  }
+
+  void analyzeKernel(const FunctionDecl *k, const LaunchSites &sites) {
+    KernelModel m = walkKernel(*AC, k);
+    int dims = dimsUsed(m);
+    for (const ShapeChoice &choice : chooseShapes(*AC, k, sites, Opts.blockDim, dims)) {
+      KernelRecord kr;
+      kr.name = kernelName(k);
+      kr.signature = signature(k);
+      kr.pos = pos(k->getLocation());
+      kr.block = choice.shapes[0];
+      kr.blockSource = choice.source;
+      for (const AccessSite &site : m.accesses)
+        if (site.space != Space::Local) {
+          analyzeAccessSite(k, m, site, choice);
+          ++kr.accesses;
+        }
+      analyzeControlFlow(*AC, k, m, choice, Opts, Rep, *this);
+      Rep.kernels.push_back(kr);
+    }
+    if (m.truncated)
+      CI.getDiagnostics().Report(k->getLocation(), RemarkId)
+          << "warplint stopped modelling this kernel after its first accesses "
+             "(size limit)";
+  }
+
+  void analyzeAccessSite(const FunctionDecl *k, const KernelModel &m,
+                         const AccessSite &site, const ShapeChoice &choice) {
+    CostModel cost = site.space == Space::Shared     ? sharedWavefronts
+                     : site.space == Space::Constant ? constantAddresses
+                                                     : globalSectors;
+    AccessResult r = analyzeAccess(site.access, m.ctx, choice.shapes, cost);
+    SourceLocation loc = site.expr->getBeginLoc();
+    AccessRecord ar;
+    ar.kernel = kernelName(k);
+    ar.signature = signature(k);
+    ar.pos = pos(loc);
+    ar.space = spaceName(site.space);
+    ar.op = site.store ? "store" : "load";
+    ar.expr = text(site.expr->getSourceRange());
+    ar.elementBytes = site.access.elementBytes;
+    ar.evaluated = r.evaluated;
+    ar.unknownReason = r.unknownReason;
+    ar.activeLanes = r.activeLanes;
+    if (r.evaluated) {
+      ar.cost = r.actual;
+      ar.idealCost = r.ideal;
+      ar.minCost = r.minActual;
+      ar.maxCost = r.maxActual;
+      ar.exact = r.exact;
+      ar.strideBytes = r.laneStride;
+    }
+    std::optional<ArrayInfo> array = arrayInfo(m, site);
+    if (site.base) {
+      ar.array = site.base->getNameAsString();
+      if (array)
+        ar.arrayShape = array->dims;
+    }
+    for (int a : r.dependsOn)
+      ar.dependsOn.push_back(m.ctx.atoms[a].name);
+    if (site.space == Space::Global)
+      ar.assumptions.push_back("allocation base 256-byte aligned");
+    if (choice.assumed)
+      ar.assumptions.push_back("block shape " + shapeText(choice.shapes[0]) +
+                               " assumed (" + choice.source + ")");
+    if (r.guardAssumed)
+      ar.assumptions.push_back("bounds guards hold for whole warps");
+    if (r.maskDataDependent)
+      ar.assumptions.push_back("active lanes depend on data; all assumed active");
+    Rep.accesses.push_back(ar);
+
+    if (Opts.remarks)
+      remark(loc, ar, r, choice.assumed);
+    if (Opts.explainLine && ar.pos.line == Opts.explainLine &&
+        sameFile(ar.pos.file, Opts.explainFile))
+      explain(m, site, ar, r, choice);
+
+    AccessFacts facts{site.access, r, m.ctx, choice.shapes[0], choice.assumed,
+                      site.space, site.store, site.structMember,
+                      site.elementStride, array ? &*array : nullptr};
+    for (const RuleInfo &rule : allRules()) {
+      if (!rule.check)
+        continue;
+      std::optional<Finding> f = rule.check(facts, Opts.rules);
+      if (!f || suppressed(loc, rule.id))
+        continue;
+      emit(k, m, rule.id, *f, loc, site.expr->getSourceRange(), site.calls);
+    }
+  }
+
+  static bool sameFile(const std::string &a, const std::string &b) {
+    SmallString<256> x(a), y(b);
+    llvm::sys::fs::make_absolute(x);
+    llvm::sys::fs::make_absolute(y);
+    llvm::sys::path::remove_dots(x, true);
+    llvm::sys::path::remove_dots(y, true);
+    return x == y;
+  }
+
+  void explain(const KernelModel &m, const AccessSite &site,
+               const AccessRecord &ar, const AccessResult &r,
+               const ShapeChoice &choice) {
+    WarpRequest req = firstRequest(site.access.offset, site.access.mask,
+                                   m.ctx, choice.shapes[0]);
+    std::string unit = ar.space == "global"   ? "sectors"
+                       : ar.space == "shared" ? "wavefronts"
+                                              : "addresses";
+    llvm::raw_ostream &os = llvm::outs();
+    os << ar.pos.file << ":" << ar.pos.line << ":" << ar.pos.column
+       << ": explain: " << ar.space << " " << ar.op << " '" << ar.expr
+       << "' in " << ar.signature << ", block " << shapeText(choice.shapes[0])
+       << " (" << choice.source << ")\n";
+    if (!r.evaluated || req.active == 0) {
+      os << "  not drawn: "
+         << (r.evaluated ? "no warp issues it" : r.unknownReason) << "\n";
+      return;
+    }
+    os << "  warp " << req.warp << " (first to issue it), blockIdx 0, first "
+       << "iteration: " << formatFigure(r.actual) << " " << unit
+       << " per request on average, ideal " << formatFigure(r.ideal) << "\n";
+    if (site.space == Space::Shared)
+      os << drawSharedRequest(req.addr, req.active, site.access.elementBytes);
+    else if (site.space == Space::Constant)
+      os << drawConstantRequest(req.addr, req.active);
+    else
+      os << drawGlobalRequest(req.addr, req.active, site.access.elementBytes);
+  }
+
+  std::optional<ArrayInfo> arrayInfo(const KernelModel &m,
+                                     const AccessSite &site) {
+    if (!site.array)
+      return std::nullopt;
+    ArrayInfo a;
+    const VarDecl *v = site.array->var;
+    a.name = v->getNameAsString();
+    QualType t = v->getType();
+    while (const auto *at = AC->getAsArrayType(t))
+      t = at->getElementType();
+    a.elementType = t.getUnqualifiedType().getAsString(AC->getPrintingPolicy());
+    a.elementBytes = int(AC->getTypeSizeInChars(t).getQuantity());
+    a.dims = site.array->dims;
+    a.subscripts = site.array->subscripts;
+    for (const Expr *e : site.array->subscriptExprs)
+      a.subscriptText.push_back(text(e->getSourceRange()));
+    for (const AccessSite &other : m.accesses)
+      if (other.array && other.array->var == v &&
+          other.array->subscripts.size() == a.dims.size())
+        a.uses.push_back({other.array->subscripts, other.access.mask,
+                          other.access.elementBytes});
+    return a;
+  }
+
+  void remark(SourceLocation loc, const AccessRecord &ar,
+              const AccessResult &r, bool shapeAssumed) {
+    std::string msg = ar.space + " " + ar.op + ": ";
+    if (!r.evaluated) {
+      msg += "not evaluated: " + r.unknownReason;
+    } else {
+      if (r.exact)
+        msg += formatFigure(r.actual);
+      else
+        msg += formatFigure(r.minActual) + " to " + formatFigure(r.maxActual);
+      std::string unit = ar.space == "global"   ? " sectors"
+                         : ar.space == "shared" ? " wavefronts"
+                                                : " addresses";
+      msg += unit + " per request (ideal " + formatFigure(r.ideal) + ")";
+      if (r.laneStride)
+        msg += ", lanes " + std::to_string(*r.laneStride) + " B apart";
+      msg += ", " + formatFigure(r.activeLanes) + " active lanes";
+      if (!r.exact) {
+        msg += "; depends on";
+        for (const std::string &d : ar.dependsOn)
+          msg += " '" + d + "'";
+        if (shapeAssumed)
+          msg += " the block shape";
+      }
+      if (r.maskDataDependent)
+        msg += "; active lanes depend on data";
+    }
+    CI.getDiagnostics().Report(loc, RemarkId) << msg;
+  }
+
+  void emit(const FunctionDecl *k, const KernelModel &m, const std::string &rule,
+            const Finding &f, SourceLocation loc, SourceRange siteRange,
+            const std::vector<const CallExpr *> &calls) override {
+    std::string message = f.message + " [" + rule + "]";
+    DiagnosticRecord dr;
+    dr.rule = rule;
+    dr.pos = pos(loc);
+    dr.kernel = kernelName(k);
+    dr.signature = signature(k);
+    dr.message = f.message;
+    // (location, message) pairs: one per note, then the calls that led here.
+    std::vector<std::tuple<SourceLocation, std::string, SourceRange>> notes;
+    for (const RuleNote &n : f.notes) {
+      SourceRange range = n.origin >= 0 && size_t(n.origin) < m.origins.size()
+                              ? m.origins[n.origin]
+                              : siteRange;
+      std::string msg = n.message;
+      if (n.origin >= 0)
+        msg = "'" + text(range) + "' " + msg;
+      notes.emplace_back(n.origin >= 0 ? range.getBegin() : loc, msg, range);
+    }
+    for (auto c = calls.rbegin(); c != calls.rend(); ++c)
+      notes.emplace_back((*c)->getBeginLoc(), "in the call from here",
+                         (*c)->getSourceRange());
+    if (k->isTemplateInstantiation())
+      notes.emplace_back(k->getPointOfInstantiation().isValid()
+                             ? k->getPointOfInstantiation()
+                             : k->getLocation(),
+                         "in kernel instantiation '" + signature(k) + "'",
+                         SourceRange());
+    for (const auto &[at, msg, range] : notes)
+      dr.notes.push_back({pos(at), msg});
+
+    // JSON: once per instantiation, line and message. Text: once per line and
+    // message (`v[i].x * v[i].x + ...` is one problem, and every instantiation
+    // of a template says the same).
+    if (!Recorded.insert({dr.signature, dr.pos.file, dr.pos.line, message})
+             .second)
+      return;
+    Rep.diagnostics.push_back(dr);
+    if (!Emitted.insert({dr.pos.file, dr.pos.line, message}).second)
+      return;
+    DiagnosticsEngine &d = CI.getDiagnostics();
+    d.Report(loc, WarnId) << message << siteRange;
+    for (const auto &[at, msg, range] : notes)
+      d.Report(at, NoteId) << msg << range;
+  }
+};
+
+} // namespace
+
+std::string kernelName(const FunctionDecl *k) { return k->getNameAsString(); }
+
+std::string kernelSignature(const FunctionDecl *k) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  k->getNameForDiagnostic(os, k->getASTContext().getPrintingPolicy(), true);
+  return os.str();
+}
+
+std::unique_ptr<ASTConsumer> makeAnalysis(CompilerInstance &ci,
+                                          const ToolOptions &opts,
+                                          Report &report,
+                                          std::set<unsigned> &ownIds) {
+  return std::make_unique<Analysis>(ci, opts, report, ownIds);
+}
+
+} // namespace warplint

@@ -1,0 +1,213 @@
+#include "ControlFlow.h"
+
+#include "model/Explain.h"
+
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace warplint {
+namespace {
+
+/// Does `e` hold `x % y == 0` with y depending on a loop counter and x on
+/// threadIdx (Harris' interleaved reduction)?
+bool isReductionModulo(const LaneExpr &e) {
+  if (!e || e->op != Op::Eq)
+    return false;
+  const LaneExpr &m = e->a && e->a->op == Op::Rem ? e->a : e->b;
+  if (!m || m->op != Op::Rem)
+    return false;
+  std::function<bool(const LaneExpr &, Op)> has = [&](const LaneExpr &x,
+                                                      Op op) -> bool {
+    return x && (x->op == op || has(x->a, op) || has(x->b, op) || has(x->c, op));
+  };
+  return has(m->b, Op::LoopVar) && has(m->a, Op::ThreadIdx);
+}
+
+/// Does `e` test low bits of a lane value (`threadIdx.x % k`, `& k`, k < 32)?
+bool isLaneModulo(const LaneExpr &e) {
+  if (!e)
+    return false;
+  int64_t k = 0;
+  if ((e->op == Op::Rem || e->op == Op::And) && constValue(e->b, k) && k > 0 &&
+      k < 32 && e->a && (e->a->op == Op::ThreadIdx))
+    return true;
+  return isLaneModulo(e->a) || isLaneModulo(e->b) || isLaneModulo(e->c);
+}
+
+const char *kindName(BranchSite::Kind k) {
+  switch (k) {
+  case BranchSite::If: return "if";
+  case BranchSite::Loop: return "loop";
+  case BranchSite::Ternary: return "ternary";
+  case BranchSite::Switch: return "switch";
+  }
+  return "?";
+}
+
+BranchResult branchResult(const BranchSite &b, const KernelModel &m,
+                          const std::vector<Shape> &shapes) {
+  if (b.kind == BranchSite::Loop)
+    return analyzeLoopExit(b.loop, b.mask, m.ctx, shapes);
+  if (b.kind != BranchSite::Switch)
+    return analyzeBranch(b.cond, b.mask, m.ctx, shapes);
+  // A switch splits a warp if any of its cases takes some lanes but not all.
+  BranchResult best = analyzeBranch(bin(Op::Ne, b.cond, cst(0)), b.mask,
+                                    m.ctx, shapes);
+  for (int64_t v : b.caseValues) {
+    BranchResult r =
+        analyzeBranch(bin(Op::Eq, b.cond, cst(v)), b.mask, m.ctx, shapes);
+    if ((r.divergent && !best.divergent) || (r.maybe && !best.maybe))
+      best = r;
+  }
+  return best;
+}
+
+void runBranchRules(const FunctionDecl *k, const KernelModel &m,
+                    const ShapeChoice &choice, const ToolOptions &opts,
+                    Report &report, Reporter &rep) {
+  for (const BranchSite &b : m.branches) {
+    BranchResult r = branchResult(b, m, choice.shapes);
+    SourceLocation loc = b.condExpr ? b.condExpr->getBeginLoc()
+                                    : b.stmt->getBeginLoc();
+    LaneExpr cond = b.kind == BranchSite::Loop ? m.ctx.loops[b.loop].cond
+                                               : b.cond;
+    BranchRecord br;
+    br.kernel = kernelName(k);
+    br.signature = kernelSignature(k);
+    br.pos = rep.pos(loc);
+    br.kind = kindName(b.kind);
+    br.evaluated = r.evaluated;
+    br.divergent = r.divergent;
+    br.maybeDivergent = r.maybe;
+    br.warp = r.warp;
+    br.iteration = r.iteration;
+    if (r.warp >= 0) {
+      br.takenLanes = laneList(r.taken);
+      br.skippedLanes = laneList(r.active & ~r.taken);
+    }
+    br.divergentShare = r.divergentShare;
+    br.weight = b.weight;
+    br.dependsOn = laneSources(cond, m.ctx);
+    report.branches.push_back(br);
+
+    BranchFacts facts{r, m.ctx, choice.shapes[0], choice.assumed, br.kind,
+                      b.weight, cond, cond ? cond->origin : -1, br.dependsOn,
+                      isReductionModulo(cond), isLaneModulo(cond)};
+    for (const RuleInfo &rule : allRules()) {
+      if (!rule.branch)
+        continue;
+      std::optional<Finding> f = rule.branch(facts, opts.rules);
+      if (f && !rep.suppressed(loc, rule.id))
+        rep.emit(k, m, rule.id, *f, loc,
+                 b.condExpr ? b.condExpr->getSourceRange()
+                            : b.stmt->getSourceRange(),
+                 b.calls);
+    }
+  }
+}
+
+bool mentionsActivemask(const LaneExpr &e, const Context &ctx) {
+  if (!e)
+    return false;
+  if (e->op == Op::Unknown && ctx.atoms[e->value].name == "__activemask()")
+    return true;
+  return mentionsActivemask(e->a, ctx) || mentionsActivemask(e->b, ctx) ||
+         mentionsActivemask(e->c, ctx);
+}
+
+void runSyncRules(const FunctionDecl *k, const KernelModel &m,
+                  const ShapeChoice &choice, const ToolOptions &opts,
+                  Reporter &rep) {
+  for (const SyncSite &s : m.syncs) {
+    ReachResult reach = analyzeReach(s.mask, m.ctx, choice.shapes);
+    int64_t maskValue = 0;
+    SyncFacts facts{s.callee, reach};
+    facts.fullMask = constValue(s.maskArg, maskValue) &&
+                     uint32_t(maskValue) == AllLanes;
+    facts.maskFromActivemask = mentionsActivemask(s.maskArg, m.ctx);
+    facts.laneVaryingPath = s.mask && props(s.mask, m.ctx).laneVarying;
+    for (const Expr *a : s.call->arguments())
+      facts.argText.push_back(rep.text(a->getSourceRange()));
+    SourceLocation loc = s.call->getBeginLoc();
+    for (const RuleInfo &rule : allRules()) {
+      if (!rule.sync)
+        continue;
+      std::optional<Finding> f = rule.sync(facts, opts.rules);
+      if (f && !rep.suppressed(loc, rule.id))
+        rep.emit(k, m, rule.id, *f, loc, s.call->getSourceRange(), s.calls);
+    }
+  }
+}
+
+/// Shared loads that follow a store to the same array in the same barrier
+/// epoch: does a lane read what another lane of its warp wrote?
+void runHazardRules(const FunctionDecl *k, const KernelModel &m,
+                    const ShapeChoice &choice, const ToolOptions &opts,
+                    Reporter &rep) {
+  constexpr int StoresChecked = 3; // the most recent stores before a load
+  for (const AccessSite &load : m.accesses) {
+    if (load.space != Space::Shared || load.store || !load.base)
+      continue;
+    int checked = 0;
+    for (auto it = m.accesses.rbegin(); it != m.accesses.rend(); ++it) {
+      const AccessSite &store = *it;
+      if (store.seq >= load.seq || !store.store || store.base != load.base ||
+          store.epoch != load.epoch)
+        continue;
+      if (++checked > StoresChecked)
+        break;
+      HazardResult h = analyzeHazard(
+          store.access.offset, store.access.mask, store.access.elementBytes,
+          load.access.offset, load.access.mask, load.access.elementBytes,
+          m.ctx, choice.shapes);
+      if (!h.intraWarp)
+        continue;
+      HazardFacts facts{h, load.base->getNameAsString(),
+                        load.isVolatile || store.isVolatile,
+                        rep.pos(store.expr->getBeginLoc()).line};
+      SourceLocation loc = load.expr->getBeginLoc();
+      for (const RuleInfo &rule : allRules()) {
+        if (!rule.hazard)
+          continue;
+        std::optional<Finding> f = rule.hazard(facts, opts.rules);
+        if (f && !rep.suppressed(loc, rule.id))
+          rep.emit(k, m, rule.id, *f, loc, load.expr->getSourceRange(),
+                   load.calls);
+      }
+      break;
+    }
+  }
+}
+
+} // namespace
+
+void analyzeControlFlow(ASTContext &, const FunctionDecl *k,
+                        const KernelModel &m, const ShapeChoice &choice,
+                        const ToolOptions &opts, Report &report,
+                        Reporter &rep) {
+  runBranchRules(k, m, choice, opts, report, rep);
+  runSyncRules(k, m, choice, opts, rep);
+  runHazardRules(k, m, choice, opts, rep);
+}
+
+void analyzeLaunches(ASTContext &ac, const LaunchSites &sites,
+                     const ToolOptions &opts, Reporter &rep) {
+  static const KernelModel none;
+  for (const auto &[call, shape] : sites.launches) {
+    const FunctionDecl *k = call->getDirectCallee();
+    if (!k || ac.getSourceManager().isInSystemHeader(call->getBeginLoc()))
+      continue;
+    LaunchFacts facts{shape, kernelName(k)};
+    SourceLocation loc = call->getBeginLoc();
+    for (const RuleInfo &rule : allRules()) {
+      if (!rule.launch)
+        continue;
+      std::optional<Finding> f = rule.launch(facts, opts.rules);
+      if (f && !rep.suppressed(loc, rule.id))
+        rep.emit(k, none, rule.id, *f, loc, call->getSourceRange(), {});
+    }
+  }
+}
+
+} // namespace warplint

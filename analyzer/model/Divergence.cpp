@@ -1,0 +1,198 @@
+#include "Divergence.h"
+
+#include "Sampling.h"
+
+#include <algorithm>
+
+namespace warplint {
+
+namespace {
+/// Runs `f(shapeIndex, assignmentIndex, env, warp, eval)` over every shape,
+/// assignment of the unknowns, enumerated environment and warp.
+template <class F>
+void forEachWarp(const Context &ctx, const Props &p,
+                 const std::vector<Shape> &shapes, F f) {
+  std::vector<Env> assignments = unknownAssignments(ctx, p);
+  for (size_t s = 0; s < shapes.size(); ++s)
+    for (size_t a = 0; a < assignments.size(); ++a)
+      for (const Env &env : enumeratedEnvs(ctx, p, assignments[a]))
+        for (int w = 0; w < shapes[s].warps(); ++w)
+          f(s, a, env, w);
+}
+} // namespace
+
+BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
+                           const Context &ctx,
+                           const std::vector<Shape> &shapes) {
+  BranchResult r;
+  if (props(cond, ctx).hasData)
+    return r;
+  r.evaluated = true;
+  PreparedConditions pm = prepareConditions(ctx, mask);
+  PreparedConditions pc = prepareConditions(pm.ctx, cond);
+  r.guardAssumed = pm.guard || pc.guard;
+  Props p = unionProps(ctx, {cond, mask});
+  size_t nAssign = unknownAssignments(ctx, p).size();
+  std::vector<char> splits(shapes.size() * nAssign, 0);
+  double execs = 0, divergent = 0;
+  forEachWarp(ctx, p, shapes, [&](size_t s, size_t a, const Env &env, int w) {
+    WarpEval ev(pc.ctx, shapes[s], env, w);
+    LaneMask active = ev.mask(pm.mask);
+    if (!active)
+      return;
+    LaneMask taken = active & ev.mask(pc.mask);
+    bool split = taken != 0 && taken != active;
+    if (s == 0 && a == 0) {
+      execs += 1;
+      divergent += split;
+    }
+    if (split) {
+      splits[s * nAssign + a] = 1;
+      if (r.warp < 0 || (s == 0 && a == 0 && !r.divergent)) {
+        r.warp = w;
+        r.active = active;
+        r.taken = taken;
+      }
+    }
+  });
+  r.maybe = std::count(splits.begin(), splits.end(), 1) > 0;
+  r.divergent = std::count(splits.begin(), splits.end(), 0) == 0;
+  r.divergentShare = execs ? divergent / execs : 0;
+  return r;
+}
+
+BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
+                             const std::vector<Shape> &shapes) {
+  BranchResult r;
+  const Loop &l = ctx.loops[loop];
+  if (!l.cond || props(l.cond, ctx).hasData)
+    return r;
+  r.evaluated = true;
+  LaneExpr inLoop = mask ? bin(Op::LAnd, mask, loopActive(loop))
+                         : loopActive(loop);
+  PreparedConditions pm = prepareConditions(ctx, mask);
+  PreparedConditions pl = prepareConditions(ctx, inLoop);
+  r.guardAssumed = pl.guard;
+  Props p = unionProps(ctx, {mask, l.cond, l.init, l.next});
+  // The loop's own iteration is stepped here, not sampled.
+  p.loops.erase(std::remove(p.loops.begin(), p.loops.end(), loop),
+                p.loops.end());
+  size_t nAssign = unknownAssignments(ctx, p).size();
+  std::vector<char> splits(shapes.size() * nAssign, 0);
+  double execs = 0, divergent = 0;
+  constexpr int MaxIterations = 64;
+  forEachWarp(ctx, p, shapes, [&](size_t s, size_t a, const Env &base, int w) {
+    Env env = base;
+    LaneMask before;
+    {
+      WarpEval ev(pm.ctx, shapes[s], env, w);
+      before = ev.mask(pm.mask);
+    }
+    for (int k = 0; k < MaxIterations && before; ++k) {
+      env.loopIter[loop] = k;
+      WarpEval ev(pl.ctx, shapes[s], env, w);
+      LaneMask now = ev.mask(pl.mask);
+      bool split = now != 0 && now != before;
+      if (s == 0 && a == 0) {
+        execs += 1;
+        divergent += split;
+      }
+      if (split) {
+        splits[s * nAssign + a] = 1;
+        if (r.warp < 0) {
+          r.warp = w;
+          r.iteration = k;
+          r.active = before;
+          r.taken = now;
+        }
+      }
+      before = now;
+    }
+  });
+  r.maybe = std::count(splits.begin(), splits.end(), 1) > 0;
+  r.divergent = std::count(splits.begin(), splits.end(), 0) == 0;
+  r.divergentShare = execs ? divergent / execs : 0;
+  return r;
+}
+
+ReachResult analyzeReach(const LaneExpr &mask, const Context &ctx,
+                         const std::vector<Shape> &shapes) {
+  ReachResult r;
+  if (mask && props(mask, ctx).hasData)
+    return r;
+  r.evaluated = true;
+  PreparedConditions pm = prepareConditions(ctx, mask);
+  Props p = unionProps(ctx, {mask});
+  std::vector<Env> assignments = unknownAssignments(ctx, p);
+  bool allWarp = true, allBlock = true;
+  for (size_t s = 0; s < shapes.size(); ++s)
+    for (size_t a = 0; a < assignments.size(); ++a) {
+      bool anyWarp = false, anyBlock = false;
+      for (const Env &env : enumeratedEnvs(ctx, p, assignments[a])) {
+        bool someIn = false, someOut = false;
+        for (int w = 0; w < shapes[s].warps(); ++w) {
+          WarpEval ev(pm.ctx, shapes[s], env, w);
+          LaneMask present = ev.present(), in = ev.mask(pm.mask) & present;
+          someIn |= in != 0;
+          someOut |= in != present;
+          if (in != 0 && in != present) {
+            anyWarp = true;
+            if (r.warp < 0) {
+              r.warp = w;
+              r.active = in;
+              r.present = present;
+            }
+          }
+        }
+        anyBlock |= someIn && someOut;
+      }
+      allWarp &= anyWarp;
+      allBlock &= anyBlock;
+    }
+  r.partialWarp = allWarp;
+  r.partialBlock = allBlock;
+  return r;
+}
+
+HazardResult analyzeHazard(const LaneExpr &storeOffset,
+                           const LaneExpr &storeMask, int storeBytes,
+                           const LaneExpr &loadOffset, const LaneExpr &loadMask,
+                           int loadBytes, const Context &ctx,
+                           const std::vector<Shape> &shapes) {
+  HazardResult r;
+  Props p = unionProps(ctx, {storeOffset, storeMask, loadOffset, loadMask});
+  if (p.hasData)
+    return r;
+  PreparedConditions ps = prepareConditions(ctx, storeMask);
+  PreparedConditions pl = prepareConditions(ps.ctx, loadMask);
+  // The representative assignment only: a hazard claim must not rest on a
+  // sampled value of an unknown.
+  Env env0 = representativeEnv(ctx);
+  for (const Env &env : enumeratedEnvs(ctx, p, env0)) {
+    for (int w = 0; w < shapes[0].warps(); ++w) {
+      WarpEval ev(pl.ctx, shapes[0], env, w);
+      LaneMask sm = ev.mask(ps.mask), lm = ev.mask(pl.mask);
+      if (!sm || !lm)
+        continue;
+      Lanes sa = ev.value(storeOffset), la = ev.value(loadOffset);
+      for (int a = 0; a < WarpSize; ++a) {
+        if (!((lm >> a) & 1))
+          continue;
+        for (int b = 0; b < WarpSize; ++b) {
+          if (b == a || !((sm >> b) & 1))
+            continue;
+          if (la[a] < sa[b] + storeBytes && sa[b] < la[a] + loadBytes) {
+            r.intraWarp = true;
+            r.warp = w;
+            r.reader = a;
+            r.writer = b;
+            return r;
+          }
+        }
+      }
+    }
+  }
+  return r;
+}
+
+} // namespace warplint

@@ -1,0 +1,68 @@
+//===- Divergence.h - which lanes take a branch, reach a barrier -*- C++ -*-===//
+//
+// The same per-warp evaluation as the memory model, asked other questions:
+// does a branch condition split the active lanes of a warp; does every thread
+// of a block reach a barrier, or only some; does one lane read shared memory
+// that another lane of its warp wrote, with nothing in between to order them.
+// An answer that depends on an unknown value is reported as such: `certain`
+// is true only when every sampled value of the unknowns gives it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPLINT_MODEL_DIVERGENCE_H
+#define WARPLINT_MODEL_DIVERGENCE_H
+
+#include "Eval.h"
+
+#include <vector>
+
+namespace warplint {
+
+struct BranchResult {
+  bool evaluated = false; // false: the condition depends on data
+  bool divergent = false; // some warp splits, for every sampled unknown value
+  bool maybe = false;     // some warp splits for some sampled value
+  bool guardAssumed = false;
+  // The first warp that splits (representative environment when it does).
+  int warp = -1;
+  int iteration = -1; // loops: the iteration at which lanes leave early
+  LaneMask active = 0, taken = 0;
+  // Share of warp executions of the branch that split (representative).
+  double divergentShare = 0;
+};
+
+/// An if/switch/ternary: `cond` evaluated for the lanes that reach it.
+BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
+                           const Context &ctx, const std::vector<Shape> &shapes);
+
+/// A loop's own condition: lanes leaving the loop while others stay.
+BranchResult analyzeLoopExit(int loop, const LaneExpr &mask,
+                             const Context &ctx,
+                             const std::vector<Shape> &shapes);
+
+struct ReachResult {
+  bool evaluated = false;  // false: depends on data
+  bool partialWarp = false; // some warp has lanes that reach and lanes that don't
+  bool partialBlock = false; // some threads of a block reach it, others don't
+  int warp = -1;
+  LaneMask active = 0, present = 0;
+};
+
+/// Who reaches a point guarded by `mask` (certain over sampled unknowns).
+ReachResult analyzeReach(const LaneExpr &mask, const Context &ctx,
+                         const std::vector<Shape> &shapes);
+
+struct HazardResult {
+  bool intraWarp = false; // a lane reads what another lane of its warp wrote
+  int warp = -1, reader = -1, writer = -1;
+};
+
+/// Does the load read bytes that another lane of the same warp stored?
+HazardResult analyzeHazard(const LaneExpr &storeOffset,
+                           const LaneExpr &storeMask, int storeBytes,
+                           const LaneExpr &loadOffset, const LaneExpr &loadMask,
+                           int loadBytes, const Context &ctx,
+                           const std::vector<Shape> &shapes);
+
+} // namespace warplint
+
+#endif

@@ -1,0 +1,70 @@
+#include "rules/DivergentBranch.h"
+
+#include "model/Explain.h"
+
+namespace warplint {
+
+static std::string lanePhrase(LaneMask taken, LaneMask active) {
+  LaneMask skipped = active & ~taken;
+  if (active == AllLanes && taken == 0xaaaaaaaau)
+    return "odd lanes only take it: half the warp idles";
+  if (active == AllLanes && taken == 0x55555555u)
+    return "even lanes only take it: half the warp idles";
+  return "lanes " + laneList(taken) + " take it, lanes " + laneList(skipped) +
+         " skip it";
+}
+
+std::optional<Finding> checkDivergentBranch(const BranchFacts &f,
+                                            const RuleOptions &opts) {
+  const BranchResult &r = f.result;
+  Finding out;
+  std::string sources;
+  for (const std::string &s : f.laneSources)
+    sources += (sources.empty() ? "'" : ", '") + s + "'";
+  if (!r.evaluated) {
+    if (!opts.warnDataDependentBranches || f.weight < opts.branchMinWeight)
+      return std::nullopt;
+    out.message = f.kind + " condition depends on data loaded per lane (" +
+                  sources + "): warps may split here";
+    return out;
+  }
+  if (!r.divergent || f.weight < opts.branchMinWeight)
+    return std::nullopt;
+  std::string body = "~" + std::to_string(f.weight) + " statements";
+  if (f.kind == "loop") {
+    out.message = "loop trip count differs across the warp: in warp " +
+                  std::to_string(r.warp) + ", lanes " +
+                  laneList(r.active & ~r.taken) + " leave after iteration " +
+                  std::to_string(r.iteration) + " while lanes " +
+                  laneList(r.taken) + " run on (" + body +
+                  " per iteration, with the others idle)";
+  } else if (f.kind == "switch") {
+    out.message = "switch sends the lanes of warp " + std::to_string(r.warp) +
+                  " to different cases (" + body + " in the cases run one after another)";
+  } else {
+    out.message = "branch diverges within a warp: " +
+                  lanePhrase(r.taken, r.active) + "; the warp runs both paths (" +
+                  body + ")";
+  }
+  if (!sources.empty())
+    out.notes.push_back({f.condOrigin, "the condition varies with " + sources});
+  if (r.divergentShare > 0 && r.divergentShare < 1)
+    out.notes.push_back(
+        {-1, formatFigure(100 * r.divergentShare) +
+                 "% of the warps that reach it split (first: warp " +
+                 std::to_string(r.warp) + ")"});
+  if (f.reductionModulo)
+    out.notes.push_back(
+        {-1, "interleaved addressing (tid % (2*s) == 0) keeps every warp "
+             "busy with a few lanes; use sequential addressing: for (s = "
+             "blockDim.x / 2; s > 0; s >>= 1) if (tid < s) sdata[tid] += "
+             "sdata[tid + s]; so that whole warps drop out together"});
+  else if (f.laneModulo)
+    out.notes.push_back(
+        {-1, "branch on the warp index instead of lane bits (for example "
+             "(threadIdx.x / 32) % k rather than threadIdx.x % k) so that all "
+             "32 lanes of a warp take the same path"});
+  return out;
+}
+
+} // namespace warplint

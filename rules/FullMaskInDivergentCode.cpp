@@ -1,0 +1,28 @@
+#include "rules/SyncRules.h"
+
+#include "model/Explain.h"
+
+namespace warplint {
+
+std::optional<Finding> checkFullMaskInDivergentCode(const SyncFacts &f,
+                                                    const RuleOptions &) {
+  bool collective = (f.callee.size() > 5 &&
+                     f.callee.compare(f.callee.size() - 5, 5, "_sync") == 0) ||
+                    f.callee == "__syncwarp";
+  if (!collective || !f.fullMask || !f.reach.evaluated || !f.reach.partialWarp)
+    return std::nullopt;
+  Finding out;
+  out.message = f.callee +
+                " names all 32 lanes (mask 0xffffffff) but only lanes " +
+                laneList(f.reach.active) + " of warp " +
+                std::to_string(f.reach.warp) +
+                " reach it: the others never arrive (undefined behaviour: a "
+                "hang or garbage on Volta and newer)";
+  out.notes.push_back(
+      {-1, "compute the mask of the lanes that take this path before the "
+           "branch, with __ballot_sync(0xffffffff, condition), and pass it "
+           "here; or move the call out of the condition"});
+  return out;
+}
+
+} // namespace warplint

@@ -1,0 +1,22 @@
+#include "rules/SyncRules.h"
+
+namespace warplint {
+
+std::optional<Finding> checkMissingSyncwarp(const HazardFacts &f,
+                                            const RuleOptions &) {
+  if (!f.result.intraWarp || f.volatileAccess)
+    return std::nullopt;
+  Finding out;
+  out.message = "shared load reads '" + f.array + "' that lane " +
+                std::to_string(f.result.writer) +
+                " of the same warp stored (line " + std::to_string(f.storeLine) +
+                ") with no __syncwarp() between: since Volta the lanes of a "
+                "warp are not in lockstep, so lane " +
+                std::to_string(f.result.reader) + " may read the old value";
+  out.notes.push_back({-1, "put __syncwarp() between each step that writes "
+                           "and the next that reads; or exchange the values "
+                           "in registers with __shfl_down_sync"});
+  return out;
+}
+
+} // namespace warplint
