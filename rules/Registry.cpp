@@ -57,6 +57,37 @@ const std::vector<RuleInfo> &allRules() {
   return rules;
 }
 
+static bool glob(const char *p, const char *t) {
+  if (!*p)
+    return !*t;
+  if (*p == '*')
+    return glob(p + 1, t) || (*t && glob(p, t + 1));
+  return *t == *p && glob(p + 1, t + 1);
+}
+
+bool ruleEnabled(const std::string &enabled, const std::string &id) {
+  bool on = false;
+  size_t start = 0;
+  while (start <= enabled.size()) {
+    size_t comma = enabled.find(',', start);
+    std::string item = enabled.substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    while (!item.empty() && item.front() == ' ')
+      item.erase(item.begin());
+    while (!item.empty() && item.back() == ' ')
+      item.pop_back();
+    bool negative = !item.empty() && item[0] == '-';
+    if (negative)
+      item.erase(item.begin());
+    if (!item.empty() && glob(item.c_str(), id.c_str()))
+      on = !negative;
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  return on;
+}
+
 const char *spaceName(Space s) {
   switch (s) {
   case Space::Global: return "global";

@@ -105,6 +105,8 @@ struct RuleOptions {
   double threshold = 2.0;     // global: warn at sectors >= threshold x ideal
   double bankThreshold = 2.0; // shared: warn at wavefronts >= this x ideal
   double constantThreshold = 2.0; // constant: distinct addresses per request
+  /// clang-tidy style: comma-separated globs, '-' to turn off ("*,-foo").
+  std::string enabled = "*";
   int branchMinWeight = 4; // smaller divergent bodies are predicated: no warning
   bool warnDataDependentBranches = false;
 };
@@ -133,6 +135,10 @@ struct RuleInfo {
 
 /// Every rule warplint has (rules/Registry.cpp).
 const std::vector<RuleInfo> &allRules();
+
+/// Is `id` turned on by `enabled` ("*", "uncoalesced-*,-smem-*", ...)? The
+/// last glob that matches decides.
+bool ruleEnabled(const std::string &enabled, const std::string &id);
 
 /// "4", "4.5", "4.88": figures as the messages print them.
 std::string formatFigure(double v);

@@ -43,6 +43,19 @@ static cl::opt<double> Threshold(
     cl::desc("Warn when a warp moves at least this many times the ideal "
              "sectors (default 2)"),
     cl::init(2.0), cl::cat(Category));
+static cl::opt<std::string> Rules(
+    "rules",
+    cl::desc("Rules to run, clang-tidy style: comma-separated globs, '-' to "
+             "turn one off (default '*'; --list-rules shows them)"),
+    cl::init("*"), cl::cat(Category));
+static cl::opt<bool> ListRules("list-rules",
+                               cl::desc("List the rules and exit"),
+                               cl::cat(Category));
+static cl::opt<bool> DataBranches(
+    "warn-data-dependent-branches",
+    cl::desc("Also warn on branches whose condition depends on data loaded "
+             "per lane"),
+    cl::cat(Category));
 static cl::opt<bool> Remarks(
     "remarks", cl::desc("Print the model's view of every access as remarks"),
     cl::cat(Category));
@@ -119,6 +132,11 @@ int main(int argc, const char **argv) {
     if (Files.empty())
       Files.push_back(explainFile);
   }
+  if (ListRules) {
+    for (const warplint::RuleInfo &r : warplint::allRules())
+      outs() << r.id << "\n    " << r.summary << "\n";
+    return 0;
+  }
   if (Files.empty()) {
     errs() << "warplint: error: no input files (usage: warplint [options] "
               "<file.cu>... [-- <compiler args>])\n";
@@ -157,6 +175,16 @@ int main(int argc, const char **argv) {
     return 2;
   }
   opts.rules.threshold = Threshold;
+  opts.rules.enabled = Rules;
+  opts.rules.warnDataDependentBranches = DataBranches;
+  bool anyRule = false;
+  for (const warplint::RuleInfo &r : warplint::allRules())
+    anyRule |= warplint::ruleEnabled(Rules, r.id);
+  if (!anyRule) {
+    errs() << "warplint: error: --rules='" << Rules
+           << "' turns on no rule (see --list-rules)\n";
+    return 2;
+  }
   opts.textDiagnostics = Format == "text";
   opts.remarks = Remarks;
   opts.compilerWarnings = CompilerWarnings;

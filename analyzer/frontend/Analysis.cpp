@@ -217,7 +217,7 @@ private:
                       site.space, site.store, site.structMember,
                       site.elementStride, array ? &*array : nullptr};
     for (const RuleInfo &rule : allRules()) {
-      if (!rule.check)
+      if (!rule.check || !ruleEnabled(Opts.rules.enabled, rule.id))
         continue;
       std::optional<Finding> f = rule.check(facts, Opts.rules);
       if (!f || suppressed(loc, rule.id))

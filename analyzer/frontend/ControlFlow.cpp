@@ -95,7 +95,7 @@ void runBranchRules(const FunctionDecl *k, const KernelModel &m,
                       b.weight, cond, cond ? cond->origin : -1, br.dependsOn,
                       isReductionModulo(cond), isLaneModulo(cond)};
     for (const RuleInfo &rule : allRules()) {
-      if (!rule.branch)
+      if (!rule.branch || !ruleEnabled(opts.rules.enabled, rule.id))
         continue;
       std::optional<Finding> f = rule.branch(facts, opts.rules);
       if (f && !rep.suppressed(loc, rule.id))
@@ -128,10 +128,11 @@ void runSyncRules(const FunctionDecl *k, const KernelModel &m,
     facts.maskFromActivemask = mentionsActivemask(s.maskArg, m.ctx);
     facts.laneVaryingPath = s.mask && props(s.mask, m.ctx).laneVarying;
     for (const Expr *a : s.call->arguments())
-      facts.argText.push_back(rep.text(a->getSourceRange()));
+      if (!isa<CXXDefaultArgExpr>(a))
+        facts.argText.push_back(rep.text(a->getSourceRange()));
     SourceLocation loc = s.call->getBeginLoc();
     for (const RuleInfo &rule : allRules()) {
-      if (!rule.sync)
+      if (!rule.sync || !ruleEnabled(opts.rules.enabled, rule.id))
         continue;
       std::optional<Finding> f = rule.sync(facts, opts.rules);
       if (f && !rep.suppressed(loc, rule.id))
@@ -168,7 +169,7 @@ void runHazardRules(const FunctionDecl *k, const KernelModel &m,
                         rep.pos(store.expr->getBeginLoc()).line};
       SourceLocation loc = load.expr->getBeginLoc();
       for (const RuleInfo &rule : allRules()) {
-        if (!rule.hazard)
+        if (!rule.hazard || !ruleEnabled(opts.rules.enabled, rule.id))
           continue;
         std::optional<Finding> f = rule.hazard(facts, opts.rules);
         if (f && !rep.suppressed(loc, rule.id))
@@ -201,7 +202,7 @@ void analyzeLaunches(ASTContext &ac, const LaunchSites &sites,
     LaunchFacts facts{shape, kernelName(k)};
     SourceLocation loc = call->getBeginLoc();
     for (const RuleInfo &rule : allRules()) {
-      if (!rule.launch)
+      if (!rule.launch || !ruleEnabled(opts.rules.enabled, rule.id))
         continue;
       std::optional<Finding> f = rule.launch(facts, opts.rules);
       if (f && !rep.suppressed(loc, rule.id))

@@ -114,14 +114,29 @@ private:
     std::function<void(const Stmt *)> count = [&](const Stmt *x) {
       if (!x)
         return;
-      if (isa<CallExpr>(x))
-        ++calls;
+      if (isa<PseudoObjectExpr>(x))
+        return; // threadIdx.x and friends: a register read
+      if (auto *c = dyn_cast<CallExpr>(x)) {
+        calls += 2;
+        // A call costs what the function it calls does (a few levels deep);
+        // an intrinsic from a system header costs its two.
+        const FunctionDecl *def = nullptr;
+        auto *fd = c->getDirectCallee();
+        if (fd && fd->hasBody(def) && def && WeightDepth < 3 &&
+            !def->getASTContext().getSourceManager().isInSystemHeader(
+                def->getLocation())) {
+          ++WeightDepth;
+          calls += weight(def->getBody());
+          --WeightDepth;
+        }
+      }
       for (const Stmt *c : x->children())
         count(c);
     };
     count(s);
-    return 1 + 2 * calls;
+    return 1 + calls;
   }
+  static inline thread_local int WeightDepth = 0;
 
   static bool isBarrier(StringRef name) {
     return name == "__syncthreads" || name == "__syncthreads_count" ||
@@ -690,12 +705,13 @@ private:
     const FunctionDecl *fd = c->getDirectCallee();
     StringRef name = fd && fd->getIdentifier() ? fd->getName() : "";
     // Cooperative groups: block.sync(), cg::sync(block), tile.sync().
+    // (CUDA 13 declares thread_block::sync() static, so look at the class
+    // that declares the method, not at the call's form.)
     bool cgSync = false;
-    if (auto *mc = dyn_cast<CXXMemberCallExpr>(c))
+    if (auto *md = dyn_cast_or_null<CXXMethodDecl>(fd))
       if (name == "sync")
-        if (const CXXRecordDecl *rd = mc->getRecordDecl())
-          cgSync = rd->getName().contains("thread_block") ||
-                   rd->getName().contains("grid_group");
+        cgSync = md->getParent()->getName().contains("thread_block") ||
+                 md->getParent()->getName().contains("grid_group");
     if (isBarrier(name) || isWarpCollective(name) || cgSync) {
       if (!NoRecord) {
         SyncSite ss;
@@ -703,7 +719,8 @@ private:
         ss.callee = cgSync ? "thread_block::sync" : name.str();
         ss.mask = fullMask();
         ss.calls = Calls;
-        if (name.ends_with("_sync") && c->getNumArgs() >= 1) {
+        if ((name.ends_with("_sync") || name == "__syncwarp") &&
+            c->getNumArgs() >= 1) {
           bool saved = NoRecord;
           NoRecord = true;
           Val m = rvalue(c->getArg(0));

@@ -58,6 +58,7 @@ struct dim3 {
 };
 
 typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
 typedef enum cudaError { cudaSuccess = 0 } cudaError_t;
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,
@@ -76,12 +77,64 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n,
                        enum cudaMemcpyKind kind);
 cudaError_t cudaMemset(void *ptr, int value, size_t n);
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned flags = 1);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n,
+                            enum cudaMemcpyKind kind, cudaStream_t s = 0);
+cudaError_t cudaMemsetAsync(void *ptr, int value, size_t n, cudaStream_t s = 0);
+cudaError_t cudaEventCreate(cudaEvent_t *e);
+cudaError_t cudaEventDestroy(cudaEvent_t e);
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t e);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
+cudaError_t cudaStreamCreate(cudaStream_t *s);
+cudaError_t cudaStreamDestroy(cudaStream_t s);
+cudaError_t cudaStreamSynchronize(cudaStream_t s);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorName(cudaError_t err);
+cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value);
+struct cudaDeviceProp {
+  char name[256];
+  size_t totalGlobalMem, sharedMemPerBlock;
+  int regsPerBlock, warpSize, maxThreadsPerBlock, maxThreadsDim[3],
+      maxGridSize[3], clockRate, major, minor, multiProcessorCount,
+      memoryClockRate, memoryBusWidth, l2CacheSize;
+};
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
 cudaError_t cudaGetLastError(void);
 const char *cudaGetErrorString(cudaError_t err);
 }
 template <class T> static inline cudaError_t cudaMalloc(T **ptr, size_t size) {
   return cudaMalloc((void **)ptr, size);
 }
+template <class T>
+static inline cudaError_t cudaMallocManaged(T **ptr, size_t size,
+                                            unsigned flags = 1) {
+  return cudaMallocManaged((void **)ptr, size, flags);
+}
+template <class T>
+static inline cudaError_t cudaMallocHost(T **ptr, size_t size) {
+  return cudaMallocHost((void **)ptr, size);
+}
+template <class T>
+cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t n,
+                               size_t offset = 0,
+                               enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t n,
+                                 size_t offset = 0,
+                                 enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+template <class T>
+cudaError_t cudaFuncSetAttribute(T *func, int attr, int value) {
+  return cudaFuncSetAttribute((const void *)func, attr, value);
+}
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+#define cudaMemAttachGlobal 1
 
 typedef uint32_t cuuint32_t;
 typedef uint64_t cuuint64_t;
