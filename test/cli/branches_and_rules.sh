@@ -7,7 +7,7 @@ expect_rc br 0
 json br "all(set(b) >= {'kernel','file','line','column','kind','divergent','data_dependent','depends_on'} for b in d['branches'])"
 json br "[b['split'] for b in d['branches'] if b['kernel'] == 'laneThreshold' and b['kind'] == 'if'] == [{'warp': 0, 'taken_lanes': '3..31', 'skipped_lanes': '0..2'}]"
 json br "[b['divergent'] for b in d['branches'] if b['kernel'] == 'laneLoop' and b['kind'] == 'loop' and b['line'] == 41] == [True]"
-json br "[b['depends_on'] for b in d['branches'] if b['kernel'] == 'oddLanes'] == [['threadIdx.x']]"
+json br "[b['depends_on'] for b in d['branches'] if b['kernel'] == 'oddLanes' and b['kind'] == 'if'] == [['threadIdx.x']]"
 # Uniform, guarded, and data-dependent conditions in uniform.cu.
 json br "all(b['divergent'] in (False, None) or b['weight'] < 4 for b in d['branches'] if b['kernel'] == 'uniformBranches')"
 json br "[b['divergent'] for b in d['branches'] if b['kernel'] == 'uniformBranches' and b['data_dependent']] == [None]"
