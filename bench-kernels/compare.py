@@ -26,7 +26,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CASE_RE = re.compile(
-    r'CASE\("([^"]+)", "(load|store)", "([\w-]+)", ([\d.]+), \w+\)')
+    r'CASE\("([^"]+)", "(load|store|branch)", "([\w-]+)", ([\d.]+), \w+\)')
+MARK = 'branch under test'
 TOLERANCE = 0.5  # sectors (or wavefronts) per request
 
 # Per rule: the space its cases measure, warplint's JSON fields, and the
@@ -42,6 +43,16 @@ RULES = {
         ideal='ideal_wavefronts_per_request',
         num='l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{k}.sum',
         den='smsp__sass_inst_executed_op_shared_{k}.sum'),
+    # Branches: predicted 1 when warplint finds the branch divergent with a
+    # body large enough to stay a branch (what would warn); measured 1 when a
+    # branch target of the kernel diverged or instructions ran with fewer
+    # than 32 active threads (lanes that returned early).
+    'divergent-branch': dict(
+        space='branch', field=None, ideal=None,
+        measure=lambda m, kind: 1.0 if (
+            m.get('smsp__sass_branch_targets_threads_divergent.sum', 0) > 0 or
+            m['smsp__thread_inst_executed.sum'] /
+            m['smsp__inst_executed.sum'] < 31.99) else 0.0),
     'constant-nonuniform-access': dict(
         space='constant', field='addresses_per_request',
         ideal='ideal_addresses_per_request',
@@ -65,10 +76,20 @@ def stated_cases(rule_dir):
     for f in sorted(os.listdir(rule_dir)):
         if f.endswith('.cu'):
             path = os.path.join(rule_dir, f)
-            for sig, op, sweep, expect in CASE_RE.findall(open(path).read()):
+            text = open(path).read()
+            for sig, op, sweep, expect in CASE_RE.findall(text):
                 cases.append(dict(case=sig, op=op, sweep=sweep,
                                   stated=float(expect), file=path))
     return cases
+
+
+def marked_lines(files):
+    lines = set()
+    for f in files:
+        for i, l in enumerate(open(f), 1):
+            if MARK in l:
+                lines.add((os.path.abspath(f), i))
+    return lines
 
 
 def predictions(warplint, files, space):
@@ -78,6 +99,15 @@ def predictions(warplint, files, space):
         sys.exit('warplint failed (%d): %s' % (out.returncode, out.stderr))
     doc = json.loads(out.stdout)
     by_case = collections.defaultdict(list)
+    if space == 'branch':
+        marks = marked_lines(files)
+        for b in doc['branches']:
+            if (os.path.abspath(b['file']), b['line']) in marks:
+                # The rule's threshold on body size: smaller ones are predicated.
+                p = None if b['divergent'] is None else float(
+                    b['divergent'] and b['weight'] >= 4)
+                b = dict(b, predicted=p, ideal=1, op='branch')
+                by_case[(b['kernel_signature'], 'branch')].append(b)
     for a in doc['accesses']:
         if a['space'] == space:
             by_case[(a['kernel_signature'], a['op'])].append(a)
@@ -162,8 +192,12 @@ def evaluate(warplint):
                 pred = acc[0] if len(acc) == 1 else None
                 m = metrics.get(c['case'])
                 meas = per_request(m, c['op'], rule) if m else None
-                p = pred[spec['field']] if pred else None
-                ideal = pred[spec['ideal']] if pred else None
+                if spec['field'] is None:
+                    p = pred['predicted'] if pred else None
+                    ideal = None
+                else:
+                    p = pred[spec['field']] if pred else None
+                    ideal = pred[spec['ideal']] if pred else None
                 results.append(dict(
                     gpu=gpu, rule=rule, case=c['case'], op=c['op'],
                     sweep=c['sweep'], stated=c['stated'], predicted=p,
@@ -177,13 +211,20 @@ def evaluate(warplint):
 def summarize(results, threshold=2.0):
     summary = {}
     for (gpu, rule), rows in group(results, ('gpu', 'rule')).items():
+        # Cases warplint makes no prediction for (data-dependent) are listed
+        # in the table but not counted.
+        rows = [r for r in rows if r['stated'] >= 0]
         match = [r for r in rows if r['predicted'] is not None and
                  r['measured'] is not None and
                  abs(r['predicted'] - r['measured']) <= TOLERANCE and
                  r['stated'] == r['predicted']]
-        bad = [r for r in rows if r['measured'] is not None and r['ideal'] and
-               r['measured'] >= threshold * r['ideal']]
-        warned = [r for r in rows if r['warned']]
+        if rule == 'divergent-branch':
+            bad = [r for r in rows if r['measured'] == 1]
+            warned = [r for r in rows if r['predicted'] == 1]
+        else:
+            bad = [r for r in rows if r['measured'] is not None and
+                   r['ideal'] and r['measured'] >= threshold * r['ideal']]
+            warned = [r for r in rows if r['warned']]
         tp = [r for r in warned if r in bad]
         sweeps = {}
         for sweep, srows in group(rows, ('sweep',)).items():

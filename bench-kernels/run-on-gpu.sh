@@ -3,7 +3,8 @@
 # its *.cu with nvcc, runs it (timings as CSV) and profiles it with Nsight
 # Compute (the metrics listed in the folder's metrics.txt, per kernel named
 # case_*). Writes into $OUT (default ./gpu-out): gpu.txt, <rule>.times.csv,
-# <rule>.ncu.csv. The machine facts go in gpu.txt.
+# <rule>.ncu.csv, and all of them packed in results.tar.gz (what the device
+# tool brings back). Unpack into bench-kernels/results/<gpu>/ to record.
 set -euo pipefail
 cd "$(dirname "$0")"
 OUT=${OUT:-$PWD/gpu-out}
@@ -27,3 +28,5 @@ for dir in */; do
     echo "$rule: $(wc -l <"$OUT/$rule.times.csv") timed cases, $(grep -c case_ "$OUT/$rule.ncu.csv") counter rows"
   done
 done
+(cd "$OUT" && tar czf /tmp/results.tar.gz gpu.txt ./*.csv && rm -f ./*.csv &&
+  mv /tmp/results.tar.gz .)

@@ -38,6 +38,14 @@ std::optional<Finding> checkDivergentBranch(const BranchFacts &f,
                   std::to_string(r.iteration) + " while lanes " +
                   laneList(r.taken) + " run on (" + body +
                   " per iteration, with the others idle)";
+  } else if (f.kind == "exit") {
+    // The lanes that leave are done: nothing runs twice, but the rest runs
+    // with fewer lanes.
+    int stay = __builtin_popcount(r.active & ~r.taken);
+    out.message = "lanes " + laneList(r.taken) + " of warp " +
+                  std::to_string(r.warp) + " leave early: the rest (" + body +
+                  ") runs with " + std::to_string(stay) + " of " +
+                  std::to_string(__builtin_popcount(r.active)) + " lanes";
   } else if (f.kind == "switch") {
     out.message = "switch sends the lanes of warp " + std::to_string(r.warp) +
                   " to different cases (" + body + " in the cases run one after another)";

@@ -38,6 +38,7 @@ bool isLaneModulo(const LaneExpr &e) {
 const char *kindName(BranchSite::Kind k) {
   switch (k) {
   case BranchSite::If: return "if";
+  case BranchSite::Exit: return "exit";
   case BranchSite::Loop: return "loop";
   case BranchSite::Ternary: return "ternary";
   case BranchSite::Switch: return "switch";

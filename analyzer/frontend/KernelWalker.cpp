@@ -905,6 +905,8 @@ private:
                                      isa<ContinueStmt>(cs->body_back()) ||
                                      isa<BreakStmt>(cs->body_back()));
       b.weight = exits ? RestWeight : weight(s->getThen()) + weight(s->getElse());
+      if (exits && !s->getElse())
+        b.kind = BranchSite::Exit;
       M.branches.push_back(b);
     }
     LaneExpr m0 = Mask;

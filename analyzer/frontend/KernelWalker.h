@@ -49,9 +49,10 @@ struct AccessSite {
   bool isVolatile = false;
 };
 
-/// A point where control flow may split a warp.
+/// A point where control flow may split a warp. Exit: `if (c) return;`
+/// (or continue/break), whose taken lanes leave the rest to the others.
 struct BranchSite {
-  enum Kind { If, Loop, Ternary, Switch } kind = If;
+  enum Kind { If, Exit, Loop, Ternary, Switch } kind = If;
   const clang::Stmt *stmt = nullptr;     // for the location
   const clang::Expr *condExpr = nullptr; // as written
   LaneExpr cond;                         // If/Ternary; a Switch's value

@@ -35,6 +35,7 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
   size_t nAssign = unknownAssignments(ctx, p).size();
   std::vector<char> splits(shapes.size() * nAssign, 0);
   double execs = 0, divergent = 0;
+  bool repSeen = false;
   forEachWarp(ctx, p, shapes, [&](size_t s, size_t a, const Env &env, int w) {
     WarpEval ev(pc.ctx, shapes[s], env, w);
     LaneMask active = ev.mask(pm.mask);
@@ -48,10 +49,13 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
     }
     if (split) {
       splits[s * nAssign + a] = 1;
-      if (r.warp < 0 || (s == 0 && a == 0 && !r.divergent)) {
+      // The first split of the representative environment, else any first.
+      bool rep = s == 0 && a == 0;
+      if (r.warp < 0 || (rep && !repSeen)) {
         r.warp = w;
         r.active = active;
         r.taken = taken;
+        repSeen |= rep;
       }
     }
   });
