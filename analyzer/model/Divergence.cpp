@@ -31,7 +31,11 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
   PreparedConditions pm = prepareConditions(ctx, mask);
   PreparedConditions pc = prepareConditions(pm.ctx, cond);
   r.guardAssumed = pm.guard || pc.guard;
-  Props p = unionProps(ctx, {cond, mask});
+  // A condition every lane agrees on (after the guard rules) cannot split.
+  if (!props(pc.mask, pc.ctx).laneVarying)
+    return r;
+  // Sample only the unknowns that survive the guard rules.
+  Props p = unionProps(pc.ctx, {pc.mask, pm.mask});
   size_t nAssign = unknownAssignments(ctx, p).size();
   std::vector<char> splits(shapes.size() * nAssign, 0);
   double execs = 0, divergent = 0;
@@ -72,30 +76,29 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   if (!l.cond || props(l.cond, ctx).hasData)
     return r;
   r.evaluated = true;
-  LaneExpr inLoop = mask ? bin(Op::LAnd, mask, loopActive(loop))
-                         : loopActive(loop);
   PreparedConditions pm = prepareConditions(ctx, mask);
-  PreparedConditions pl = prepareConditions(ctx, inLoop);
-  r.guardAssumed = pl.guard;
-  Props p = unionProps(ctx, {mask, l.cond, l.init, l.next});
-  // The loop's own iteration is stepped here, not sampled.
+  r.guardAssumed = pm.guard;
+  // The loop's own condition with its guards assumed: a loop that only a
+  // bounds guard ends (a grid-stride loop) never splits the warp, nor does
+  // one whose condition every lane agrees on.
+  const Context &pc = pm.ctx;
+  if (!props(pc.loops[loop].cond, pc).laneVarying)
+    return r;
+  Props p = unionProps(pc, {pm.mask, pc.loops[loop].cond, l.init, l.next});
   p.loops.erase(std::remove(p.loops.begin(), p.loops.end(), loop),
                 p.loops.end());
-  size_t nAssign = unknownAssignments(ctx, p).size();
+  size_t nAssign = unknownAssignments(pc, p).size();
   std::vector<char> splits(shapes.size() * nAssign, 0);
   double execs = 0, divergent = 0;
   constexpr int MaxIterations = 64;
-  forEachWarp(ctx, p, shapes, [&](size_t s, size_t a, const Env &base, int w) {
-    Env env = base;
-    LaneMask before;
-    {
-      WarpEval ev(pm.ctx, shapes[s], env, w);
-      before = ev.mask(pm.mask);
-    }
-    for (int k = 0; k < MaxIterations && before; ++k) {
-      env.loopIter[loop] = k;
-      WarpEval ev(pl.ctx, shapes[s], env, w);
-      LaneMask now = ev.mask(pl.mask);
+  forEachWarp(pc, p, shapes, [&](size_t s, size_t a, const Env &env, int w) {
+    WarpEval ev(pc, shapes[s], env, w);
+    LaneMask before = ev.mask(pm.mask);
+    if (!before)
+      return;
+    std::vector<LaneMask> seq = ev.loopActiveSequence(loop, MaxIterations);
+    for (size_t k = 0; k < seq.size(); ++k) {
+      LaneMask now = seq[k] & before;
       bool split = now != 0 && now != before;
       if (s == 0 && a == 0) {
         execs += 1;
@@ -105,11 +108,13 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
         splits[s * nAssign + a] = 1;
         if (r.warp < 0) {
           r.warp = w;
-          r.iteration = k;
+          r.iteration = int(k);
           r.active = before;
           r.taken = now;
         }
       }
+      if (!now)
+        break;
       before = now;
     }
   });
@@ -126,7 +131,7 @@ ReachResult analyzeReach(const LaneExpr &mask, const Context &ctx,
     return r;
   r.evaluated = true;
   PreparedConditions pm = prepareConditions(ctx, mask);
-  Props p = unionProps(ctx, {mask});
+  Props p = unionProps(pm.ctx, {pm.mask});
   std::vector<Env> assignments = unknownAssignments(ctx, p);
   bool allWarp = true, allBlock = true;
   for (size_t s = 0; s < shapes.size(); ++s)

@@ -149,6 +149,23 @@ LaneMask WarpEval::loopActive(int loop) {
   return ActiveCache[loop] = active;
 }
 
+std::vector<LaneMask> WarpEval::loopActiveSequence(int loop, int maxIter) {
+  std::vector<LaneMask> out;
+  const Loop &l = Ctx.loops[loop];
+  LaneMask active = AllLanes;
+  Lanes v = value(l.init);
+  for (int i = 0; i < maxIter && active; ++i) {
+    Override[loop] = v;
+    HasOverride[loop] = 1;
+    if (l.cond && i >= (l.testAfterBody ? 1 : 0))
+      active &= cond(l.cond, true);
+    out.push_back(active);
+    v = value(l.next);
+    HasOverride[loop] = 0;
+  }
+  return out;
+}
+
 Lanes WarpEval::value(const LaneExpr &e) {
   switch (e->op) {
   case Op::Const:

@@ -105,6 +105,9 @@ public:
   /// Lanes for which `cond` holds. Assumed nodes hold for every lane; other
   /// conditions are evaluated as written (see prepareConditions).
   LaneMask mask(const LaneExpr &cond);
+  /// Lanes still inside `loop` at iterations 0, 1, ..., stopping after
+  /// `maxIter` or when none is left: one pass, not one per iteration.
+  std::vector<LaneMask> loopActiveSequence(int loop, int maxIter);
   /// Lanes that exist in this warp (the last warp of a block may be partial).
   LaneMask present() const { return Present; }
 

@@ -130,8 +130,8 @@ struct Totals {
 
 static void accumulate(const Access &acc, const LaneExpr &mask,
                        const Context &ctx, const Shape &sh, const Env &env,
-                       const CostModel &cost, Totals &t) {
-  for (int w = 0; w < sh.warps(); ++w) {
+                       const CostModel &cost, Totals &t, int warpStep = 1) {
+  for (int w = 0; w < sh.warps(); w += warpStep) {
     WarpEval ev(ctx, sh, env, w);
     LaneMask active = ev.mask(mask);
     t.data |= ev.usedDataCondition;
@@ -183,21 +183,62 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
     r.unknownReason = dataReason(acc.offset, ctx);
     return r;
   }
-  Props all = unionProps(ctx, {acc.offset, acc.mask});
+  // Guards and data conditions are classified once, not per warp; only the
+  // unknowns that survive that (not a bound `i < n`) need sampling.
+  PreparedConditions prep = prepareConditions(ctx, acc.mask);
+  Props all = unionProps(prep.ctx, {acc.offset, prep.mask});
   r.dependsOn = pa.unknowns;
 
   std::vector<Env> assignments = unknownAssignments(ctx, all);
 
-  // Guards and data-dependent conditions are classified once, not per warp.
-  PreparedConditions prep = prepareConditions(ctx, acc.mask);
-  bool first = true;
-  Totals strideTotals;
-  for (size_t s = 0; s < shapes.size(); ++s) {
+  // The representative environment is evaluated in full: it gives the
+  // reported figures. The samples of unknowns and the alternative shapes only
+  // answer "does the result change?"; when there are many, they are run on a
+  // subsample (every 4th block/iteration, about 8 warps) and compared with the
+  // representative run on the same subsample.
+  std::vector<Env> repEnvs = enumeratedEnvs(ctx, all, assignments[0]);
+  size_t work = 0;
+  for (const Shape &sh : shapes)
+    work += size_t(sh.warps()) * repEnvs.size() * assignments.size();
+  const bool subsample = work > 4096 && (assignments.size() > 1 || shapes.size() > 1);
+  auto run = [&](size_t s, size_t a, bool full, Totals &t) {
+    std::vector<Env> envs = enumeratedEnvs(ctx, all, assignments[a]);
+    int warpStep = full ? 1 : std::max(1, shapes[s].warps() / 8);
+    for (size_t e = 0; e < envs.size(); e += full ? 1 : 4)
+      accumulate(acc, prep.mask, prep.ctx, shapes[s], envs[e], cost, t,
+                 warpStep);
+    return envs.size();
+  };
+  Totals rep;
+  size_t repCount = run(0, 0, true, rep);
+  r.maskDataDependent = rep.data;
+  r.guardAssumed = rep.guard;
+  if (rep.requests == 0 || rep.undefined) {
+    r.unknownReason = rep.undefined
+                          ? "a divisor or shift is out of range for the values "
+                            "the model uses"
+                          : "no lane of any warp executes it under the model's "
+                            "assumptions";
+    return r;
+  }
+  r.evaluated = true;
+  r.actual = rep.actual / rep.requests;
+  r.ideal = rep.ideal / rep.requests;
+  r.activeLanes = rep.lanes / rep.requests;
+  r.commonStride = rep.firstCommon;
+  r.requestsPerBlock = rep.requests / double(repCount);
+  double repRatio = r.ideal > 0 ? r.actual / r.ideal : 1;
+  r.minActual = r.maxActual = r.actual;
+  r.minRatio = r.maxRatio = repRatio;
+  bool strideConstant = rep.strideSeen && rep.strideConstant;
+  // Comparison values: the same subsample for every run.
+  std::vector<std::pair<double, double>> compared;
+  for (size_t sh = 0; sh < shapes.size(); ++sh) {
     for (size_t a = 0; a < assignments.size(); ++a) {
+      if (sh == 0 && a == 0 && !subsample)
+        continue; // the full representative run stands for itself
       Totals t;
-      std::vector<Env> envs = enumeratedEnvs(ctx, all, assignments[a]);
-      for (const Env &env : envs)
-        accumulate(acc, prep.mask, prep.ctx, shapes[s], env, cost, t);
+      run(sh, a, !subsample, t);
       if (t.undefined)
         continue; // a sampled unknown made a divisor zero: no information
       r.maskDataDependent |= t.data;
@@ -205,38 +246,30 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
       if (t.requests == 0)
         continue;
       double actual = t.actual / t.requests, ideal = t.ideal / t.requests;
-      double ratio = ideal > 0 ? actual / ideal : 1;
-      if (first) {
-        r.evaluated = true;
-        r.actual = actual;
-        r.ideal = ideal;
-        r.activeLanes = t.lanes / t.requests;
-        r.minActual = r.maxActual = actual;
-        r.minRatio = r.maxRatio = ratio;
-        r.commonStride = t.firstCommon;
-        r.requestsPerBlock = t.requests / double(envs.size());
-        strideTotals = t;
-        first = false;
-      } else {
-        r.minActual = std::min(r.minActual, actual);
-        r.maxActual = std::max(r.maxActual, actual);
-        r.minRatio = std::min(r.minRatio, ratio);
-        r.maxRatio = std::max(r.maxRatio, ratio);
-        if (t.strideSeen && (!strideTotals.strideSeen ||
-                             t.stride != strideTotals.stride))
-          strideTotals.strideConstant = false;
-        strideTotals.strideConstant &= t.strideConstant;
-      }
+      compared.push_back({actual, ideal > 0 ? actual / ideal : 1});
+      if (t.strideSeen && (!rep.strideSeen || t.stride != rep.stride))
+        strideConstant = false;
+      strideConstant &= !t.strideSeen || t.strideConstant;
     }
   }
-  if (!r.evaluated) {
-    r.unknownReason = "no lane of any warp executes it under the model's "
-                      "assumptions";
-    return r;
+  if (!subsample) {
+    compared.push_back({r.actual, repRatio});
   }
-  r.exact = r.maxActual - r.minActual < 1e-9 && r.maxRatio - r.minRatio < 1e-9;
-  if (strideTotals.strideSeen && strideTotals.strideConstant)
-    r.laneStride = strideTotals.stride;
+  bool same = true;
+  for (const auto &c : compared)
+    same &= std::abs(c.first - compared.front().first) < 1e-9 &&
+            std::abs(c.second - compared.front().second) < 1e-9;
+  if (!same) {
+    for (const auto &c : compared) {
+      r.minActual = std::min(r.minActual, c.first);
+      r.maxActual = std::max(r.maxActual, c.first);
+      r.minRatio = std::min(r.minRatio, c.second);
+      r.maxRatio = std::max(r.maxRatio, c.second);
+    }
+  }
+  r.exact = same;
+  if (strideConstant)
+    r.laneStride = rep.stride;
   return r;
 }
 
