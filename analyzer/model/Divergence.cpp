@@ -132,6 +132,10 @@ ReachResult analyzeReach(const LaneExpr &mask, const Context &ctx,
   r.evaluated = true;
   PreparedConditions pm = prepareConditions(ctx, mask);
   Props p = unionProps(pm.ctx, {pm.mask});
+  // Every thread agrees on a condition that does not vary by lane; a block
+  // is all in or all out.
+  if (!p.laneVarying)
+    return r;
   std::vector<Env> assignments = unknownAssignments(ctx, p);
   bool allWarp = true, allBlock = true;
   for (size_t s = 0; s < shapes.size(); ++s)

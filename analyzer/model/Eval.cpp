@@ -78,12 +78,35 @@ Props props(const LaneExpr &e, const Context &ctx) {
   return p;
 }
 
+std::vector<char> sequenceInvariantLoops(const Context &ctx) {
+  std::vector<char> invariant(ctx.loops.size());
+  for (size_t l = 0; l < ctx.loops.size(); ++l) {
+    const Loop &loop = ctx.loops[l];
+    Props p = props(loop.init, ctx), q = props(loop.next, ctx);
+    // The update refers to the variable itself; any other loop disqualifies.
+    bool otherLoop = false;
+    for (int x : p.loops)
+      otherLoop |= x != int(l);
+    for (int x : q.loops)
+      otherLoop |= x != int(l);
+    invariant[l] = !p.usesBlockIdx && !q.usesBlockIdx && !otherLoop &&
+                   loop.iterOf < 0;
+    if (invariant[l] && loop.cond) {
+      Props c = props(loop.cond, ctx);
+      bool other = false;
+      for (int x : c.loops)
+        other |= x != int(l);
+      if (!c.usesBlockIdx && !other)
+        invariant[l] = 2;
+    }
+  }
+  return invariant;
+}
+
 WarpEval::WarpEval(const Context &ctx, const Shape &shape, const Env &env,
-                   int warp)
-    : Ctx(ctx), Sh(shape), En(env), LoopCache(ctx.loops.size()),
-      Override(ctx.loops.size()), ActiveCache(ctx.loops.size()),
-      HasCache(ctx.loops.size()), HasOverride(ctx.loops.size()),
-      HasActive(ctx.loops.size()) {
+                   int warp, LoopSequences *sequences)
+    : Ctx(ctx), Sh(shape), En(env), Seq(sequences),
+      Slot(ctx.loops.size(), -1) {
   for (int l = 0; l < WarpSize; ++l) {
     int64_t linear = int64_t(warp) * WarpSize + l;
     if (linear < shape.threads())
@@ -100,28 +123,90 @@ static Lanes splat(int64_t v) {
   return r;
 }
 
+WarpEval::LoopState &WarpEval::state(int loop) {
+  if (Slot[loop] < 0) {
+    Slot[loop] = int(States.size());
+    States.emplace_back();
+  }
+  return States[Slot[loop]];
+}
+
+// States may grow (and move) while a loop's init or update is evaluated, so
+// they are looked up again after each evaluation.
 const Lanes &WarpEval::loopValue(int loop) {
-  if (HasOverride[loop])
-    return Override[loop];
-  if (HasCache[loop])
-    return LoopCache[loop];
+  if (state(loop).hasOverride)
+    return state(loop).override;
+  if (state(loop).hasCache)
+    return state(loop).cache;
   const Loop &l = Ctx.loops[loop];
   int src = l.iterOf < 0 ? loop : l.iterOf;
   int iter = src < int(En.loopIter.size()) ? En.loopIter[src] : 0;
+  if (Seq && Seq->invariant[loop]) {
+    // Extend the shared sequence as far as this iteration needs.
+    std::vector<Lanes> &vals = Seq->values[loop];
+    if (vals.empty())
+      vals.push_back(value(l.init));
+    while (int(vals.size()) <= iter) {
+      state(loop).override = vals.back();
+      state(loop).hasOverride = true;
+      Lanes next = value(l.next);
+      state(loop).hasOverride = false;
+      Seq->values[loop].push_back(next);
+    }
+    LoopState &st = state(loop);
+    st.hasCache = true;
+    st.cache = Seq->values[loop][iter];
+    return st.cache;
+  }
   Lanes v = value(l.init);
   for (int i = 0; i < iter; ++i) {
-    Override[loop] = v;
-    HasOverride[loop] = 1;
+    state(loop).override = v;
+    state(loop).hasOverride = true;
     v = value(l.next);
-    HasOverride[loop] = 0;
+    state(loop).hasOverride = false;
   }
-  HasCache[loop] = 1;
-  return LoopCache[loop] = v;
+  LoopState &st = state(loop);
+  st.hasCache = true;
+  st.cache = v;
+  return st.cache;
 }
 
 LaneMask WarpEval::loopActive(int loop) {
-  if (HasActive[loop])
-    return ActiveCache[loop];
+  if (state(loop).hasActive)
+    return state(loop).active;
+  if (Seq && Seq->invariant[loop] == 2 && Ctx.loops[loop].cond) {
+    // Shared across environments: extend the sequence to this iteration.
+    const Loop &l = Ctx.loops[loop];
+    int iter = loop < int(En.loopIter.size()) ? En.loopIter[loop] : 0;
+    int first = l.testAfterBody ? 1 : 0;
+    while (int(Seq->active[loop].size()) <= iter) {
+      size_t i = Seq->active[loop].size();
+      LaneMask prev = i ? Seq->active[loop].back() : AllLanes;
+      LaneMask now = prev;
+      if (prev && int(i) >= first) {
+        // The variable's value at iteration i, from the shared sequence.
+        std::vector<Lanes> &vals = Seq->values[loop];
+        if (vals.empty())
+          vals.push_back(value(l.init));
+        while (vals.size() <= i) {
+          state(loop).override = vals.back();
+          state(loop).hasOverride = true;
+          Lanes next = value(l.next);
+          state(loop).hasOverride = false;
+          Seq->values[loop].push_back(next);
+        }
+        state(loop).override = Seq->values[loop][i];
+        state(loop).hasOverride = true;
+        now &= cond(l.cond, true);
+        state(loop).hasOverride = false;
+      }
+      Seq->active[loop].push_back(now);
+    }
+    LoopState &st = state(loop);
+    st.hasActive = true;
+    st.active = Seq->active[loop][iter];
+    return st.active;
+  }
   const Loop &l = Ctx.loops[loop];
   int iter = loop < int(En.loopIter.size()) ? En.loopIter[loop] : 0;
   LaneMask active = AllLanes;
@@ -132,21 +217,23 @@ LaneMask WarpEval::loopActive(int loop) {
     int first = l.testAfterBody ? 1 : 0;
     for (int i = 0; i <= iter && active; ++i) {
       if (i >= first) {
-        Override[loop] = v;
-        HasOverride[loop] = 1;
+        state(loop).override = v;
+        state(loop).hasOverride = true;
         active &= cond(l.cond, true);
-        HasOverride[loop] = 0;
+        state(loop).hasOverride = false;
       }
       if (i < iter) {
-        Override[loop] = v;
-        HasOverride[loop] = 1;
+        state(loop).override = v;
+        state(loop).hasOverride = true;
         v = value(l.next);
-        HasOverride[loop] = 0;
+        state(loop).hasOverride = false;
       }
     }
   }
-  HasActive[loop] = 1;
-  return ActiveCache[loop] = active;
+  LoopState &st = state(loop);
+  st.hasActive = true;
+  st.active = active;
+  return active;
 }
 
 std::vector<LaneMask> WarpEval::loopActiveSequence(int loop, int maxIter) {
@@ -155,13 +242,13 @@ std::vector<LaneMask> WarpEval::loopActiveSequence(int loop, int maxIter) {
   LaneMask active = AllLanes;
   Lanes v = value(l.init);
   for (int i = 0; i < maxIter && active; ++i) {
-    Override[loop] = v;
-    HasOverride[loop] = 1;
+    state(loop).override = v;
+    state(loop).hasOverride = true;
     if (l.cond && i >= (l.testAfterBody ? 1 : 0))
       active &= cond(l.cond, true);
     out.push_back(active);
     v = value(l.next);
-    HasOverride[loop] = 0;
+    state(loop).hasOverride = false;
   }
   return out;
 }

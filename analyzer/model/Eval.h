@@ -97,9 +97,27 @@ struct PreparedConditions {
 };
 PreparedConditions prepareConditions(const Context &ctx, const LaneExpr &mask);
 
+/// Values of loop variables by iteration for one warp, shared by the
+/// environments that differ only in blockIdx and iteration: a loop whose
+/// init and update use neither (nor another loop) takes the same values in
+/// all of them. Valid for one context, shape, warp and assignment of the
+/// unknowns.
+struct LoopSequences {
+  explicit LoopSequences(const std::vector<char> &invariantLoops)
+      : invariant(invariantLoops), values(invariantLoops.size()),
+        active(invariantLoops.size()) {}
+  const std::vector<char> &invariant;     // by loop id
+  std::vector<std::vector<Lanes>> values; // by loop id, by iteration
+  std::vector<std::vector<LaneMask>> active; // lanes still in, by iteration
+};
+/// Loops whose values LoopSequences may share (computed once per context):
+/// 1 the values, 2 the values and the lanes still inside (condition too).
+std::vector<char> sequenceInvariantLoops(const Context &ctx);
+
 class WarpEval {
 public:
-  WarpEval(const Context &ctx, const Shape &shape, const Env &env, int warp);
+  WarpEval(const Context &ctx, const Shape &shape, const Env &env, int warp,
+           LoopSequences *sequences = nullptr);
 
   Lanes value(const LaneExpr &e);
   /// Lanes for which `cond` holds. Assumed nodes hold for every lane; other
@@ -125,11 +143,19 @@ private:
   const Env &En;
   LaneMask Present = 0;
   Lanes Tid[3];
-  // Per loop id: the variable's value this iteration, an override while its
-  // update or condition is being evaluated, and the lanes still inside it.
-  std::vector<Lanes> LoopCache, Override;
-  std::vector<LaneMask> ActiveCache;
-  std::vector<uint8_t> HasCache, HasOverride, HasActive;
+  // Per loop in use: the variable's value this iteration, an override while
+  // its update or condition is being evaluated, and the lanes still inside.
+  // Allocated on first use: a kernel may have hundreds of loops after
+  // inlining, and a WarpEval is built for every warp of every environment.
+  struct LoopState {
+    Lanes cache, override;
+    LaneMask active = 0;
+    bool hasCache = false, hasOverride = false, hasActive = false;
+  };
+  LoopSequences *Seq = nullptr;
+  std::vector<int> Slot; // loop id -> index into States, -1 if unused
+  std::vector<LoopState> States;
+  LoopState &state(int loop);
 };
 
 } // namespace warplint

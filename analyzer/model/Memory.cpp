@@ -128,16 +128,18 @@ struct Totals {
 };
 } // namespace
 
+/// One warp of one environment.
 static void accumulate(const Access &acc, const LaneExpr &mask,
                        const Context &ctx, const Shape &sh, const Env &env,
-                       const CostModel &cost, Totals &t, int warpStep = 1) {
-  for (int w = 0; w < sh.warps(); w += warpStep) {
-    WarpEval ev(ctx, sh, env, w);
+                       const CostModel &cost, Totals &t, int w,
+                       LoopSequences &seq) {
+  {
+    WarpEval ev(ctx, sh, env, w, &seq);
     LaneMask active = ev.mask(mask);
     t.data |= ev.usedDataCondition;
     t.guard |= ev.assumedGuard;
     if (!active)
-      continue;
+      return;
     Lanes addr = ev.value(acc.offset);
     t.undefined |= ev.undefined;
     Cost c = cost(addr, active, acc.elementBytes);
@@ -197,6 +199,7 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
   // subsample (every 4th block/iteration, about 8 warps) and compared with the
   // representative run on the same subsample.
   std::vector<Env> repEnvs = enumeratedEnvs(ctx, all, assignments[0]);
+  const std::vector<char> invariantLoops = sequenceInvariantLoops(prep.ctx);
   size_t work = 0;
   for (const Shape &sh : shapes)
     work += size_t(sh.warps()) * repEnvs.size() * assignments.size();
@@ -204,9 +207,14 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
   auto run = [&](size_t s, size_t a, bool full, Totals &t) {
     std::vector<Env> envs = enumeratedEnvs(ctx, all, assignments[a]);
     int warpStep = full ? 1 : std::max(1, shapes[s].warps() / 8);
-    for (size_t e = 0; e < envs.size(); e += full ? 1 : 4)
-      accumulate(acc, prep.mask, prep.ctx, shapes[s], envs[e], cost, t,
-                 warpStep);
+    // Warp by warp, so that each warp's loop sequences serve every
+    // environment of this assignment.
+    for (int w = 0; w < shapes[s].warps(); w += warpStep) {
+      LoopSequences seq(invariantLoops);
+      for (size_t e = 0; e < envs.size(); e += full ? 1 : 4)
+        accumulate(acc, prep.mask, prep.ctx, shapes[s], envs[e], cost, t, w,
+                   seq);
+    }
     return envs.size();
   };
   Totals rep;
