@@ -45,12 +45,14 @@ RULES = {
         den='smsp__sass_inst_executed_op_shared_{k}.sum'),
     # Branches: predicted 1 when warplint finds the branch divergent with a
     # body large enough to stay a branch (what would warn); measured 1 when a
-    # branch target of the kernel diverged or instructions ran with fewer
-    # than 32 active threads (lanes that returned early).
+    # branch target of the kernel diverged. For an early exit (the branch
+    # under test is `if (c) return;`) the lanes that leave are done, so the
+    # measure is instructions running with fewer than 32 active threads.
     'divergent-branch': dict(
         space='branch', field=None, ideal=None,
         measure=lambda m, kind: 1.0 if (
-            m.get('smsp__sass_branch_targets_threads_divergent.sum', 0) > 0 or
+            m.get('smsp__sass_branch_targets_threads_divergent.sum', 0) > 0
+            if kind != 'exit' else
             m['smsp__thread_inst_executed.sum'] /
             m['smsp__inst_executed.sum'] < 31.99) else 0.0),
     'constant-nonuniform-access': dict(
@@ -83,6 +85,11 @@ def stated_cases(rule_dir):
     return cases
 
 
+def normalize(sig):
+    """`f<256U>` (clang), `f<256u>` (ncu) and `f<256>` (the table) alike."""
+    return re.sub(r'(\d+)[uUlL]+\b', r'\1', sig.replace(' ', ''))
+
+
 def marked_lines(files):
     lines = set()
     for f in files:
@@ -107,35 +114,43 @@ def predictions(warplint, files, space):
                 p = None if b['divergent'] is None else float(
                     b['divergent'] and b['weight'] >= 4)
                 b = dict(b, predicted=p, ideal=1, op='branch')
-                by_case[(b['kernel_signature'], 'branch')].append(b)
+                by_case[(normalize(b['kernel_signature']), 'branch')].append(b)
     for a in doc['accesses']:
         if a['space'] == space:
-            by_case[(a['kernel_signature'], a['op'])].append(a)
+            by_case[(normalize(a['kernel_signature']), a['op'])].append(a)
     warned = set()
     for d in doc['diagnostics']:
-        warned.add((d['kernel_signature'], d['file'], d['line']))
+        warned.add((normalize(d['kernel_signature']), d['file'], d['line']))
     return by_case, warned
 
 
 def measured(gpu_dir, rule):
-    path = os.path.join(gpu_dir, rule + '.ncu.csv')
-    if not os.path.exists(path):
+    """Counters and times of every source file of a rule's folder
+    (<rule>.<file>.ncu.csv and .times.csv; <rule>.ncu.csv also read)."""
+    import glob
+    paths = sorted(glob.glob(os.path.join(gpu_dir, rule + '.*ncu.csv')) +
+                   glob.glob(os.path.join(gpu_dir, rule + '.ncu.csv')))
+    if not paths:
         return None, None
-    text = ''.join(l for l in open(path) if not l.startswith('=='))
     metrics = collections.defaultdict(dict)
-    for r in csv.DictReader(io.StringIO(text)):
-        name = r['Kernel Name'].replace('void ', '').split('(')[0]
-        metrics[name][r['Metric Name']] = float(r['Metric Value'].replace(',', ''))
+    for path in sorted(set(paths)):
+        text = ''.join(l for l in open(path) if not l.startswith('=='))
+        for r in csv.DictReader(io.StringIO(text)):
+            name = normalize(r['Kernel Name'].replace('void ', '').split('(')[0])
+            metrics[name][r['Metric Name']] = float(
+                r['Metric Value'].replace(',', ''))
     times = {}
-    tpath = os.path.join(gpu_dir, rule + '.times.csv')
-    if os.path.exists(tpath):
+    for tpath in sorted(set(glob.glob(os.path.join(gpu_dir, rule + '.*times.csv')) +
+                            glob.glob(os.path.join(gpu_dir, rule + '.times.csv')))):
         for r in csv.DictReader(open(tpath)):
-            times[r['case']] = float(r['time_ms'])
+            times[normalize(r['case'])] = float(r['time_ms'])
     return metrics, times
 
 
-def per_request(m, op, rule):
+def per_request(m, op, rule, pred=None):
     kind = 'ld' if op == 'load' else 'st'
+    if op == 'branch':
+        kind = pred['kind'] if pred else 'if'
     spec = RULES[rule]
     if 'measure' in spec:
         return spec['measure'](m, kind)
@@ -188,10 +203,10 @@ def evaluate(warplint):
             if metrics is None:
                 continue
             for c in cases:
-                acc = preds.get((c['case'], c['op']), [])
+                acc = preds.get((normalize(c['case']), c['op']), [])
                 pred = acc[0] if len(acc) == 1 else None
-                m = metrics.get(c['case'])
-                meas = per_request(m, c['op'], rule) if m else None
+                m = metrics.get(normalize(c['case']))
+                meas = per_request(m, c['op'], rule, pred) if m else None
                 if spec['field'] is None:
                     p = pred['predicted'] if pred else None
                     ideal = None
@@ -201,8 +216,8 @@ def evaluate(warplint):
                 results.append(dict(
                     gpu=gpu, rule=rule, case=c['case'], op=c['op'],
                     sweep=c['sweep'], stated=c['stated'], predicted=p,
-                    ideal=ideal, measured=meas, time=times.get(c['case']),
-                    warned=bool(pred) and (pred['kernel_signature'],
+                    ideal=ideal, measured=meas, time=times.get(normalize(c['case'])),
+                    warned=bool(pred) and (normalize(pred['kernel_signature']),
                                            pred['file'], pred['line']) in warned,
                     ambiguous=len(acc) != 1))
     return results
@@ -213,7 +228,9 @@ def summarize(results, threshold=2.0):
     for (gpu, rule), rows in group(results, ('gpu', 'rule')).items():
         # Cases warplint makes no prediction for (data-dependent) are listed
         # in the table but not counted.
-        rows = [r for r in rows if r['stated'] >= 0]
+        # Cases not measured on this GPU yet are not counted either.
+        unmeasured = len([r for r in rows if r['measured'] is None])
+        rows = [r for r in rows if r['stated'] >= 0 and r['measured'] is not None]
         match = [r for r in rows if r['predicted'] is not None and
                  r['measured'] is not None and
                  abs(r['predicted'] - r['measured']) <= TOLERANCE and
@@ -233,7 +250,7 @@ def summarize(results, threshold=2.0):
             rho = spearman([p for p, _ in pts], [t for _, t in pts])
             sweeps[sweep[0]] = None if rho is None else round(rho, 3)
         summary['%s/%s' % (gpu, rule)] = dict(
-            cases=len(rows), exact=len(match),
+            cases=len(rows), exact=len(match), unmeasured=unmeasured,
             match_rate=round(len(match) / len(rows), 4) if rows else 0,
             warnings=len(warned), true_warnings=len(tp), gpu_bad=len(bad),
             false_warnings=len(warned) - len(tp),
