@@ -138,6 +138,21 @@ private:
   }
   static inline thread_local int WeightDepth = 0;
 
+  /// Records a branch at `s` reached by the lanes of the current mask.
+  BranchSite &recordBranch(BranchSite::Kind kind, const Stmt *s,
+                           const Expr *condExpr, LaneExpr cond, int weight) {
+    BranchSite b;
+    b.kind = kind;
+    b.stmt = s;
+    b.condExpr = condExpr;
+    b.cond = std::move(cond);
+    b.mask = fullMask();
+    b.weight = weight;
+    b.calls = Calls;
+    M.branches.push_back(std::move(b));
+    return M.branches.back();
+  }
+
   static bool isBarrier(StringRef name) {
     return name == "__syncthreads" || name == "__syncthreads_count" ||
            name == "__syncthreads_and" || name == "__syncthreads_or" ||
@@ -249,17 +264,9 @@ private:
     if (auto *c = dyn_cast<ConditionalOperator>(e)) {
       LaneExpr cnd = condition(c->getCond());
       if (!NoRecord && (c->getTrueExpr()->HasSideEffects(AC) ||
-                        c->getFalseExpr()->HasSideEffects(AC))) {
-        BranchSite b;
-        b.kind = BranchSite::Ternary;
-        b.stmt = c;
-        b.condExpr = c->getCond();
-        b.cond = cnd;
-        b.mask = fullMask();
-        b.weight = weight(c->getTrueExpr()) + weight(c->getFalseExpr());
-        b.calls = Calls;
-        M.branches.push_back(b);
-      }
+                        c->getFalseExpr()->HasSideEffects(AC)))
+        recordBranch(BranchSite::Ternary, c, c->getCond(), cnd,
+                     weight(c->getTrueExpr()) + weight(c->getFalseExpr()));
       LaneExpr saved = Mask;
       Mask = land(saved, cnd);
       Val t = rvalue(c->getTrueExpr());
@@ -890,24 +897,17 @@ private:
     }
     LaneExpr c = condition(s->getCond());
     if (!NoRecord) {
-      BranchSite b;
-      b.kind = BranchSite::If;
-      b.stmt = s;
-      b.condExpr = s->getCond();
-      b.cond = c;
-      b.mask = fullMask();
-      b.calls = Calls;
       // An early exit (`if (c) return;`) makes the other lanes run the rest.
-      bool exits = isa<ReturnStmt>(s->getThen()) || isa<ContinueStmt>(s->getThen()) ||
-                   isa<BreakStmt>(s->getThen());
-      if (auto *cs = dyn_cast<CompoundStmt>(s->getThen()))
-        exits |= cs->size() == 1 && (isa<ReturnStmt>(cs->body_back()) ||
-                                     isa<ContinueStmt>(cs->body_back()) ||
-                                     isa<BreakStmt>(cs->body_back()));
-      b.weight = exits ? RestWeight : weight(s->getThen()) + weight(s->getElse());
+      const Stmt *then = s->getThen();
+      if (auto *cs = dyn_cast<CompoundStmt>(then); cs && cs->size() == 1)
+        then = cs->body_back();
+      bool exits = isa<ReturnStmt>(then) || isa<ContinueStmt>(then) ||
+                   isa<BreakStmt>(then);
       if (exits && !s->getElse())
-        b.kind = BranchSite::Exit;
-      M.branches.push_back(b);
+        recordBranch(BranchSite::Exit, s, s->getCond(), c, RestWeight);
+      else
+        recordBranch(BranchSite::If, s, s->getCond(), c,
+                     weight(s->getThen()) + weight(s->getElse()));
     }
     LaneExpr m0 = Mask;
     VarEnv before = Env;
@@ -1046,17 +1046,9 @@ private:
     }
     LaneExpr c = cond ? condition(cond) : nullptr;
     NoRecord = savedNo;
-    if (primary >= 0 && c && !NoRecord) {
-      BranchSite b;
-      b.kind = BranchSite::Loop;
-      b.stmt = body;
-      b.condExpr = cond;
-      b.loop = primary;
-      b.mask = fullMask();
-      b.weight = weight(body);
-      b.calls = Calls;
-      M.branches.push_back(b);
-    }
+    if (primary >= 0 && c && !NoRecord)
+      recordBranch(BranchSite::Loop, body, cond, nullptr, weight(body)).loop =
+          primary;
     if (primary >= 0) {
       M.ctx.loops[primary].cond = c;
       M.ctx.loops[primary].testAfterBody = testAfterBody;
@@ -1132,20 +1124,13 @@ private:
         stmt(sw->getInit());
       LaneExpr value = condition(sw->getCond());
       if (!NoRecord) {
-        BranchSite b;
-        b.kind = BranchSite::Switch;
-        b.stmt = sw;
-        b.condExpr = sw->getCond();
-        b.cond = value;
-        b.mask = fullMask();
-        b.weight = weight(sw->getBody());
-        b.calls = Calls;
+        BranchSite &b = recordBranch(BranchSite::Switch, sw, sw->getCond(),
+                                     value, weight(sw->getBody()));
         for (const SwitchCase *sc = sw->getSwitchCaseList(); sc;
              sc = sc->getNextSwitchCase())
           if (auto *cs = dyn_cast<CaseStmt>(sc))
             if (auto v = constant(cs->getLHS()))
               b.caseValues.push_back(*v);
-        M.branches.push_back(b);
       }
       // Cases are walked in order under the switch's own condition.
       if (auto *body = dyn_cast_or_null<CompoundStmt>(sw->getBody())) {

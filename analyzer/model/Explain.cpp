@@ -164,9 +164,26 @@ std::string laneList(LaneMask m) {
   if (arith && lanes.size() > 3)
     return first + ", " + std::to_string(lanes[1]) + ", " +
            std::to_string(lanes[2]) + ", ..., " + last;
+  // Runs of consecutive lanes: "8..15, 24..31", "1..3, 5..7, 9..11, ...".
+  std::vector<std::pair<int, int>> runs;
+  for (int l : lanes) {
+    if (!runs.empty() && runs.back().second == l - 1)
+      runs.back().second = l;
+    else
+      runs.push_back({l, l});
+  }
+  auto text = [](const std::pair<int, int> &r) {
+    return r.first == r.second ? std::to_string(r.first)
+           : r.second == r.first + 1
+               ? std::to_string(r.first) + ", " + std::to_string(r.second)
+               : std::to_string(r.first) + ".." + std::to_string(r.second);
+  };
   std::string s;
-  for (size_t i = 0; i < lanes.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(lanes[i]);
+  size_t shown = runs.size() > 5 ? 3 : runs.size();
+  for (size_t i = 0; i < shown; ++i)
+    s += (i ? ", " : "") + text(runs[i]);
+  if (shown < runs.size())
+    s += ", ..., " + text(runs.back());
   return s;
 }
 

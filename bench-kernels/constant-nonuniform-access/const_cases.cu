@@ -2,7 +2,7 @@
 // REPS times with lane-indexed, partly uniform and uniform indices. Measured:
 // distinct addresses per request = 1 + sm__idc_divergent_instruction_replays /
 // sm__idc_divergent_instructions (1 when no instruction diverges).
-#include <cuda_runtime.h>
+#include "../harness.cuh"
 
 #define REPS 64
 #define T 256
@@ -45,36 +45,16 @@ __global__ void case_const_block_uniform(float *out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <vector>
 
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 static float *out;
 static const int BLOCKS = 2048;
-struct Case {
-  const char *name, *op, *sweep;
-  double expect;
-  void (*launch)();
-};
 static void l_lane() { case_const_lane<<<BLOCKS, T>>>(out); }
 static void l_quarter() { case_const_quarter<<<BLOCKS, T>>>(out); }
 static void l_pairs() { case_const_pairs<<<BLOCKS, T>>>(out); }
 static void l_warp() { case_const_warp_uniform<<<BLOCKS, T>>>(out); }
 static void l_block() { case_const_block_uniform<<<BLOCKS, T>>>(out); }
 
-// CASE(kernel signature, op, sweep, predicted distinct addresses/request, launcher)
-#define CASE(sig, op, sweep, expect, fn) {sig, op, sweep, expect, fn}
 static const Case cases[] = {
     CASE("case_const_lane", "load", "constant", 32, l_lane),
     CASE("case_const_quarter", "load", "constant", 4, l_quarter),
@@ -84,40 +64,10 @@ static const Case cases[] = {
 };
 
 int main(int argc, char **argv) {
-  bool profile = argc > 1 && !strcmp(argv[1], "--profile");
   CHECK(cudaMalloc(&out, (size_t)BLOCKS * T * sizeof(float)));
   std::vector<float> c(T + 64);
   for (size_t i = 0; i < c.size(); ++i)
     c[i] = 0.25f + i * 0.001f;
   CHECK(cudaMemcpyToSymbol(coeffs, c.data(), c.size() * sizeof(float)));
-  if (profile) {
-    for (const Case &k : cases)
-      k.launch();
-    CHECK(cudaGetLastError());
-    CHECK(cudaDeviceSynchronize());
-    return 0;
-  }
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  printf("case,op,sweep,expect,time_ms\n");
-  for (const Case &k : cases) {
-    for (int i = 0; i < 3; ++i)
-      k.launch();
-    std::vector<float> t;
-    for (int rep = 0; rep < 7; ++rep) {
-      CHECK(cudaEventRecord(a));
-      for (int i = 0; i < 10; ++i)
-        k.launch();
-      CHECK(cudaEventRecord(b));
-      CHECK(cudaEventSynchronize(b));
-      float ms;
-      CHECK(cudaEventElapsedTime(&ms, a, b));
-      t.push_back(ms / 10);
-    }
-    CHECK(cudaGetLastError());
-    std::sort(t.begin(), t.end());
-    printf("%s,%s,%s,%g,%.5f\n", k.name, k.op, k.sweep, k.expect, t[3]);
-  }
-  return 0;
+  return runSuite(argc, argv, cases);
 }

@@ -5,7 +5,7 @@
 // prediction for that: the branch is divergent and its body large enough to
 // stay a branch (otherwise the compiler predicates it and no branch exists).
 // The CASE table states the prediction: 1 divergent branch, 0 none.
-#include <cuda_runtime.h>
+#include "../harness.cuh"
 
 #define T 256
 
@@ -199,28 +199,10 @@ __global__ void case_br_data(float *a) {
 }
 
 // --- host ---------------------------------------------------------------------------
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <vector>
 
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 static float *buf, *flag;
 static const int BLOCKS = 1024, N = BLOCKS * T;
-struct Case {
-  const char *name, *op, *sweep;
-  double expect;
-  void (*launch)();
-};
 static void l_gt2() { case_br_gt2<<<BLOCKS, T>>>(buf); }
 static void l_odd() { case_br_odd<<<BLOCKS, T>>>(buf); }
 static void l_half() { case_br_half_else<<<BLOCKS, T>>>(buf); }
@@ -244,8 +226,6 @@ static void l_sodd() { case_br_small_odd<<<BLOCKS, T>>>(buf); }
 static void l_sgt2() { case_br_small_gt2<<<BLOCKS, T>>>(buf); }
 static void l_data() { case_br_data<<<BLOCKS, T>>>(buf); }
 
-// CASE(kernel signature, "branch", sweep, predicted divergent branch (1/0), launcher)
-#define CASE(sig, op, sweep, expect, fn) {sig, op, sweep, expect, fn}
 static const Case cases[] = {
     CASE("case_br_gt2", "branch", "lane", 1, l_gt2),
     CASE("case_br_odd", "branch", "lane", 1, l_odd),
@@ -268,34 +248,11 @@ static const Case cases[] = {
     CASE("case_br_2d_y", "branch", "uniform", 0, l_2dy),
     CASE("case_br_small_odd", "branch", "predicated", 0, l_sodd),
     CASE("case_br_small_gt2", "branch", "predicated", 0, l_sgt2),
+    // Data-dependent: measured and reported, no prediction made.
+    Case{"case_br_data", "branch", "data", -1, l_data},
 };
-// Data-dependent: measured and reported, no prediction made.
-static const Case unpredicted[] = {{"case_br_data", "branch", "data", -1, l_data}};
-
-static void timeCase(const Case &c) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i)
-    c.launch();
-  std::vector<float> t;
-  for (int rep = 0; rep < 7; ++rep) {
-    CHECK(cudaEventRecord(a));
-    for (int i = 0; i < 10; ++i)
-      c.launch();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms / 10);
-  }
-  CHECK(cudaGetLastError());
-  std::sort(t.begin(), t.end());
-  printf("%s,%s,%s,%g,%.5f\n", c.name, c.op, c.sweep, c.expect, t[3]);
-}
 
 int main(int argc, char **argv) {
-  bool profile = argc > 1 && !strcmp(argv[1], "--profile");
   CHECK(cudaMalloc(&buf, N * sizeof(float)));
   CHECK(cudaMalloc(&flag, sizeof(float)));
   std::vector<float> h(N);
@@ -304,19 +261,5 @@ int main(int argc, char **argv) {
   CHECK(cudaMemcpy(buf, h.data(), N * sizeof(float), cudaMemcpyHostToDevice));
   float one = 1.0f;
   CHECK(cudaMemcpy(flag, &one, sizeof(float), cudaMemcpyHostToDevice));
-  if (profile) {
-    for (const Case &c : cases)
-      c.launch();
-    for (const Case &c : unpredicted)
-      c.launch();
-    CHECK(cudaGetLastError());
-    CHECK(cudaDeviceSynchronize());
-    return 0;
-  }
-  printf("case,op,sweep,expect,time_ms\n");
-  for (const Case &c : cases)
-    timeCase(c);
-  for (const Case &c : unpredicted)
-    timeCase(c);
-  return 0;
+  return runSuite(argc, argv, cases);
 }

@@ -3,7 +3,7 @@
 // `i & 1` term shifts every lane by one word, which rotates banks uniformly
 // and keeps the conflict degree) so both the counters and the time follow it.
 // The CASE table states warplint's prediction: wavefronts per request.
-#include <cuda_runtime.h>
+#include "../harness.cuh"
 
 #define REPS 64
 #define T 256 // threads per block in the 1D cases
@@ -247,29 +247,11 @@ __global__ void case_sm_store_stride1(float *out) {
 }
 
 // --- host ---------------------------------------------------------------------------
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <vector>
 
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 static float *in, *out;
 static const int BLOCKS = 2048;
 
-struct Case {
-  const char *name, *op, *sweep;
-  double expect;
-  void (*launch)();
-};
 
 static void l_s1() { case_sm_stride<1><<<BLOCKS, T>>>(out); }
 static void l_s2() { case_sm_stride<2><<<BLOCKS, T>>>(out); }
@@ -304,8 +286,6 @@ static void l_even2() { case_sm_even_lanes_stride2<<<BLOCKS, T>>>(out); }
 static void l_st32() { case_sm_store_stride32<<<BLOCKS, T / 8>>>(out); }
 static void l_st1() { case_sm_store_stride1<<<BLOCKS, T>>>(out); }
 
-// CASE(kernel signature, op, sweep, predicted wavefronts/request, launcher)
-#define CASE(sig, op, sweep, expect, fn) {sig, op, sweep, expect, fn}
 static const Case cases[] = {
     CASE("case_sm_stride<1>", "load", "smem-stride", 1, l_s1),
     CASE("case_sm_stride<2>", "load", "smem-stride", 2, l_s2),
@@ -340,62 +320,35 @@ static const Case cases[] = {
     CASE("case_sm_store_stride32", "store", "smem-stores", 32, l_st32),
     CASE("case_sm_store_stride1", "store", "smem-stores", 1, l_st1),
 };
-static void timeCase(const Case &c) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i)
-    c.launch();
-  std::vector<float> t;
-  for (int rep = 0; rep < 7; ++rep) {
-    CHECK(cudaEventRecord(a));
-    for (int i = 0; i < 10; ++i)
-      c.launch();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms / 10);
-  }
-  CHECK(cudaGetLastError());
-  std::sort(t.begin(), t.end());
-  printf("%s,%s,%s,%g,%.5f\n", c.name, c.op, c.sweep, c.expect, t[t.size() / 2]);
+static std::vector<float> hostIn;
+// The three 32x32 transposes must produce the transpose of the input.
+static bool checkTranspose(const Case &c) {
+  if (c.launch != l_tr_naive && c.launch != l_tr_padded && c.launch != l_tr_swz)
+    return true;
+  size_t n = (size_t)N * N;
+  std::vector<float> o(n);
+  CHECK(cudaMemset(out, 0, n * sizeof(float)));
+  c.launch();
+  CHECK(cudaMemcpy(o.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
+  for (size_t y = 0; y < N; y += 97)
+    for (size_t x = 0; x < N; x += 89)
+      if (o[x * N + y] != hostIn[y * N + x]) {
+        fprintf(stderr, "%s: transpose wrong at %zu,%zu\n", c.name, x, y);
+        return false;
+      }
+  return true;
 }
 
 int main(int argc, char **argv) {
-  bool profile = argc > 1 && !strcmp(argv[1], "--profile");
   size_t n = (size_t)N * N;
   CHECK(cudaMalloc(&in, n * sizeof(float)));
   CHECK(cudaMalloc(&out, n * sizeof(float) * 2));
-  std::vector<float> h(n);
+  hostIn.resize(n);
   for (size_t i = 0; i < n; ++i)
-    h[i] = float((i * 2654435761u) % 1000) * 0.001f + 0.5f;
-  CHECK(cudaMemcpy(in, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    hostIn[i] = float((i * 2654435761u) % 1000) * 0.001f + 0.5f;
+  CHECK(cudaMemcpy(in, hostIn.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   for (auto f : {(const void *)case_sm_dynamic32, (const void *)case_sm_dynamic_carved})
     CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                (33 * T + 66) * 4));
-  if (profile) {
-    for (const Case &c : cases)
-      c.launch();
-    CHECK(cudaGetLastError());
-    CHECK(cudaDeviceSynchronize());
-    return 0;
-  }
-  printf("case,op,sweep,expect,time_ms\n");
-  for (const Case &c : cases)
-    timeCase(c);
-  // Correctness of the three transposes: out must be in's transpose.
-  std::vector<float> o(n);
-  for (auto launch : {l_tr_naive, l_tr_padded, l_tr_swz}) {
-    CHECK(cudaMemset(out, 0, n * sizeof(float)));
-    launch();
-    CHECK(cudaMemcpy(o.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
-    for (size_t y = 0; y < N; y += 97)
-      for (size_t x = 0; x < N; x += 89)
-        if (o[x * N + y] != h[y * N + x]) {
-          fprintf(stderr, "transpose wrong at %zu,%zu\n", x, y);
-          return 1;
-        }
-  }
-  return 0;
+  return runSuite(argc, argv, cases, checkTranspose);
 }

@@ -4,7 +4,7 @@
 // access measured (load or store), the sweep it belongs to, and the
 // sectors/request warplint predicts; bench-kernels/compare.py checks that
 // prediction against warplint's JSON and against the GPU's counters.
-#include <cuda_runtime.h>
+#include "../harness.cuh"
 
 #define W 2048 // row length of the 2D cases (elements)
 
@@ -210,31 +210,11 @@ __global__ void case_store_stride32(const float *__restrict__ in, float *out) {
   out[32 * g] = in[g];
 }
 
-// --- host: run, time, and (with --profile) launch each case once for ncu ----------
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <algorithm>
-#include <vector>
-
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
+// --- host ------------------------------------------------------------------
 static const int N = 1 << 22;    // threads in a 1D launch
 static const int B = 256;        // 1D block
 static char *bufIn, *bufOut;     // 40 N floats each: room for every stride
 
-struct Case {
-  const char *name, *op, *sweep;
-  double expect; // sectors/request warplint predicts
-  void (*launch)();
-};
 
 #define F(p) ((float *)(p))
 static void l_stride1() { case_stride<1><<<N / B, B>>>(F(bufIn), F(bufOut)); }
@@ -288,8 +268,6 @@ static void l_devfn() { case_device_fn_stride8<<<N / B, B>>>(F(bufIn), F(bufOut)
 static void l_store2() { case_store_stride2<<<N / B, B>>>(F(bufIn), F(bufOut)); }
 static void l_store32() { case_store_stride32<<<N / B, B>>>(F(bufIn), F(bufOut)); }
 
-// CASE(kernel signature, op, sweep, predicted sectors/request, launcher)
-#define CASE(sig, op, sweep, expect, fn) {sig, op, sweep, expect, fn}
 static const Case cases[] = {
     CASE("case_stride<1>", "load", "float-stride", 4, l_stride1),
     CASE("case_stride<2>", "load", "float-stride", 8, l_stride2),
@@ -355,7 +333,6 @@ __global__ void fill(unsigned *p, size_t n, unsigned seed) {
 }
 
 int main(int argc, char **argv) {
-  bool profile = argc > 1 && !strcmp(argv[1], "--profile");
   size_t bytes = (size_t)40 * N * sizeof(float);
   CHECK(cudaMalloc(&bufIn, bytes));
   CHECK(cudaMalloc(&bufOut, bytes));
@@ -363,35 +340,5 @@ int main(int argc, char **argv) {
   fill<<<1024, 256>>>((unsigned *)bufOut, bytes / 4, 777u);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
-  if (profile) { // one launch each: ncu replays it for its counters
-    for (const Case &c : cases) {
-      c.launch();
-      CHECK(cudaGetLastError());
-    }
-    CHECK(cudaDeviceSynchronize());
-    return 0;
-  }
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  printf("case,op,sweep,expect,time_ms\n");
-  for (const Case &c : cases) {
-    for (int i = 0; i < 3; ++i)
-      c.launch(); // warm-up
-    std::vector<float> t;
-    for (int rep = 0; rep < 7; ++rep) {
-      CHECK(cudaEventRecord(a));
-      for (int i = 0; i < 10; ++i)
-        c.launch();
-      CHECK(cudaEventRecord(b));
-      CHECK(cudaEventSynchronize(b));
-      float ms;
-      CHECK(cudaEventElapsedTime(&ms, a, b));
-      t.push_back(ms / 10);
-    }
-    CHECK(cudaGetLastError());
-    std::sort(t.begin(), t.end());
-    printf("%s,%s,%s,%g,%.5f\n", c.name, c.op, c.sweep, c.expect, t[t.size() / 2]);
-  }
-  return 0;
+  return runSuite(argc, argv, cases);
 }
