@@ -5,6 +5,8 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+
 using namespace llvm;
 
 static cl::OptionCategory Category("warplint options");
@@ -26,6 +28,12 @@ static cl::opt<std::string> BlockDim(
     cl::desc("Threads per block X[,Y[,Z]] for kernels without a launch site "
              "or annotation"),
     cl::cat(Category));
+static cl::list<std::string> Params(
+    "param",
+    cl::desc("Give an integer kernel parameter a value instead of sampling "
+             "it: --param=width=4096 (repeatable; applies to every kernel "
+             "with a parameter of that name)"),
+    cl::value_desc("name=value"), cl::cat(Category));
 static cl::opt<std::string> CudaPath(
     "cuda-path", cl::desc("CUDA toolkit root (default: /usr/local/cuda)"),
     cl::cat(Category));
@@ -163,6 +171,19 @@ int main(int argc, const char **argv) {
     }
     opts.blockDim = s;
   }
+  for (const std::string &p : Params) {
+    size_t eq = p.find('=');
+    std::string name = p.substr(0, eq), value =
+        eq == std::string::npos ? "" : p.substr(eq + 1);
+    char *end = nullptr;
+    long long v = value.empty() ? 0 : std::strtoll(value.c_str(), &end, 0);
+    if (name.empty() || value.empty() || *end) {
+      errs() << "warplint: error: --param wants NAME=INTEGER, not '" << p
+             << "'\n";
+      return 2;
+    }
+    opts.params[name] = v;
+  }
   if (!CudaPath.empty() && warplint::findCudaPath(CudaPath, false).empty())
     errs() << "warplint: note: no CUDA toolkit at '" << CudaPath
            << "'; using the bundled CUDA header\n";
@@ -208,6 +229,15 @@ int main(int argc, const char **argv) {
            << (report.files.size() == 1 ? "" : "s") << " ("
            << report.kernels.size() << " kernel configurations, "
            << report.accesses.size() << " memory accesses)";
+    size_t unknown = 0, ranged = 0;
+    for (const auto &a : report.accesses) {
+      unknown += !a.evaluated;
+      ranged += a.evaluated && !a.exact;
+    }
+    if (unknown || ranged)
+      errs() << "; " << unknown << " not evaluated, " << ranged
+             << " depending on unknown values (--remarks or --format=json "
+                "says which)";
     if (failed)
       errs() << "; " << failedFiles << " of " << report.files.size()
              << " file" << (report.files.size() == 1 ? "" : "s")

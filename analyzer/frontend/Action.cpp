@@ -36,6 +36,7 @@ public:
   }
   std::set<unsigned> OwnIds;
   unsigned FileErrors = 0;
+  static constexpr unsigned MaxErrorsShown = 20;
   std::string FirstError;
 
   void BeginSourceFile(const LangOptions &lo, const Preprocessor *pp) override {
@@ -66,6 +67,10 @@ public:
     }
     if (level >= DiagnosticsEngine::Error) {
       ++FileErrors;
+      if (FileErrors > MaxErrorsShown) {
+        LastShown = false;
+        return;
+      }
       if (FirstError.empty()) {
         SmallString<128> msg;
         info.FormatDiagnostic(msg);
@@ -106,6 +111,9 @@ public:
     // templates still get instantiated and the kernels that parsed are
     // analyzed; and findings are still printed after such an error.
     ci.getDiagnostics().setFatalsAsError(true);
+    // Clang's "too many errors" is itself fatal and would silence warplint's
+    // findings; the router shows the first errors and counts the rest.
+    ci.getDiagnostics().setErrorLimit(0);
     return makeAnalysis(ci, Opts, Rep, R.OwnIds);
   }
 
@@ -239,8 +247,10 @@ bool analyzeFiles(const ToolOptions &opts, Report &report) {
       llvm::errs() << "warplint: error: " << file
                    << " could not be analyzed completely ("
                    << router.FileErrors << " error"
-                   << (router.FileErrors == 1 ? "" : "s")
-                   << "); its results are partial\n";
+                   << (router.FileErrors == 1 ? "" : "s");
+      if (router.FileErrors > Router::MaxErrorsShown)
+        llvm::errs() << ", the first " << Router::MaxErrorsShown << " shown";
+      llvm::errs() << "); its results are partial\n";
     } else if (report.kernels.size() == kernelsBefore) {
       llvm::errs() << "warplint: note: " << file
                    << ": no __global__ function to analyze\n";

@@ -6,6 +6,7 @@
 #include "report/Report.h"
 #include "rules/Rule.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ struct ToolOptions {
   std::vector<std::string> extraArgs, extraArgsBefore;
   CudaSetup cuda;
   std::optional<Shape> blockDim; // --block-dim
+  /// --param NAME=VALUE: kernel parameters (and locals initialised from
+  /// them) with a known value instead of sampled ones.
+  std::map<std::string, int64_t> params;
   RuleOptions rules;
   bool textDiagnostics = true; // print warnings clang-style on stdout
   bool remarks = false;        // the model's view of every access

@@ -139,7 +139,7 @@ private:
   }
 
   void analyzeKernel(const FunctionDecl *k, const LaunchSites &sites) {
-    KernelModel m = walkKernel(*AC, k);
+    KernelModel m = walkKernel(*AC, k, Opts.params);
     int dims = dimsUsed(m);
     for (const ShapeChoice &choice : chooseShapes(*AC, k, sites, Opts.blockDim, dims)) {
       KernelRecord kr;

@@ -69,13 +69,16 @@ public:
 
 class Walker {
 public:
-  Walker(ASTContext &ac, KernelModel &m) : AC(ac), M(m) {}
+  Walker(ASTContext &ac, KernelModel &m,
+         const std::map<std::string, int64_t> &params)
+      : AC(ac), M(m), Params(params) {}
 
   void walkFunction(const FunctionDecl *fd) { stmt(fd->getBody()); }
 
 private:
   ASTContext &AC;
   KernelModel &M;
+  const std::map<std::string, int64_t> &Params;
   VarEnv Env;
   LaneExpr OuterMask; // condition for reaching the current function
   LaneExpr Mask;      // condition within the current function
@@ -191,6 +194,11 @@ private:
     if (p->getType()->isPointerType() || p->getType()->isArrayType()) {
       Val v{Val::Ptr, cst(0), p, Space::Global};
       return v;
+    }
+    if (Depth == 0 && p->getType()->isIntegralOrEnumerationType()) {
+      auto given = Params.find(p->getName().str());
+      if (given != Params.end())
+        return intVal(cst(given->second));
     }
     auto it = ParamAtoms.find(p);
     if (it == ParamAtoms.end())
@@ -1161,9 +1169,10 @@ private:
 
 } // namespace
 
-KernelModel walkKernel(ASTContext &ac, const FunctionDecl *kernel) {
+KernelModel walkKernel(ASTContext &ac, const FunctionDecl *kernel,
+                       const std::map<std::string, int64_t> &params) {
   KernelModel m;
-  Walker w(ac, m);
+  Walker w(ac, m, params);
   w.walkFunction(kernel);
   return m;
 }

@@ -18,6 +18,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -81,7 +82,9 @@ struct KernelModel {
   bool truncated = false;                  // hit a size limit
 };
 
-KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel);
+/// `params`: integer kernel parameters whose value the user gave (--param).
+KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
+                       const std::map<std::string, int64_t> &params = {});
 
 } // namespace warplint
 

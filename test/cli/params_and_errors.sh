@@ -1,0 +1,35 @@
+# --param fixes a kernel parameter's value; findings still print after many
+# compiler errors; the summary counts what could not be evaluated.
+source "$(dirname "$0")/lib.bash"
+cat >"$TMP/k.cu" <<'CU'
+#include <cuda_runtime.h>
+__global__ void rows(const float *in, float *out, int d) {
+  int t = threadIdx.x;
+  for (int x = 0; x < d; ++x)
+    out[t * d + x] = in[t * d + x];
+}
+void launch(const float *a, float *b) { rows<<<1, 64>>>(a, b, 64); }
+CU
+run sampled "$TMP/k.cu"
+expect_rc sampled 0
+expect_not_in sampled out "warning:"
+expect_in sampled err "depending on unknown values"
+
+run given --param=d=64 "$TMP/k.cu"
+expect_rc given 0
+expect_in given out "adjacent lanes are 256 bytes apart"
+
+run badparam --param=d "$TMP/k.cu"
+expect_rc badparam 2
+expect_in badparam err "--param wants NAME=INTEGER"
+
+# 30 errors (clang stops at 20 and turns fatal): findings still print.
+{
+  for i in $(seq 1 30); do echo "int e$i = undeclared$i;"; done
+  cat "$TMP/k.cu"
+} >"$TMP/errors.cu"
+run errors --param=d=64 "$TMP/errors.cu"
+expect_rc errors 2
+expect_in errors out "adjacent lanes are 256 bytes apart"
+expect_in errors err "30 errors, the first 20 shown"
+done_checks
