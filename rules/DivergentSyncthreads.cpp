@@ -7,7 +7,8 @@ namespace warplint {
 std::optional<Finding> checkDivergentSyncthreads(const SyncFacts &f,
                                                  const RuleOptions &) {
   bool blockBarrier = f.callee.rfind("__syncthreads", 0) == 0 ||
-                      f.callee == "thread_block::sync";
+                      f.callee == "thread_block::sync" ||
+                      f.callee == "cooperative_groups::sync";
   if (!blockBarrier || !f.reach.evaluated || !f.reach.partialBlock)
     return std::nullopt;
   Finding out;

@@ -722,16 +722,23 @@ private:
     // Cooperative groups: block.sync(), cg::sync(block), tile.sync().
     // (CUDA 13 declares thread_block::sync() static, so look at the class
     // that declares the method, not at the call's form.)
+    // The free function cg::sync(group) is the same barrier.
     bool cgSync = false;
-    if (auto *md = dyn_cast_or_null<CXXMethodDecl>(fd))
+    if (auto *md = dyn_cast_or_null<CXXMethodDecl>(fd)) {
       if (name == "sync")
         cgSync = md->getParent()->getName().contains("thread_block") ||
                  md->getParent()->getName().contains("grid_group");
+    } else if (fd && name == "sync") {
+      cgSync = fd->getQualifiedNameAsString().find("cooperative_groups") !=
+               std::string::npos;
+    }
     if (isBarrier(name) || isWarpCollective(name) || cgSync) {
       if (!NoRecord) {
         SyncSite ss;
         ss.call = c;
-        ss.callee = cgSync ? "thread_block::sync" : name.str();
+        ss.callee = !cgSync ? name.str()
+                    : isa<CXXMethodDecl>(fd) ? "thread_block::sync"
+                                             : "cooperative_groups::sync";
         ss.mask = fullMask();
         ss.calls = Calls;
         if ((name.ends_with("_sync") || name == "__syncwarp") &&
