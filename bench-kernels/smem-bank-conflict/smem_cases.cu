@@ -15,9 +15,11 @@ __device__ __forceinline__ void fill(float *buf, int n) {
 }
 
 // --- stride sweep --------------------------------------------------------------
+// Every stride uses the same allocation (the largest, 33 words a lane), so
+// occupancy is the same across the sweep and time follows the conflicts.
 template <int S>
 __global__ void case_sm_stride(float *out) {
-  __shared__ float buf[T * S + 2];
+  __shared__ float buf[T * 33 + 2];
   fill(buf, T * S + 2);
   int t = threadIdx.x;
   float acc = 0;
@@ -206,7 +208,7 @@ __global__ void case_sm_devfn(float *out) {
 }
 template <int PDIST>
 __global__ void case_sm_prefetch(float *out) {
-  __shared__ float v[PDIST * T + 2];
+  __shared__ float v[9 * T + 2]; // the largest distance's size, for all
   fill(v, PDIST * T + 2);
   float acc = 0;
 #pragma unroll 1
