@@ -1,0 +1,213 @@
+//===- Walker.h - the kernel walker's class (private to frontend) -*- C++ -*-===//
+//
+// One walker runs per kernel; its members are defined by responsibility in
+// WalkerValues.cpp (expressions to lane values), WalkerMemory.cpp (memory
+// accesses and calls) and WalkerStatements.cpp (statements, loops, branches,
+// barriers). KernelWalker.cpp is the entry point.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPLINT_FRONTEND_WALKER_H
+#define WARPLINT_FRONTEND_WALKER_H
+
+#include "KernelWalker.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <functional>
+#include <map>
+#include <set>
+
+namespace warplint {
+namespace detail {
+
+using namespace clang;
+
+inline constexpr int MaxInlineDepth = 8;
+inline constexpr size_t MaxAccesses = 4000;
+
+/// A value as the walker knows it: an integer-like LaneExpr, or a pointer
+/// into an allocation (`base` plus a byte offset).
+struct Val {
+  enum Kind { Int, Ptr } kind = Int;
+  LaneExpr v; // Int: the value; Ptr: byte offset from base
+  const ValueDecl *base = nullptr;
+  Space space = Space::Global;
+  bool isPtr() const { return kind == Ptr && v; }
+};
+
+struct Addr {
+  Val ptr;
+  int elementBytes = 0;
+  bool structMember = false;
+  int64_t elementStride = 0;
+};
+
+using VarEnv = std::map<const VarDecl *, Val>;
+
+inline LaneExpr land(const LaneExpr &a, const LaneExpr &b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return bin(Op::LAnd, a, b);
+}
+
+/// Variables a statement assigns to (=, op=, ++, --).
+class AssignedVars : public RecursiveASTVisitor<AssignedVars> {
+public:
+  std::set<const VarDecl *> vars;
+  void note(const Expr *e) {
+    if (auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+      if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
+        vars.insert(v);
+  }
+  bool VisitBinaryOperator(BinaryOperator *b) {
+    if (b->isAssignmentOp())
+      note(b->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *u) {
+    if (u->isIncrementDecrementOp())
+      note(u->getSubExpr());
+    return true;
+  }
+};
+
+class Walker {
+public:
+  Walker(ASTContext &ac, KernelModel &m,
+         const std::map<std::string, int64_t> &params)
+      : AC(ac), M(m), Params(params) {}
+
+  void walkFunction(const FunctionDecl *fd) { stmt(fd->getBody()); }
+
+private:
+  ASTContext &AC;
+  KernelModel &M;
+  const std::map<std::string, int64_t> &Params;
+  VarEnv Env;
+  LaneExpr OuterMask; // condition for reaching the current function
+  LaneExpr Mask;      // condition within the current function
+  bool Terminated = false;
+  bool NoRecord = false;
+  int Depth = 0;
+  std::vector<const CallExpr *> Calls;
+  std::vector<std::pair<LaneExpr, Val>> *Returns = nullptr;
+  std::map<const ValueDecl *, int> ParamAtoms;
+  std::vector<const FunctionDecl *> Inlining;
+  int Seq = 0, Epoch = 0;
+  int RestWeight = 0; // statements after the current one in its block
+
+  /// Statements a warp runs in `s`: a rough count of the work a split warp
+  /// repeats (loops count as several, calls as two).
+  static int weight(const Stmt *s);
+  static inline thread_local int WeightDepth = 0;
+
+  /// Records a branch at `s` reached by the lanes of the current mask.
+  BranchSite &recordBranch(BranchSite::Kind kind, const Stmt *s,
+                           const Expr *condExpr, LaneExpr cond, int weight);
+
+  static bool isBarrier(StringRef name);
+  static bool isWarpCollective(StringRef name);
+
+  // --- values -------------------------------------------------------------
+  int origin(const Expr *e);
+  std::string text(const Expr *e);
+  Val intVal(LaneExpr v) { return Val{Val::Int, std::move(v)}; }
+  Val opaque(const Expr *e, bool varying);
+  bool varying(const Val &v);
+  LaneExpr fullMask() { return land(OuterMask, Mask); }
+
+  Val param(const ParmVarDecl *p);
+
+  std::optional<int64_t> constant(const Expr *e);
+
+  static int builtinDim(StringRef name);
+
+  /// threadIdx.x and friends: a property access on a builtin variable.
+  LaneExpr builtin(const Expr *e);
+
+  Val rvalue(const Expr *e);
+
+  Val cast(const CastExpr *ce);
+
+  Val declRef(const DeclRefExpr *d);
+
+  Val merge(const LaneExpr &c, const Val &t, const Val &f, const Expr *e);
+
+  static Op binaryOp(BinaryOperatorKind k);
+
+  int64_t pointeeBytes(QualType ptrType);
+
+  /// p + i (or i + p, p - i): the offset moves by i elements.
+  Val pointerArith(const Val &p, const Val &i, QualType ptrType, bool sub,
+                   const Expr *e);
+
+  const VarDecl *localVar(const Expr *e);
+
+  Val binary(const BinaryOperator *b);
+
+  Val unary(const UnaryOperator *u);
+
+  LaneExpr condition(const Expr *e);
+
+  // --- memory ---------------------------------------------------------------
+  static Space spaceOf(const VarDecl *v);
+
+  int64_t bytesOf(QualType t);
+
+  /// The memory an lvalue designates, if it is in global, shared or constant
+  /// memory; nothing for locals (registers or the thread's local memory).
+  std::optional<Addr> lvalue(const Expr *e);
+
+  void record(const Expr *e, const Addr &a, bool store);
+
+  /// `tile[i][j]` on a variable of constant array type: the subscripts per
+  /// dimension (evaluated again without recording the loads inside them).
+  std::optional<ArrayAccess> arrayAccess(const Expr *e);
+
+  Val load(const Expr *lv, const Expr *whole);
+
+  // --- calls ----------------------------------------------------------------
+  Val call(const CallExpr *c);
+
+  /// Runs a device function's body in the caller's context: parameters bound
+  /// to the argument values, accesses masked by the caller's condition.
+  Val inlineCall(const CallExpr *c, const FunctionDecl *def);
+
+  // --- statements -------------------------------------------------------------
+  void declare(const VarDecl *v);
+
+  VarEnv mergeEnvs(const LaneExpr &c, const VarEnv &t, const VarEnv &f);
+
+  void ifStmt(const IfStmt *s);
+
+  /// Forget what a loop body changes: each assigned local becomes unknown,
+  /// lane-varying if its value so far is.
+  void forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep);
+
+  /// Variables a loop body updates exactly once per iteration, at its top
+  /// level (`i += stride;`, `++i;`), and nowhere else in the body.
+  std::map<const VarDecl *, const Expr *> bodyInductions(const Stmt *body);
+
+  /// A loop as recurrences: each induction variable (from the increment of a
+  /// for, or updated once at the top level of the body) is init, then its
+  /// update once per iteration, while the condition holds. The body is walked
+  /// once with those variables bound, masked by the lanes still in the loop.
+  void loop(const Expr *cond, const Expr *inc, const Stmt *body,
+            bool testAfterBody = false);
+
+  void forStmt(const ForStmt *s);
+
+  void stmt(const Stmt *s);
+};
+
+} // namespace detail
+} // namespace warplint
+
+#endif

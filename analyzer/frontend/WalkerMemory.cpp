@@ -1,0 +1,333 @@
+// The walker: memory accesses (lvalues, loads, stores) and calls (intrinsics,
+// barriers, inlined device functions).
+#include "Walker.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace warplint {
+namespace detail {
+
+Space Walker::spaceOf(const VarDecl *v) {
+  if (v->hasAttr<CUDASharedAttr>())
+    return Space::Shared;
+  if (v->hasAttr<CUDAConstantAttr>())
+    return Space::Constant;
+  if (v->hasGlobalStorage())
+    return Space::Global;
+  return Space::Local;
+}
+
+int64_t Walker::bytesOf(QualType t) {
+  if (t.isNull() || t->isIncompleteType() || t->isDependentType())
+    return 0;
+  return AC.getTypeSizeInChars(t).getQuantity();
+}
+
+std::optional<Addr> Walker::lvalue(const Expr *e) {
+  e = e->IgnoreParens();
+  if (auto *ce = dyn_cast<ImplicitCastExpr>(e))
+    if (ce->getCastKind() == CK_NoOp || ce->getCastKind() == CK_UncheckedDerivedToBase)
+      return lvalue(ce->getSubExpr());
+  Addr a;
+  a.elementBytes = int(bytesOf(e->getType()));
+  if (auto *d = dyn_cast<DeclRefExpr>(e)) {
+    auto *v = dyn_cast<VarDecl>(d->getDecl());
+    if (!v)
+      return std::nullopt;
+    if (v->getType()->isReferenceType()) {
+      auto it = Env.find(v);
+      if (it == Env.end() || !it->second.isPtr())
+        return std::nullopt;
+      a.ptr = it->second;
+      return a;
+    }
+    Space s = spaceOf(v);
+    if (s == Space::Local)
+      return std::nullopt;
+    a.ptr = Val{Val::Ptr, cst(0), v, s};
+    return a;
+  }
+  if (auto *s = dyn_cast<ArraySubscriptExpr>(e)) {
+    Val base = rvalue(s->getBase());
+    if (!base.isPtr()) {
+      rvalue(s->getIdx());
+      return std::nullopt;
+    }
+    Val idx = rvalue(s->getIdx());
+    if (idx.kind != Val::Int)
+      return std::nullopt;
+    a.ptr = base;
+    a.ptr.v = bin(Op::Add, base.v,
+                  bin(Op::Mul, idx.v, cst(a.elementBytes)));
+    a.elementStride = a.elementBytes;
+    return a;
+  }
+  if (auto *u = dyn_cast<UnaryOperator>(e)) {
+    if (u->getOpcode() != UO_Deref)
+      return std::nullopt;
+    Val p = rvalue(u->getSubExpr());
+    if (!p.isPtr())
+      return std::nullopt;
+    a.ptr = p;
+    a.elementStride = a.elementBytes;
+    return a;
+  }
+  if (auto *m = dyn_cast<MemberExpr>(e)) {
+    auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+    if (!field || field->isBitField())
+      return std::nullopt;
+    std::optional<Addr> outer;
+    if (m->isArrow()) {
+      Val p = rvalue(m->getBase());
+      if (!p.isPtr())
+        return std::nullopt;
+      Addr o;
+      o.ptr = p;
+      o.elementStride = bytesOf(m->getBase()->getType()->getPointeeType());
+      outer = o;
+    } else {
+      outer = lvalue(m->getBase());
+      if (outer)
+        outer->elementStride = bytesOf(m->getBase()->getType());
+    }
+    if (!outer)
+      return std::nullopt;
+    int64_t off = AC.getFieldOffset(field) / AC.getCharWidth();
+    a.ptr = outer->ptr;
+    a.ptr.v = bin(Op::Add, outer->ptr.v, cst(off));
+    a.elementStride = outer->elementStride;
+    a.structMember = a.elementStride > a.elementBytes;
+    return a;
+  }
+  return std::nullopt;
+}
+
+void Walker::record(const Expr *e, const Addr &a, bool store) {
+  if (NoRecord || a.ptr.space == Space::Local || a.elementBytes <= 0)
+    return;
+  if (M.accesses.size() >= MaxAccesses) {
+    M.truncated = true;
+    return;
+  }
+  AccessSite s;
+  s.access = Access{a.ptr.v, fullMask(), a.elementBytes};
+  s.base = a.ptr.base;
+  if (a.ptr.space != Space::Global)
+    s.array = arrayAccess(e);
+  s.space = a.ptr.space;
+  s.store = store;
+  s.expr = e;
+  s.structMember = a.structMember;
+  s.elementStride = a.elementStride;
+  s.calls = Calls;
+  s.seq = Seq++;
+  s.epoch = Epoch;
+  s.isVolatile = e->getType().isVolatileQualified();
+  M.accesses.push_back(std::move(s));
+}
+
+std::optional<ArrayAccess> Walker::arrayAccess(const Expr *e) {
+  std::vector<const Expr *> idx;
+  const Expr *cur = e->IgnoreParenImpCasts();
+  while (auto *as = dyn_cast<ArraySubscriptExpr>(cur)) {
+    idx.insert(idx.begin(), as->getIdx());
+    cur = as->getBase()->IgnoreParenImpCasts();
+  }
+  auto *d = dyn_cast<DeclRefExpr>(cur);
+  auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (!v || idx.empty())
+    return std::nullopt;
+  for (const Expr *i : idx) {
+    AssignedVars av;
+    av.TraverseStmt(const_cast<Expr *>(i));
+    if (!av.vars.empty())
+      return std::nullopt; // evaluating it again would change the locals
+  }
+  ArrayAccess out;
+  out.var = v;
+  QualType t = v->getType();
+  while (const auto *at = AC.getAsConstantArrayType(t)) {
+    out.dims.push_back(int64_t(at->getSize().getZExtValue()));
+    t = at->getElementType();
+  }
+  if (out.dims.size() != idx.size())
+    return std::nullopt;
+  bool saved = NoRecord;
+  NoRecord = true;
+  for (const Expr *i : idx) {
+    Val x = rvalue(i);
+    if (x.kind != Val::Int) {
+      NoRecord = saved;
+      return std::nullopt;
+    }
+    out.subscripts.push_back(x.v);
+    out.subscriptExprs.push_back(i);
+  }
+  NoRecord = saved;
+  return out;
+}
+
+Val Walker::load(const Expr *lv, const Expr *whole) {
+  if (const VarDecl *v = localVar(lv)) {
+    (void)v;
+    return rvalue(lv);
+  }
+  if (auto a = lvalue(lv)) {
+    record(lv, *a, false);
+    // Every lane loading from one address gets one value.
+    return opaque(whole, varying(a->ptr));
+  }
+  auto *d = dyn_cast<DeclRefExpr>(lv->IgnoreParens());
+  if (d)
+    return declRef(d);
+  if (LaneExpr b = builtin(lv->IgnoreParens()))
+    return intVal(withOrigin(b, origin(lv)));
+  return opaque(whole, true);
+}
+
+Val Walker::call(const CallExpr *c) {
+  const FunctionDecl *fd = c->getDirectCallee();
+  StringRef name = fd && fd->getIdentifier() ? fd->getName() : "";
+  // Cooperative groups: block.sync(), cg::sync(block), tile.sync().
+  // (CUDA 13 declares thread_block::sync() static, so look at the class
+  // that declares the method, not at the call's form.)
+  // The free function cg::sync(group) is the same barrier.
+  bool cgSync = false;
+  if (auto *md = dyn_cast_or_null<CXXMethodDecl>(fd)) {
+    if (name == "sync")
+      cgSync = md->getParent()->getName().contains("thread_block") ||
+               md->getParent()->getName().contains("grid_group");
+  } else if (fd && name == "sync") {
+    cgSync = fd->getQualifiedNameAsString().find("cooperative_groups") !=
+             std::string::npos;
+  }
+  if (isBarrier(name) || isWarpCollective(name) || cgSync) {
+    if (!NoRecord) {
+      SyncSite ss;
+      ss.call = c;
+      ss.callee = !cgSync ? name.str()
+                  : isa<CXXMethodDecl>(fd) ? "thread_block::sync"
+                                           : "cooperative_groups::sync";
+      ss.mask = fullMask();
+      ss.calls = Calls;
+      if ((name.ends_with("_sync") || name == "__syncwarp") &&
+          c->getNumArgs() >= 1) {
+        bool saved = NoRecord;
+        NoRecord = true;
+        Val m = rvalue(c->getArg(0));
+        NoRecord = saved;
+        if (m.kind == Val::Int)
+          ss.maskArg = m.v;
+      }
+      M.syncs.push_back(ss);
+    }
+    if (isBarrier(name) || cgSync)
+      ++Epoch;
+  }
+  if (name == "__activemask" && c->getNumArgs() == 0)
+    return intVal(unknown(M.ctx.addAtom("__activemask()", AtomKind::Uniform)));
+  if ((name == "min" || name == "max" || name == "umin" || name == "umax" ||
+       name == "llmin" || name == "llmax") &&
+      c->getNumArgs() == 2) {
+    Val a = rvalue(c->getArg(0)), b = rvalue(c->getArg(1));
+    if (a.kind == Val::Int && b.kind == Val::Int &&
+        c->getType()->isIntegralOrEnumerationType())
+      return intVal(withOrigin(
+          bin(name.ends_with("min") ? Op::Min : Op::Max, a.v, b.v),
+          origin(c)));
+    return opaque(c, varying(a) || varying(b));
+  }
+  if ((name == "__mul24" || name == "__umul24") && c->getNumArgs() == 2) {
+    Val a = rvalue(c->getArg(0)), b = rvalue(c->getArg(1));
+    return intVal(withOrigin(bin(Op::Mul, a.v, b.v), origin(c)));
+  }
+  if (name.starts_with("__ld") && c->getNumArgs() == 1) {
+    // __ldg(p) and the cache-hinted loads read *p.
+    Val p = rvalue(c->getArg(0));
+    if (p.isPtr()) {
+      Addr a{p, int(pointeeBytes(c->getArg(0)->getType()))};
+      a.elementStride = a.elementBytes;
+      record(c, a, false);
+    }
+    return opaque(c, varying(p));
+  }
+  if (name.starts_with("__st") && c->getNumArgs() == 2) {
+    Val p = rvalue(c->getArg(0));
+    rvalue(c->getArg(1));
+    if (p.isPtr()) {
+      Addr a{p, int(pointeeBytes(c->getArg(0)->getType()))};
+      a.elementStride = a.elementBytes;
+      record(c, a, true);
+    }
+    return opaque(c, true);
+  }
+  const FunctionDecl *def = nullptr;
+  if (fd && fd->hasBody(def) && def &&
+      !AC.getSourceManager().isInSystemHeader(def->getLocation()) &&
+      Depth < MaxInlineDepth &&
+      std::find(Inlining.begin(), Inlining.end(), def) == Inlining.end())
+    return inlineCall(c, def);
+  bool anyVarying = false;
+  for (const Expr *arg : c->arguments())
+    anyVarying |= varying(rvalue(arg));
+  return opaque(c, anyVarying || c->getType()->isVoidType() ? true : anyVarying);
+}
+
+Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
+  VarEnv callee;
+  // A member call's object (`this`) is not modelled; an operator call on an
+  // object passes it as the first argument.
+  unsigned skip = isa<CXXOperatorCallExpr>(c) && isa<CXXMethodDecl>(def) ? 1 : 0;
+  if (auto *mc = dyn_cast<CXXMemberCallExpr>(c))
+    rvalue(mc->getImplicitObjectArgument());
+  unsigned n = std::min<unsigned>(c->getNumArgs() - skip, def->getNumParams());
+  for (unsigned i = 0; i < n; ++i) {
+    const ParmVarDecl *p = def->getParamDecl(i);
+    const Expr *arg = c->getArg(i + skip);
+    if (p->getType()->isReferenceType()) {
+      if (auto a = lvalue(arg))
+        callee[p] = a->ptr;
+      else if (const VarDecl *v = localVar(arg))
+        callee[p] = rvalue(arg), (void)v;
+      continue;
+    }
+    callee[p] = rvalue(arg);
+  }
+  VarEnv savedEnv = std::move(Env);
+  LaneExpr savedOuter = OuterMask, savedMask = Mask;
+  bool savedTerm = Terminated;
+  auto *savedReturns = Returns;
+  std::vector<std::pair<LaneExpr, Val>> returns;
+  Env = std::move(callee);
+  OuterMask = fullMask();
+  Mask = nullptr;
+  Terminated = false;
+  Returns = &returns;
+  ++Depth;
+  Calls.push_back(c);
+  Inlining.push_back(def);
+  stmt(def->getBody());
+  Inlining.pop_back();
+  Calls.pop_back();
+  --Depth;
+  Env = std::move(savedEnv);
+  OuterMask = savedOuter;
+  Mask = savedMask;
+  Terminated = savedTerm;
+  Returns = savedReturns;
+  if (returns.empty())
+    return opaque(c, true);
+  // The last return is the fallback; earlier ones win where they were taken.
+  Val result = returns.back().second;
+  for (size_t i = returns.size() - 1; i-- > 0;)
+    result = merge(returns[i].first ? returns[i].first : cst(1),
+                   returns[i].second, result, c);
+  return result;
+}
+
+} // namespace detail
+} // namespace warplint

@@ -1,0 +1,394 @@
+// The walker: statements in program order (declarations, branches, loops as
+// recurrences, switches) and the work estimates of branch bodies.
+#include "Walker.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace warplint {
+namespace detail {
+
+int Walker::weight(const Stmt *s) {
+  if (!s)
+    return 0;
+  if (auto *cs = dyn_cast<CompoundStmt>(s)) {
+    int w = 0;
+    for (const Stmt *c : cs->body())
+      w += weight(c);
+    return w;
+  }
+  if (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s)) {
+    int w = 0;
+    for (const Stmt *c : s->children())
+      w += weight(c);
+    return 8 + 4 * w;
+  }
+  if (auto *is = dyn_cast<IfStmt>(s))
+    return 1 + weight(is->getThen()) + weight(is->getElse());
+  if (isa<NullStmt>(s))
+    return 0;
+  int calls = 0;
+  std::function<void(const Stmt *)> count = [&](const Stmt *x) {
+    if (!x)
+      return;
+    if (isa<PseudoObjectExpr>(x))
+      return; // threadIdx.x and friends: a register read
+    if (auto *c = dyn_cast<CallExpr>(x)) {
+      calls += 2;
+      // A call costs what the function it calls does (a few levels deep);
+      // an intrinsic from a system header costs its two.
+      const FunctionDecl *def = nullptr;
+      auto *fd = c->getDirectCallee();
+      if (fd && fd->hasBody(def) && def && WeightDepth < 3 &&
+          !def->getASTContext().getSourceManager().isInSystemHeader(
+              def->getLocation())) {
+        ++WeightDepth;
+        calls += weight(def->getBody());
+        --WeightDepth;
+      }
+    }
+    for (const Stmt *c : x->children())
+      count(c);
+  };
+  count(s);
+  return 1 + calls;
+}
+
+BranchSite &Walker::recordBranch(BranchSite::Kind kind, const Stmt *s,
+                         const Expr *condExpr, LaneExpr cond, int weight) {
+  BranchSite b;
+  b.kind = kind;
+  b.stmt = s;
+  b.condExpr = condExpr;
+  b.cond = std::move(cond);
+  b.mask = fullMask();
+  b.weight = weight;
+  b.calls = Calls;
+  M.branches.push_back(std::move(b));
+  return M.branches.back();
+}
+
+bool Walker::isBarrier(StringRef name) {
+  return name == "__syncthreads" || name == "__syncthreads_count" ||
+         name == "__syncthreads_and" || name == "__syncthreads_or" ||
+         name == "__syncwarp" || name == "__barrier_sync";
+}
+
+bool Walker::isWarpCollective(StringRef name) {
+  return name.ends_with("_sync") || name == "__syncwarp" ||
+         name == "__shfl" || name == "__shfl_up" || name == "__shfl_down" ||
+         name == "__shfl_xor" || name == "__any" || name == "__all" ||
+         name == "__ballot" || name == "__activemask";
+}
+
+void Walker::declare(const VarDecl *v) {
+  if (spaceOf(v) != Space::Local)
+    return;
+  const Expr *init = v->getInit();
+  if (!init) {
+    Env.erase(v);
+    return;
+  }
+  if (v->getType()->isReferenceType()) {
+    if (auto a = lvalue(init))
+      Env[v] = a->ptr;
+    else
+      Env[v] = rvalue(init);
+    return;
+  }
+  if (v->getType()->isArrayType() || v->getType()->isRecordType()) {
+    rvalue(init);
+    return;
+  }
+  Env[v] = rvalue(init);
+}
+
+VarEnv Walker::mergeEnvs(const LaneExpr &c, const VarEnv &t, const VarEnv &f) {
+  VarEnv out;
+  for (const auto &[v, tv] : t) {
+    auto it = f.find(v);
+    if (it == f.end())
+      continue; // declared inside a branch
+    const Val &fv = it->second;
+    if (tv.v == fv.v && tv.base == fv.base)
+      out[v] = tv;
+    else if (tv.kind == fv.kind && tv.base == fv.base)
+      out[v] = Val{tv.kind, select(c, tv.v, fv.v), tv.base, tv.space};
+    else
+      out[v] = Val{Val::Int, data(M.ctx.addAtom(v->getName().str(),
+                                                AtomKind::Data))};
+  }
+  return out;
+}
+
+void Walker::ifStmt(const IfStmt *s) {
+  if (s->getInit())
+    stmt(s->getInit());
+  if (s->getConditionVariable())
+    declare(s->getConditionVariable());
+  if (s->isConstexpr() || s->isConsteval()) {
+    // Only the instantiated branch matters; the other may not even type-check.
+    if (auto c = constant(s->getCond()))
+      stmt(*c ? s->getThen() : s->getElse());
+    return;
+  }
+  LaneExpr c = condition(s->getCond());
+  if (!NoRecord) {
+    // An early exit (`if (c) return;`) makes the other lanes run the rest.
+    const Stmt *then = s->getThen();
+    if (auto *cs = dyn_cast<CompoundStmt>(then); cs && cs->size() == 1)
+      then = cs->body_back();
+    bool exits = isa<ReturnStmt>(then) || isa<ContinueStmt>(then) ||
+                 isa<BreakStmt>(then);
+    if (exits && !s->getElse())
+      recordBranch(BranchSite::Exit, s, s->getCond(), c, RestWeight);
+    else
+      recordBranch(BranchSite::If, s, s->getCond(), c,
+                   weight(s->getThen()) + weight(s->getElse()));
+  }
+  LaneExpr m0 = Mask;
+  VarEnv before = Env;
+  Mask = land(m0, c);
+  stmt(s->getThen());
+  VarEnv thenEnv = std::move(Env);
+  bool thenTerm = Terminated;
+  Env = std::move(before);
+  Terminated = false;
+  Mask = land(m0, un(Op::LNot, c));
+  stmt(s->getElse());
+  bool elseTerm = Terminated;
+  Terminated = false;
+  if (thenTerm && elseTerm) {
+    Terminated = true;
+    Mask = m0;
+  } else if (thenTerm) {
+    Mask = land(m0, un(Op::LNot, c)); // Env is the else branch's
+  } else if (elseTerm) {
+    Mask = land(m0, c);
+    Env = std::move(thenEnv);
+  } else {
+    Mask = m0;
+    Env = mergeEnvs(c, thenEnv, Env);
+  }
+}
+
+void Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep) {
+  AssignedVars av;
+  av.TraverseStmt(const_cast<Stmt *>(body));
+  for (const VarDecl *v : av.vars) {
+    if (keep.count(v))
+      continue;
+    auto it = Env.find(v);
+    bool vary = it == Env.end() || varying(it->second);
+    std::string name = v->getName().str();
+    Env[v] = Val{Val::Int,
+                 vary ? data(M.ctx.addAtom(
+                            name, AtomKind::Data,
+                            "the address depends on '" + name +
+                                "', which a loop changes in a way warplint "
+                                "does not model"))
+                      : unknown(M.ctx.addAtom(name, AtomKind::Uniform))};
+  }
+}
+
+std::map<const VarDecl *, const Expr *> Walker::bodyInductions(const Stmt *body) {
+  std::map<const VarDecl *, const Expr *> out;
+  auto *cs = dyn_cast_or_null<CompoundStmt>(body);
+  if (!cs)
+    return out;
+  std::map<const VarDecl *, int> count;
+  std::set<const Stmt *> updateStmts;
+  for (const Stmt *st : cs->body()) {
+    auto *e = dyn_cast<Expr>(st);
+    if (!e)
+      continue;
+    const Expr *x = e->IgnoreParenImpCasts(), *target = nullptr;
+    if (auto *b = dyn_cast<BinaryOperator>(x); b && b->isAssignmentOp())
+      target = b->getLHS();
+    else if (auto *u = dyn_cast<UnaryOperator>(x);
+             u && u->isIncrementDecrementOp())
+      target = u->getSubExpr();
+    if (const VarDecl *v = target ? localVar(target) : nullptr) {
+      count[v]++;
+      out[v] = x;
+      updateStmts.insert(st);
+    }
+  }
+  AssignedVars elsewhere;
+  for (const Stmt *st : cs->body())
+    if (!updateStmts.count(st))
+      elsewhere.TraverseStmt(const_cast<Stmt *>(st));
+  for (auto it = out.begin(); it != out.end();) {
+    if (count[it->first] != 1 || elsewhere.vars.count(it->first) ||
+        !Env.count(it->first))
+      it = out.erase(it);
+    else
+      ++it;
+  }
+  return out;
+}
+
+void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
+          bool testAfterBody) {
+  AssignedVars incVars;
+  if (inc)
+    incVars.TraverseStmt(const_cast<Expr *>(inc));
+  std::vector<const VarDecl *> ivs;
+  std::map<const VarDecl *, const Expr *> updates;
+  for (const VarDecl *v : incVars.vars)
+    if (Env.count(v) && Env[v].v) {
+      ivs.push_back(v);
+      updates[v] = inc;
+    }
+  for (auto &[v, e] : bodyInductions(body))
+    if (!updates.count(v) && Env[v].v) {
+      ivs.push_back(v);
+      updates[v] = e;
+    }
+  LaneExpr savedMask = Mask;
+  std::set<const VarDecl *> keep(ivs.begin(), ivs.end());
+  std::map<const VarDecl *, Val> vars;
+  int primary = -1;
+  for (const VarDecl *v : ivs) {
+    Val init = Env[v];
+    int L = M.ctx.addLoop({v->getName().str(), init.v, nullptr, nullptr});
+    if (primary < 0)
+      primary = L;
+    else
+      M.ctx.loops[L].iterOf = primary;
+    Val var = init;
+    var.v = loopVar(L);
+    vars[v] = var;
+  }
+  forgetAssigned(body, keep);
+  if (inc)
+    forgetAssigned(inc, keep);
+  for (auto &[v, var] : vars)
+    Env[v] = var;
+  bool savedNo = NoRecord;
+  NoRecord = true;
+  for (auto &[v, var] : vars) {
+    rvalue(updates[v]);
+    M.ctx.loops[var.v->value].next = Env[v].v;
+    for (auto &[w, wv] : vars)
+      Env[w] = wv;
+  }
+  LaneExpr c = cond ? condition(cond) : nullptr;
+  NoRecord = savedNo;
+  if (primary >= 0 && c && !NoRecord)
+    recordBranch(BranchSite::Loop, body, cond, nullptr, weight(body)).loop =
+        primary;
+  if (primary >= 0) {
+    M.ctx.loops[primary].cond = c;
+    M.ctx.loops[primary].testAfterBody = testAfterBody;
+    Mask = land(Mask, loopActive(primary));
+  }
+  stmt(body);
+  if (inc)
+    rvalue(inc); // accesses in the increment, once per iteration
+  Terminated = false;
+  Mask = savedMask;
+  // After the loop the variables hold whatever the last iteration left.
+  std::set<const VarDecl *> none;
+  forgetAssigned(body, none);
+  if (inc)
+    forgetAssigned(inc, none);
+}
+
+void Walker::forStmt(const ForStmt *s) {
+  if (s->getInit())
+    stmt(s->getInit());
+  loop(s->getCond(), s->getInc(), s->getBody());
+}
+
+void Walker::stmt(const Stmt *s) {
+  if (!s || Terminated)
+    return;
+  if (auto *cs = dyn_cast<CompoundStmt>(s)) {
+    int saved = RestWeight;
+    std::vector<const Stmt *> body(cs->body_begin(), cs->body_end());
+    for (size_t i = 0; i < body.size(); ++i) {
+      if (Terminated)
+        break;
+      int rest = 0;
+      for (size_t j = i + 1; j < body.size(); ++j)
+        rest += weight(body[j]);
+      RestWeight = rest;
+      stmt(body[i]);
+    }
+    RestWeight = saved;
+    return;
+  }
+  if (auto *ds = dyn_cast<DeclStmt>(s)) {
+    for (const Decl *d : ds->decls())
+      if (auto *v = dyn_cast<VarDecl>(d))
+        declare(v);
+    return;
+  }
+  if (auto *is = dyn_cast<IfStmt>(s))
+    return ifStmt(is);
+  if (auto *fs = dyn_cast<ForStmt>(s))
+    return forStmt(fs);
+  if (auto *ws = dyn_cast<WhileStmt>(s))
+    return loop(ws->getCond(), nullptr, ws->getBody());
+  if (auto *ds = dyn_cast<DoStmt>(s))
+    return loop(ds->getCond(), nullptr, ds->getBody(), true);
+  if (auto *rf = dyn_cast<CXXForRangeStmt>(s))
+    return loop(nullptr, nullptr, rf->getBody());
+  if (auto *rs = dyn_cast<ReturnStmt>(s)) {
+    Val v;
+    if (rs->getRetValue())
+      v = rvalue(rs->getRetValue());
+    if (Returns && rs->getRetValue())
+      Returns->push_back({Mask, v});
+    Terminated = true;
+    return;
+  }
+  if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {
+    Terminated = true;
+    return;
+  }
+  if (auto *sw = dyn_cast<SwitchStmt>(s)) {
+    if (sw->getInit())
+      stmt(sw->getInit());
+    LaneExpr value = condition(sw->getCond());
+    if (!NoRecord) {
+      BranchSite &b = recordBranch(BranchSite::Switch, sw, sw->getCond(),
+                                   value, weight(sw->getBody()));
+      for (const SwitchCase *sc = sw->getSwitchCaseList(); sc;
+           sc = sc->getNextSwitchCase())
+        if (auto *cs = dyn_cast<CaseStmt>(sc))
+          if (auto v = constant(cs->getLHS()))
+            b.caseValues.push_back(*v);
+    }
+    // Cases are walked in order under the switch's own condition.
+    if (auto *body = dyn_cast_or_null<CompoundStmt>(sw->getBody())) {
+      for (const Stmt *c : body->body()) {
+        stmt(c);
+        Terminated = false;
+      }
+    } else {
+      stmt(sw->getBody());
+      Terminated = false;
+    }
+    return;
+  }
+  if (auto *cs = dyn_cast<SwitchCase>(s))
+    return stmt(cs->getSubStmt());
+  if (auto *ls = dyn_cast<LabelStmt>(s))
+    return stmt(ls->getSubStmt());
+  if (auto *as = dyn_cast<AttributedStmt>(s))
+    return stmt(as->getSubStmt());
+  if (auto *e = dyn_cast<Expr>(s)) {
+    rvalue(e);
+    return;
+  }
+  for (const Stmt *c : s->children())
+    stmt(c);
+}
+
+} // namespace detail
+} // namespace warplint

@@ -1,0 +1,376 @@
+// The walker: expressions to lane values (rvalues, casts, operators).
+#include "Walker.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace warplint {
+namespace detail {
+
+int Walker::origin(const Expr *e) {
+  M.origins.push_back(e->getSourceRange());
+  return int(M.origins.size()) - 1;
+}
+
+std::string Walker::text(const Expr *e) {
+  const SourceManager &sm = AC.getSourceManager();
+  CharSourceRange r = CharSourceRange::getTokenRange(e->getSourceRange());
+  std::string s =
+      Lexer::getSourceText(r, sm, AC.getLangOpts()).str();
+  return s.empty() ? "value" : s;
+}
+
+Val Walker::opaque(const Expr *e, bool varying) {
+  int a = M.ctx.addAtom(text(e), varying ? AtomKind::Data : AtomKind::Uniform);
+  return intVal(varying ? data(a) : unknown(a));
+}
+
+bool Walker::varying(const Val &v) {
+  return v.v && props(v.v, M.ctx).laneVarying;
+}
+
+Val Walker::param(const ParmVarDecl *p) {
+  if (p->getType()->isPointerType() || p->getType()->isArrayType()) {
+    Val v{Val::Ptr, cst(0), p, Space::Global};
+    return v;
+  }
+  if (Depth == 0 && p->getType()->isIntegralOrEnumerationType()) {
+    auto given = Params.find(p->getName().str());
+    if (given != Params.end())
+      return intVal(cst(given->second));
+  }
+  auto it = ParamAtoms.find(p);
+  if (it == ParamAtoms.end())
+    it = ParamAtoms
+             .emplace(p, M.ctx.addAtom(p->getName().str(),
+                                       AtomKind::Parameter))
+             .first;
+  return intVal(unknown(it->second));
+}
+
+std::optional<int64_t> Walker::constant(const Expr *e) {
+  if (e->isValueDependent() || e->isTypeDependent() ||
+      !e->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult r;
+  if (e->HasSideEffects(AC) || !e->EvaluateAsInt(r, AC))
+    return std::nullopt;
+  return r.Val.getInt().getExtValue();
+}
+
+int Walker::builtinDim(StringRef name) {
+  return name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
+}
+
+LaneExpr Walker::builtin(const Expr *e) {
+  const Expr *base = nullptr;
+  StringRef member;
+  if (auto *po = dyn_cast<PseudoObjectExpr>(e)) {
+    if (auto *pr = dyn_cast<MSPropertyRefExpr>(
+            po->getSyntacticForm()->IgnoreParens())) {
+      base = pr->getBaseExpr();
+      member = pr->getPropertyDecl()->getName();
+    }
+  } else if (auto *me = dyn_cast<MemberExpr>(e)) {
+    base = me->getBase();
+    member = me->getMemberDecl()->getName();
+  }
+  if (!base)
+    return nullptr;
+  base = base->IgnoreParenImpCasts();
+  if (auto *ov = dyn_cast<OpaqueValueExpr>(base))
+    base = ov->getSourceExpr() ? ov->getSourceExpr()->IgnoreParenImpCasts()
+                               : base;
+  auto *dre = dyn_cast<DeclRefExpr>(base);
+  int d = builtinDim(member);
+  if (!dre || d < 0)
+    return nullptr;
+  StringRef var = dre->getDecl()->getName();
+  if (var == "threadIdx") return threadIdx(d);
+  if (var == "blockIdx") return blockIdx(d);
+  if (var == "blockDim") return blockDim(d);
+  if (var == "gridDim") return gridDim(d);
+  return nullptr;
+}
+
+Val Walker::rvalue(const Expr *e) {
+  e = e->IgnoreParens();
+  if (auto c = constant(e))
+    return intVal(cst(*c));
+  if (LaneExpr b = builtin(e))
+    return intVal(withOrigin(b, origin(e)));
+  if (auto *ce = dyn_cast<CastExpr>(e))
+    return cast(ce);
+  if (auto *d = dyn_cast<DeclRefExpr>(e))
+    return declRef(d);
+  if (auto *b = dyn_cast<BinaryOperator>(e))
+    return binary(b);
+  if (auto *u = dyn_cast<UnaryOperator>(e))
+    return unary(u);
+  if (auto *c = dyn_cast<ConditionalOperator>(e)) {
+    LaneExpr cnd = condition(c->getCond());
+    if (!NoRecord && (c->getTrueExpr()->HasSideEffects(AC) ||
+                      c->getFalseExpr()->HasSideEffects(AC)))
+      recordBranch(BranchSite::Ternary, c, c->getCond(), cnd,
+                   weight(c->getTrueExpr()) + weight(c->getFalseExpr()));
+    LaneExpr saved = Mask;
+    Mask = land(saved, cnd);
+    Val t = rvalue(c->getTrueExpr());
+    Mask = land(saved, un(Op::LNot, cnd));
+    Val f = rvalue(c->getFalseExpr());
+    Mask = saved;
+    return merge(cnd, t, f, e);
+  }
+  if (auto *cc = dyn_cast<CXXConstructExpr>(e)) {
+    // Copying a struct or vector (float4 v = p[i]) loads all of it.
+    if (cc->getNumArgs() == 1 && cc->getConstructor() &&
+        cc->getConstructor()->isCopyOrMoveConstructor() &&
+        cc->getArg(0)->isGLValue())
+      return load(cc->getArg(0), e);
+  }
+  if (auto *oc = dyn_cast<CXXOperatorCallExpr>(e)) {
+    // Struct assignment (p[i] = v) is a call to operator=.
+    if (oc->getOperator() == OO_Equal && oc->getNumArgs() == 2) {
+      const Expr *src = oc->getArg(1);
+      if (src->isGLValue())
+        load(src, e);
+      else
+        rvalue(src);
+      if (auto a = lvalue(oc->getArg(0)))
+        record(oc->getArg(0), *a, true);
+      return opaque(e, true);
+    }
+  }
+  if (auto *c = dyn_cast<CallExpr>(e))
+    return call(c);
+  if (auto *w = dyn_cast<FullExpr>(e))
+    return rvalue(w->getSubExpr());
+  if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
+    return rvalue(m->getSubExpr());
+  if (auto *s = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
+    return rvalue(s->getReplacement());
+  if (auto *b = dyn_cast<CXXBindTemporaryExpr>(e))
+    return rvalue(b->getSubExpr());
+  if (auto *po = dyn_cast<PseudoObjectExpr>(e))
+    if (po->getResultExpr())
+      return rvalue(po->getResultExpr());
+  // Anything else: walk it for the accesses it makes, value unknown.
+  bool anyVarying = false;
+  for (const Stmt *child : e->children())
+    if (auto *ce = dyn_cast_or_null<Expr>(child))
+      anyVarying |= varying(rvalue(ce));
+  return opaque(e, anyVarying);
+}
+
+Val Walker::cast(const CastExpr *ce) {
+  const Expr *sub = ce->getSubExpr();
+  switch (ce->getCastKind()) {
+  case CK_LValueToRValue:
+    return load(sub, ce);
+  case CK_ArrayToPointerDecay: {
+    if (auto a = lvalue(sub))
+      return a->ptr;
+    return opaque(ce, false);
+  }
+  case CK_IntegralToBoolean: {
+    Val v = rvalue(sub);
+    return intVal(bin(Op::Ne, v.v, cst(0)));
+  }
+  case CK_FunctionToPointerDecay:
+  case CK_NullToPointer:
+    return opaque(ce, false);
+  default:
+    return rvalue(sub);
+  }
+}
+
+Val Walker::declRef(const DeclRefExpr *d) {
+  const ValueDecl *decl = d->getDecl();
+  if (decl->getName() == "warpSize")
+    return intVal(cst(WarpSize));
+  if (auto *v = dyn_cast<VarDecl>(decl)) {
+    auto it = Env.find(v);
+    if (it != Env.end())
+      return it->second;
+    if (auto *p = dyn_cast<ParmVarDecl>(v))
+      return Env[v] = param(p);
+    if (v->getType()->isArrayType())
+      if (auto a = lvalue(d))
+        return a->ptr;
+  }
+  return opaque(d, false);
+}
+
+Val Walker::merge(const LaneExpr &c, const Val &t, const Val &f, const Expr *e) {
+  if (t.kind == Val::Int && f.kind == Val::Int)
+    return intVal(select(c, t.v, f.v));
+  if (t.isPtr() && f.isPtr() && t.base == f.base)
+    return Val{Val::Ptr, select(c, t.v, f.v), t.base, t.space};
+  return opaque(e, true);
+}
+
+Op Walker::binaryOp(BinaryOperatorKind k) {
+  switch (k) {
+  case BO_Add: case BO_AddAssign: return Op::Add;
+  case BO_Sub: case BO_SubAssign: return Op::Sub;
+  case BO_Mul: case BO_MulAssign: return Op::Mul;
+  case BO_Div: case BO_DivAssign: return Op::Div;
+  case BO_Rem: case BO_RemAssign: return Op::Rem;
+  case BO_Shl: case BO_ShlAssign: return Op::Shl;
+  case BO_Shr: case BO_ShrAssign: return Op::Shr;
+  case BO_And: case BO_AndAssign: return Op::And;
+  case BO_Or: case BO_OrAssign: return Op::Or;
+  case BO_Xor: case BO_XorAssign: return Op::Xor;
+  case BO_LT: return Op::Lt;
+  case BO_LE: return Op::Le;
+  case BO_GT: return Op::Gt;
+  case BO_GE: return Op::Ge;
+  case BO_EQ: return Op::Eq;
+  case BO_NE: return Op::Ne;
+  case BO_LAnd: return Op::LAnd;
+  case BO_LOr: return Op::LOr;
+  default: return Op::Const;
+  }
+}
+
+int64_t Walker::pointeeBytes(QualType ptrType) {
+  QualType pt = ptrType->getPointeeType();
+  if (pt.isNull() || pt->isIncompleteType() || pt->isVoidType())
+    return 1;
+  return AC.getTypeSizeInChars(pt).getQuantity();
+}
+
+Val Walker::pointerArith(const Val &p, const Val &i, QualType ptrType, bool sub,
+                 const Expr *e) {
+  LaneExpr step = bin(Op::Mul, i.v, cst(pointeeBytes(ptrType)));
+  Val r = p;
+  r.v = withOrigin(bin(sub ? Op::Sub : Op::Add, p.v, step), origin(e));
+  return r;
+}
+
+const VarDecl *Walker::localVar(const Expr *e) {
+  auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  if (!d)
+    return nullptr;
+  auto *v = dyn_cast<VarDecl>(d->getDecl());
+  if (!v || v->hasAttr<CUDASharedAttr>() || v->hasAttr<CUDAConstantAttr>() ||
+      v->hasGlobalStorage() || v->getType()->isArrayType())
+    return nullptr;
+  if (v->getType()->isReferenceType())
+    return nullptr; // a reference writes through to memory
+  return v;
+}
+
+Val Walker::binary(const BinaryOperator *b) {
+  BinaryOperatorKind k = b->getOpcode();
+  if (k == BO_Comma) {
+    rvalue(b->getLHS());
+    return rvalue(b->getRHS());
+  }
+  if (b->isAssignmentOp()) {
+    const Expr *lhs = b->getLHS();
+    if (const VarDecl *v = localVar(lhs)) {
+      Val rhs = rvalue(b->getRHS());
+      if (k != BO_Assign) {
+        Val old = rvalue(lhs);
+        if (old.isPtr() && rhs.kind == Val::Int)
+          rhs = pointerArith(old, rhs, lhs->getType(), k == BO_SubAssign, b);
+        else if (old.kind == Val::Int && rhs.kind == Val::Int)
+          rhs = intVal(withOrigin(bin(binaryOp(k), old.v, rhs.v), origin(b)));
+        else
+          rhs = opaque(b, true);
+      }
+      return Env[v] = rhs;
+    }
+    Val rhs = rvalue(b->getRHS());
+    if (auto a = lvalue(lhs)) {
+      if (k != BO_Assign)
+        record(lhs, *a, false);
+      record(lhs, *a, true);
+    }
+    return rhs;
+  }
+  if (k == BO_LAnd || k == BO_LOr) {
+    LaneExpr l = condition(b->getLHS());
+    LaneExpr saved = Mask;
+    Mask = land(saved, k == BO_LAnd ? l : un(Op::LNot, l));
+    LaneExpr r = condition(b->getRHS());
+    Mask = saved;
+    return intVal(withOrigin(bin(binaryOp(k), l, r), origin(b)));
+  }
+  Val l = rvalue(b->getLHS()), r = rvalue(b->getRHS());
+  if ((k == BO_Add || k == BO_Sub) && l.isPtr() && r.kind == Val::Int)
+    return pointerArith(l, r, b->getLHS()->getType(), k == BO_Sub, b);
+  if (k == BO_Add && r.isPtr() && l.kind == Val::Int)
+    return pointerArith(r, l, b->getRHS()->getType(), false, b);
+  if (k == BO_Sub && l.isPtr() && r.isPtr() && l.base == r.base)
+    return intVal(bin(Op::Div, bin(Op::Sub, l.v, r.v),
+                      cst(pointeeBytes(b->getLHS()->getType()))));
+  Op op = binaryOp(k);
+  if (op == Op::Const || l.kind != Val::Int || r.kind != Val::Int)
+    return opaque(b, varying(l) || varying(r));
+  if (!b->getType()->isIntegralOrEnumerationType() &&
+      !b->getType()->isBooleanType()) {
+    // Floating-point arithmetic never forms an index the model can use.
+    return opaque(b, varying(l) || varying(r));
+  }
+  return intVal(withOrigin(bin(op, l.v, r.v), origin(b)));
+}
+
+Val Walker::unary(const UnaryOperator *u) {
+  const Expr *sub = u->getSubExpr();
+  switch (u->getOpcode()) {
+  case UO_PreInc:
+  case UO_PreDec:
+  case UO_PostInc:
+  case UO_PostDec: {
+    bool inc = u->isIncrementOp();
+    if (const VarDecl *v = localVar(sub)) {
+      Val old = rvalue(sub), now;
+      if (old.isPtr())
+        now = pointerArith(old, intVal(cst(1)), sub->getType(), !inc, u);
+      else
+        now = intVal(bin(inc ? Op::Add : Op::Sub, old.v, cst(1)));
+      Env[v] = now;
+      return u->isPrefix() ? now : old;
+    }
+    if (auto a = lvalue(sub)) {
+      record(sub, *a, false);
+      record(sub, *a, true);
+    }
+    return opaque(u, true);
+  }
+  case UO_AddrOf:
+    if (auto a = lvalue(sub))
+      return a->ptr;
+    return opaque(u, false);
+  case UO_Plus:
+    return rvalue(sub);
+  case UO_Minus:
+  case UO_Not:
+  case UO_LNot: {
+    Val v = rvalue(sub);
+    if (v.kind != Val::Int)
+      return opaque(u, varying(v));
+    Op op = u->getOpcode() == UO_Minus ? Op::Neg
+            : u->getOpcode() == UO_Not ? Op::Not
+                                       : Op::LNot;
+    return intVal(withOrigin(un(op, v.v), origin(u)));
+  }
+  default:
+    return opaque(u, varying(rvalue(sub)));
+  }
+}
+
+LaneExpr Walker::condition(const Expr *e) {
+  Val v = rvalue(e);
+  if (v.kind == Val::Int)
+    return v.v;
+  return opaque(e, varying(v)).v;
+}
+
+} // namespace detail
+} // namespace warplint
