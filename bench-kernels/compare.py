@@ -112,14 +112,20 @@ def predictions(warplint, files, space):
     doc = json.loads(out.stdout)
     by_case = collections.defaultdict(list)
     if space == 'branch':
+        # Predicted: warplint warns (divergent, and a body large enough to
+        # stay a branch); none for data-dependent conditions.
+        warns = {(normalize(d['kernel_signature']), os.path.abspath(d['file']),
+                  d['line']) for d in doc['diagnostics']
+                 if d['rule'] == 'divergent-branch'}
         marks = marked_lines(files)
         for b in doc['branches']:
-            if (os.path.abspath(b['file']), b['line']) in marks:
-                # The rule's threshold on body size: smaller ones are predicated.
+            path = os.path.abspath(b['file'])
+            if (path, b['line']) in marks:
+                sig = normalize(b['kernel_signature'])
                 p = None if b['divergent'] is None else float(
-                    b['divergent'] and b['weight'] >= 4)
+                    (sig, path, b['line']) in warns)
                 b = dict(b, predicted=p, ideal=1, op='branch')
-                by_case[(normalize(b['kernel_signature']), 'branch')].append(b)
+                by_case[(sig, 'branch')].append(b)
     for a in doc['accesses']:
         if a['space'] == space:
             by_case[(normalize(a['kernel_signature']), a['op'])].append(a)
