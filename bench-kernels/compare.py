@@ -104,8 +104,11 @@ def marked_lines(files):
     return lines
 
 
+WARPLINT_ARGS = []  # --warplint-arg: extra options for every warplint run
+
+
 def predictions(warplint, files, space):
-    out = subprocess.run([warplint, '--format=json'] + files,
+    out = subprocess.run([warplint, '--format=json'] + WARPLINT_ARGS + files,
                          capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit('warplint failed (%d): %s' % (out.returncode, out.stderr))
@@ -377,7 +380,10 @@ def main():
     ap.add_argument('--warplint', required=True)
     ap.add_argument('--write', action='store_true')
     ap.add_argument('--check', action='store_true')
+    ap.add_argument('--warplint-arg', action='append', default=[],
+                    help='an extra warplint option (e.g. --no-cuda-toolkit)')
     args = ap.parse_args()
+    WARPLINT_ARGS.extend(args.warplint_arg)
     results = evaluate(args.warplint)
     summary = summarize(results)
     print(table(results))
