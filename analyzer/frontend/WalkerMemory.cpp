@@ -172,10 +172,8 @@ std::optional<ArrayAccess> Walker::arrayAccess(const Expr *e) {
 }
 
 Val Walker::load(const Expr *lv, const Expr *whole) {
-  if (const VarDecl *v = localVar(lv)) {
-    (void)v;
+  if (localVar(lv))
     return rvalue(lv);
-  }
   if (auto a = lvalue(lv)) {
     record(lv, *a, false);
     // Every lane loading from one address gets one value.
@@ -274,7 +272,7 @@ Val Walker::call(const CallExpr *c) {
   bool anyVarying = false;
   for (const Expr *arg : c->arguments())
     anyVarying |= varying(rvalue(arg));
-  return opaque(c, anyVarying || c->getType()->isVoidType() ? true : anyVarying);
+  return opaque(c, anyVarying || c->getType()->isVoidType());
 }
 
 Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
@@ -291,8 +289,8 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
     if (p->getType()->isReferenceType()) {
       if (auto a = lvalue(arg))
         callee[p] = a->ptr;
-      else if (const VarDecl *v = localVar(arg))
-        callee[p] = rvalue(arg), (void)v;
+      else if (localVar(arg))
+        callee[p] = rvalue(arg);
       continue;
     }
     callee[p] = rvalue(arg);

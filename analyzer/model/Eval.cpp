@@ -142,20 +142,10 @@ const Lanes &WarpEval::loopValue(int loop) {
   int src = l.iterOf < 0 ? loop : l.iterOf;
   int iter = src < int(En.loopIter.size()) ? En.loopIter[src] : 0;
   if (Seq && Seq->invariant[loop]) {
-    // Extend the shared sequence as far as this iteration needs.
-    std::vector<Lanes> &vals = Seq->values[loop];
-    if (vals.empty())
-      vals.push_back(value(l.init));
-    while (int(vals.size()) <= iter) {
-      state(loop).override = vals.back();
-      state(loop).hasOverride = true;
-      Lanes next = value(l.next);
-      state(loop).hasOverride = false;
-      Seq->values[loop].push_back(next);
-    }
+    Lanes v = sharedValue(loop, size_t(iter));
     LoopState &st = state(loop);
     st.hasCache = true;
-    st.cache = Seq->values[loop][iter];
+    st.cache = v;
     return st.cache;
   }
   Lanes v = value(l.init);
@@ -171,6 +161,20 @@ const Lanes &WarpEval::loopValue(int loop) {
   return st.cache;
 }
 
+Lanes WarpEval::sharedValue(int loop, size_t i) {
+  const Loop &l = Ctx.loops[loop];
+  if (Seq->values[loop].empty())
+    Seq->values[loop].push_back(value(l.init));
+  while (Seq->values[loop].size() <= i) {
+    state(loop).override = Seq->values[loop].back();
+    state(loop).hasOverride = true;
+    Lanes next = value(l.next);
+    state(loop).hasOverride = false;
+    Seq->values[loop].push_back(next);
+  }
+  return Seq->values[loop][i];
+}
+
 LaneMask WarpEval::loopActive(int loop) {
   if (state(loop).hasActive)
     return state(loop).active;
@@ -184,18 +188,7 @@ LaneMask WarpEval::loopActive(int loop) {
       LaneMask prev = i ? Seq->active[loop].back() : AllLanes;
       LaneMask now = prev;
       if (prev && int(i) >= first) {
-        // The variable's value at iteration i, from the shared sequence.
-        std::vector<Lanes> &vals = Seq->values[loop];
-        if (vals.empty())
-          vals.push_back(value(l.init));
-        while (vals.size() <= i) {
-          state(loop).override = vals.back();
-          state(loop).hasOverride = true;
-          Lanes next = value(l.next);
-          state(loop).hasOverride = false;
-          Seq->values[loop].push_back(next);
-        }
-        state(loop).override = Seq->values[loop][i];
+        state(loop).override = sharedValue(loop, i);
         state(loop).hasOverride = true;
         now &= cond(l.cond, true);
         state(loop).hasOverride = false;

@@ -156,6 +156,8 @@ private:
   std::vector<int> Slot; // loop id -> index into States, -1 if unused
   std::vector<LoopState> States;
   LoopState &state(int loop);
+  /// The shared sequence's value at iteration `i`, computing it if needed.
+  Lanes sharedValue(int loop, size_t i);
 };
 
 } // namespace warplint

@@ -13,19 +13,6 @@ static Lanes warp0(const LaneExpr &e, const Context &ctx, const Shape &shape) {
   return ev.value(e);
 }
 
-std::optional<int64_t> laneStride(const LaneExpr &e, const Context &ctx,
-                                  const Shape &shape) {
-  Lanes v = warp0(e, ctx, shape);
-  int n = int(std::min<int64_t>(WarpSize, shape.threads()));
-  if (n < 2)
-    return std::nullopt;
-  int64_t d = v[1] - v[0];
-  for (int l = 2; l < n; ++l)
-    if (v[l] - v[l - 1] != d)
-      return std::nullopt;
-  return d;
-}
-
 int64_t adjacentDistance(const LaneExpr &e, const Context &ctx,
                          const Shape &shape) {
   if (shape.threads() < 2)

@@ -10,11 +10,6 @@
 
 namespace warplint {
 
-/// Difference between adjacent lanes of warp 0 (representative environment),
-/// when it is one constant for all 32 lanes.
-std::optional<int64_t> laneStride(const LaneExpr &e, const Context &ctx,
-                                  const Shape &shape);
-
 /// Value of lane 1 minus value of lane 0 in warp 0 (representative
 /// environment): the distance the rules quote for "adjacent lanes".
 int64_t adjacentDistance(const LaneExpr &e, const Context &ctx,

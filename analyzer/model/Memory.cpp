@@ -180,7 +180,6 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
                            const CostModel &cost) {
   AccessResult r;
   Props pa = props(acc.offset, ctx);
-  Props pm = acc.mask ? props(acc.mask, ctx) : Props();
   if (pa.hasData) {
     r.unknownReason = dataReason(acc.offset, ctx);
     return r;
@@ -215,10 +214,9 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
         accumulate(acc, prep.mask, prep.ctx, shapes[s], envs[e], cost, t, w,
                    seq);
     }
-    return envs.size();
   };
   Totals rep;
-  size_t repCount = run(0, 0, true, rep);
+  run(0, 0, true, rep);
   r.maskDataDependent = rep.data;
   r.guardAssumed = rep.guard;
   if (rep.requests == 0 || rep.undefined) {
@@ -234,7 +232,6 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
   r.ideal = rep.ideal / rep.requests;
   r.activeLanes = rep.lanes / rep.requests;
   r.commonStride = rep.firstCommon;
-  r.requestsPerBlock = rep.requests / double(repCount);
   double repRatio = r.ideal > 0 ? r.actual / r.ideal : 1;
   r.minActual = r.maxActual = r.actual;
   r.minRatio = r.maxRatio = repRatio;
