@@ -44,14 +44,12 @@ private:
 /// Which threadIdx/blockDim dimensions a kernel's accesses use (bit d).
 int dimsUsed(const KernelModel &m) {
   int dims = 0;
-  std::function<void(const LaneExpr &)> walk = [&](const LaneExpr &e) {
-    if (!e)
-      return;
-    if ((e->op == Op::ThreadIdx || e->op == Op::BlockDim) && e->value > 0)
-      dims |= 1 << e->value;
-    walk(e->a);
-    walk(e->b);
-    walk(e->c);
+  auto walk = [&](const LaneExpr &e) {
+    visitNodes(e, [&](const Node &n) {
+      if ((n.op == Op::ThreadIdx || n.op == Op::BlockDim) && n.value > 0)
+        dims |= 1 << n.value;
+      return true;
+    });
   };
   for (const AccessSite &s : m.accesses) {
     walk(s.access.offset);

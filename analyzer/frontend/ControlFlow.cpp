@@ -17,22 +17,24 @@ bool isReductionModulo(const LaneExpr &e) {
   const LaneExpr &m = e->a && e->a->op == Op::Rem ? e->a : e->b;
   if (!m || m->op != Op::Rem)
     return false;
-  std::function<bool(const LaneExpr &, Op)> has = [&](const LaneExpr &x,
-                                                      Op op) -> bool {
-    return x && (x->op == op || has(x->a, op) || has(x->b, op) || has(x->c, op));
+  auto has = [](const LaneExpr &x, Op op) {
+    bool found = false;
+    visitNodes(x, [&](const Node &n) { return !(found |= n.op == op); });
+    return found;
   };
   return has(m->b, Op::LoopVar) && has(m->a, Op::ThreadIdx);
 }
 
 /// Does `e` test low bits of a lane value (`threadIdx.x % k`, `& k`, k < 32)?
 bool isLaneModulo(const LaneExpr &e) {
-  if (!e)
-    return false;
-  int64_t k = 0;
-  if ((e->op == Op::Rem || e->op == Op::And) && constValue(e->b, k) && k > 0 &&
-      k < 32 && e->a && (e->a->op == Op::ThreadIdx))
-    return true;
-  return isLaneModulo(e->a) || isLaneModulo(e->b) || isLaneModulo(e->c);
+  bool found = false;
+  visitNodes(e, [&](const Node &n) {
+    int64_t k = 0;
+    found |= (n.op == Op::Rem || n.op == Op::And) && constValue(n.b, k) &&
+             k > 0 && k < 32 && n.a && n.a->op == Op::ThreadIdx;
+    return !found;
+  });
+  return found;
 }
 
 const char *kindName(BranchSite::Kind k) {
@@ -109,12 +111,12 @@ void runBranchRules(const FunctionDecl *k, const KernelModel &m,
 }
 
 bool mentionsActivemask(const LaneExpr &e, const Context &ctx) {
-  if (!e)
-    return false;
-  if (e->op == Op::Unknown && ctx.atoms[e->value].name == "__activemask()")
-    return true;
-  return mentionsActivemask(e->a, ctx) || mentionsActivemask(e->b, ctx) ||
-         mentionsActivemask(e->c, ctx);
+  bool found = false;
+  visitNodes(e, [&](const Node &n) {
+    found |= n.op == Op::Unknown && ctx.atoms[n.value].name == "__activemask()";
+    return !found;
+  });
+  return found;
 }
 
 void runSyncRules(const FunctionDecl *k, const KernelModel &m,

@@ -23,58 +23,90 @@ static void insertSorted(std::vector<int> &v, int x) {
     v.insert(it, x);
 }
 
-static void collect(const LaneExpr &e, const Context &ctx, Props &p,
-                    std::vector<int> &visiting) {
-  if (!e)
-    return;
-  switch (e->op) {
-  case Op::ThreadIdx:
-    p.laneVarying = true;
-    return;
-  case Op::BlockIdx:
-    p.usesBlockIdx = true;
-    return;
-  case Op::GridDim:
-    p.usesGridDim = p.hasUnknown = true;
-    return;
-  case Op::Unknown:
-    p.hasUnknown = true;
-    if (ctx.atoms[e->value].kind == AtomKind::Data)
-      p.hasData = p.laneVarying = true;
-    else
-      insertSorted(p.unknowns, int(e->value));
-    return;
-  case Op::Data:
-    p.hasData = p.laneVarying = true;
-    return;
-  case Op::LoopVar:
-  case Op::LoopActive: {
-    int id = int(e->value);
-    insertSorted(p.loops, id);
-    if (std::find(visiting.begin(), visiting.end(), id) != visiting.end())
-      return;
-    visiting.push_back(id);
-    const Loop &l = ctx.loops[id];
-    if (l.iterOf >= 0)
-      insertSorted(p.loops, l.iterOf);
-    collect(l.init, ctx, p, visiting);
-    collect(l.next, ctx, p, visiting);
-    if (e->op == Op::LoopActive)
-      collect(l.cond, ctx, p, visiting);
-    visiting.pop_back();
-    return;
-  }
-  default:
-    collect(e->a, ctx, p, visiting);
-    collect(e->b, ctx, p, visiting);
-    collect(e->c, ctx, p, visiting);
-  }
+void visitWithLoops(const LaneExpr &root, const Context &ctx,
+                    const std::function<bool(const Node &)> &fn) {
+  std::vector<char> loopSeen(ctx.loops.size());
+  std::vector<LaneExpr> roots{root};
+  auto visit = [&](const Node &n) {
+    if (!fn(n))
+      return false;
+    if ((n.op == Op::LoopVar || n.op == Op::LoopActive) &&
+        size_t(n.value) < loopSeen.size() && !loopSeen[n.value]) {
+      loopSeen[n.value] = 1;
+      const Loop &l = ctx.loops[n.value];
+      for (const LaneExpr *x : {&l.init, &l.next, &l.cond})
+        roots.push_back(*x);
+      if (l.iterOf >= 0 && !loopSeen[l.iterOf]) {
+        loopSeen[l.iterOf] = 1;
+        const Loop &p = ctx.loops[l.iterOf];
+        for (const LaneExpr *x : {&p.init, &p.next, &p.cond})
+          roots.push_back(*x);
+      }
+    }
+    return true;
+  };
+  // Loop parts are walked as further roots; a node shared between them is
+  // visited once per root at most, which keeps this linear in practice.
+  for (size_t i = 0; i < roots.size(); ++i)
+    visitNodes(roots[i], visit);
 }
 
 Props props(const LaneExpr &e, const Context &ctx) {
   Props p;
-  std::vector<int> visiting;
-  collect(e, ctx, p, visiting);
+  // A loop's condition counts only where the expression asks whether the
+  // lane is still inside (LoopActive), not for its variable's value.
+  std::vector<char> condWanted(ctx.loops.size());
+  visitNodes(e, [&](const Node &n) {
+    if (n.op == Op::LoopActive && size_t(n.value) < condWanted.size())
+      condWanted[n.value] = 1;
+    return true;
+  });
+  std::vector<char> loopSeen(ctx.loops.size());
+  std::vector<LaneExpr> roots{e};
+  auto visit = [&](const Node &n) {
+    switch (n.op) {
+    case Op::ThreadIdx:
+      p.laneVarying = true;
+      return false;
+    case Op::BlockIdx:
+      p.usesBlockIdx = true;
+      return false;
+    case Op::GridDim:
+      p.usesGridDim = p.hasUnknown = true;
+      return false;
+    case Op::Unknown:
+      p.hasUnknown = true;
+      if (ctx.atoms[n.value].kind == AtomKind::Data)
+        p.hasData = p.laneVarying = true;
+      else
+        insertSorted(p.unknowns, int(n.value));
+      return false;
+    case Op::Data:
+    case Op::TooDeep:
+      p.hasData = p.laneVarying = true;
+      return false;
+    case Op::LoopVar:
+    case Op::LoopActive: {
+      int id = int(n.value);
+      insertSorted(p.loops, id);
+      if (loopSeen[id])
+        return false;
+      loopSeen[id] = 1;
+      const Loop &l = ctx.loops[id];
+      if (l.iterOf >= 0)
+        insertSorted(p.loops, l.iterOf);
+      roots.push_back(l.init);
+      roots.push_back(l.next);
+      if (n.op == Op::LoopActive || condWanted[id])
+        roots.push_back(l.cond);
+      return false;
+    }
+    default:
+      return true;
+    }
+  };
+  for (size_t i = 0; i < roots.size(); ++i)
+    visitNodes(roots[i], visit);
   return p;
 }
 
@@ -152,8 +184,10 @@ const Lanes &WarpEval::loopValue(int loop) {
   for (int i = 0; i < iter; ++i) {
     state(loop).override = v;
     state(loop).hasOverride = true;
+    ++Gen;
     v = value(l.next);
     state(loop).hasOverride = false;
+    ++Gen;
   }
   LoopState &st = state(loop);
   st.hasCache = true;
@@ -168,8 +202,10 @@ Lanes WarpEval::sharedValue(int loop, size_t i) {
   while (Seq->values[loop].size() <= i) {
     state(loop).override = Seq->values[loop].back();
     state(loop).hasOverride = true;
+    ++Gen;
     Lanes next = value(l.next);
     state(loop).hasOverride = false;
+    ++Gen;
     Seq->values[loop].push_back(next);
   }
   return Seq->values[loop][i];
@@ -190,8 +226,10 @@ LaneMask WarpEval::loopActive(int loop) {
       if (prev && int(i) >= first) {
         state(loop).override = sharedValue(loop, i);
         state(loop).hasOverride = true;
+    ++Gen;
         now &= cond(l.cond, true);
         state(loop).hasOverride = false;
+    ++Gen;
       }
       Seq->active[loop].push_back(now);
     }
@@ -212,14 +250,18 @@ LaneMask WarpEval::loopActive(int loop) {
       if (i >= first) {
         state(loop).override = v;
         state(loop).hasOverride = true;
+    ++Gen;
         active &= cond(l.cond, true);
         state(loop).hasOverride = false;
+    ++Gen;
       }
       if (i < iter) {
         state(loop).override = v;
         state(loop).hasOverride = true;
+    ++Gen;
         v = value(l.next);
         state(loop).hasOverride = false;
+    ++Gen;
       }
     }
   }
@@ -237,17 +279,38 @@ std::vector<LaneMask> WarpEval::loopActiveSequence(int loop, int maxIter) {
   for (int i = 0; i < maxIter && active; ++i) {
     state(loop).override = v;
     state(loop).hasOverride = true;
+    ++Gen;
     if (l.cond && i >= (l.testAfterBody ? 1 : 0))
       active &= cond(l.cond, true);
     out.push_back(active);
     v = value(l.next);
     state(loop).hasOverride = false;
+    ++Gen;
   }
   return out;
 }
 
+// Shared nodes (more than one parent) are memoized: a chain of conditional
+// updates evaluates each select once, not once per path. Values depend on
+// the loop overrides in force, so the memo is keyed by their generation.
 Lanes WarpEval::value(const LaneExpr &e) {
+  if (e.use_count() <= 1 || e->depth < 3)
+    return compute(e);
+  auto it = Memo.find(e.get());
+  if (it != Memo.end() && it->second.first == Gen)
+    return it->second.second;
+  uint64_t gen = Gen;
+  Lanes v = compute(e);
+  if (gen == Gen)
+    Memo[e.get()] = {gen, v};
+  return v;
+}
+
+Lanes WarpEval::compute(const LaneExpr &e) {
   switch (e->op) {
+  case Op::TooDeep:
+    undefined = true;
+    return splat(0);
   case Op::Const:
     return splat(e->value);
   case Op::ThreadIdx:

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace warplint {
@@ -79,6 +80,12 @@ struct Props {
 };
 Props props(const LaneExpr &e, const Context &ctx);
 
+/// visitNodes() that also walks, once each, the init, update and condition
+/// of every loop whose variable or activity `root` mentions (and of the loops
+/// those mention): what a value depends on, however loops refer to each other.
+void visitWithLoops(const LaneExpr &root, const Context &ctx,
+                    const std::function<bool(const Node &)> &fn);
+
 /// Values of everything that is uniform across a block's warps.
 struct Env {
   int64_t blockIdx[3] = {0, 0, 0};
@@ -134,7 +141,10 @@ public:
   bool undefined = false; // division by zero or an oversized shift
 
 private:
+  Lanes compute(const LaneExpr &e);
   LaneMask cond(const LaneExpr &e, bool positive);
+  uint64_t Gen = 0; // bumped whenever a loop override changes
+  std::unordered_map<const Node *, std::pair<uint64_t, Lanes>> Memo;
   const Lanes &loopValue(int loop);
   LaneMask loopActive(int loop);
 

@@ -83,51 +83,33 @@ WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
   return r;
 }
 
-static void sources(const LaneExpr &e, const Context &ctx,
-                    std::vector<std::string> &out, std::vector<int> &seen) {
-  if (!e)
-    return;
+std::vector<std::string> laneSources(const LaneExpr &e, const Context &ctx) {
+  std::vector<std::string> out;
   auto add = [&](const std::string &s) {
     if (std::find(out.begin(), out.end(), s) == out.end())
       out.push_back(s);
   };
   static const char *const dims[] = {"x", "y", "z"};
-  switch (e->op) {
-  case Op::ThreadIdx:
-    add(std::string("threadIdx.") + dims[e->value]);
-    return;
-  case Op::Data:
-    add(ctx.atoms[e->value].name);
-    return;
-  case Op::Unknown:
-    if (ctx.atoms[e->value].kind == AtomKind::Data)
-      add(ctx.atoms[e->value].name);
-    return;
-  case Op::LoopVar:
-  case Op::LoopActive: {
-    if (std::find(seen.begin(), seen.end(), int(e->value)) != seen.end())
-      return;
-    seen.push_back(int(e->value));
-    const Loop &l = ctx.loops[e->value];
-    if (props(e, ctx).laneVarying && e->op == Op::LoopVar)
-      add(l.var);
-    sources(l.init, ctx, out, seen);
-    sources(l.next, ctx, out, seen);
-    if (e->op == Op::LoopActive)
-      sources(l.cond, ctx, out, seen);
-    return;
-  }
-  default:
-    sources(e->a, ctx, out, seen);
-    sources(e->b, ctx, out, seen);
-    sources(e->c, ctx, out, seen);
-  }
-}
-
-std::vector<std::string> laneSources(const LaneExpr &e, const Context &ctx) {
-  std::vector<std::string> out;
-  std::vector<int> seen;
-  sources(e, ctx, out, seen);
+  visitWithLoops(e, ctx, [&](const Node &n) {
+    switch (n.op) {
+    case Op::ThreadIdx:
+      add(std::string("threadIdx.") + dims[n.value]);
+      return false;
+    case Op::Data:
+      add(ctx.atoms[n.value].name);
+      return false;
+    case Op::Unknown:
+      if (ctx.atoms[n.value].kind == AtomKind::Data)
+        add(ctx.atoms[n.value].name);
+      return false;
+    case Op::LoopVar:
+      if (props(loopVar(int(n.value)), ctx).laneVarying)
+        add(ctx.loops[n.value].var);
+      return true;
+    default:
+      return true;
+    }
+  });
   return out;
 }
 

@@ -1,5 +1,9 @@
 #include "Expr.h"
 
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
 namespace warplint {
 
 bool isComparison(Op op) { return op >= Op::Lt && op <= Op::Ne; }
@@ -32,15 +36,77 @@ const char *opSpelling(Op op) {
   }
 }
 
-static LaneExpr make(Op op, int64_t v, LaneExpr a = nullptr,
-                     LaneExpr b = nullptr, LaneExpr c = nullptr) {
+namespace {
+struct Key {
+  Op op;
+  int64_t value;
+  const Node *a, *b, *c;
+  int origin;
+  bool operator==(const Key &o) const {
+    return op == o.op && value == o.value && a == o.a && b == o.b &&
+           c == o.c && origin == o.origin;
+  }
+};
+struct KeyHash {
+  size_t operator()(const Key &k) const {
+    uint64_t h = uint64_t(k.op) * 0x9e3779b97f4a7c15ull;
+    for (uint64_t x : {uint64_t(k.value), uint64_t(uintptr_t(k.a)),
+                       uint64_t(uintptr_t(k.b)), uint64_t(uintptr_t(k.c)),
+                       uint64_t(uint32_t(k.origin))})
+      h = (h ^ x) * 0x100000001b3ull + (h >> 29);
+    return size_t(h);
+  }
+};
+// Weak entries: a node lives as long as some expression uses it. Dead
+// entries are swept when the table has doubled since the last sweep, so the
+// table stays proportional to the live nodes.
+struct InternTable {
+  std::unordered_map<Key, std::weak_ptr<const Node>, KeyHash> map;
+  size_t sweepAt = 1 << 16;
+};
+thread_local InternTable Table;
+} // namespace
+
+size_t internedNodes() {
+  size_t n = 0;
+  for (const auto &kv : Table.map)
+    n += !kv.second.expired();
+  return n;
+}
+
+static LaneExpr intern(Op op, int64_t v, LaneExpr a, LaneExpr b, LaneExpr c,
+                       int origin) {
+  uint32_t depth = 0;
+  for (const LaneExpr *x : {&a, &b, &c})
+    if (*x)
+      depth = std::max(depth, (*x)->depth);
+  if (depth + 1 > MaxDepth)
+    return intern(Op::TooDeep, 0, nullptr, nullptr, nullptr, -1);
+  Key k{op, v, a.get(), b.get(), c.get(), origin};
+  auto it = Table.map.find(k);
+  if (it != Table.map.end())
+    if (LaneExpr live = it->second.lock())
+      return live;
   auto n = std::make_shared<Node>();
   n->op = op;
   n->value = v;
   n->a = std::move(a);
   n->b = std::move(b);
   n->c = std::move(c);
+  n->origin = origin;
+  n->depth = depth + 1;
+  Table.map[k] = n;
+  if (Table.map.size() >= Table.sweepAt) {
+    for (auto i = Table.map.begin(); i != Table.map.end();)
+      i = i->second.expired() ? Table.map.erase(i) : std::next(i);
+    Table.sweepAt = std::max<size_t>(1 << 16, 2 * Table.map.size());
+  }
   return n;
+}
+
+static LaneExpr make(Op op, int64_t v, LaneExpr a = nullptr,
+                     LaneExpr b = nullptr, LaneExpr c = nullptr) {
+  return intern(op, v, std::move(a), std::move(b), std::move(c), -1);
 }
 
 LaneExpr cst(int64_t v) { return make(Op::Const, v); }
@@ -143,11 +209,31 @@ LaneExpr select(LaneExpr c, LaneExpr t, LaneExpr f) {
 }
 
 LaneExpr withOrigin(LaneExpr e, int origin) {
-  if (!e || e->origin == origin)
+  if (!e || e->origin == origin || e->op == Op::TooDeep)
     return e;
-  auto n = std::make_shared<Node>(*e);
-  n->origin = origin;
-  return n;
+  return intern(e->op, e->value, e->a, e->b, e->c, origin);
+}
+
+} // namespace warplint
+
+namespace warplint {
+
+void visitNodes(const LaneExpr &root,
+                const std::function<bool(const Node &)> &fn) {
+  if (!root)
+    return;
+  std::unordered_set<const Node *> seen;
+  std::vector<const Node *> stack{root.get()};
+  seen.insert(root.get());
+  while (!stack.empty()) {
+    const Node *n = stack.back();
+    stack.pop_back();
+    if (!fn(*n))
+      continue;
+    for (const LaneExpr *x : {&n->c, &n->b, &n->a})
+      if (*x && seen.insert(x->get()).second)
+        stack.push_back(x->get());
+  }
 }
 
 } // namespace warplint

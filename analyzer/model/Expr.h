@@ -12,6 +12,7 @@
 #define WARPLINT_MODEL_EXPR_H
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,18 +35,36 @@ enum class Op : uint8_t {
   Lt, Le, Gt, Ge, Eq, Ne, LAnd, LOr, LNot,
   Select, // a ? b : c
   Assumed, // a condition the model assumes true, whatever its polarity
+  TooDeep, // a lane-varying value whose expression exceeded MaxDepth
 };
 
 struct Node;
 using LaneExpr = std::shared_ptr<const Node>;
 
+/// Nodes are hash-consed: the builders below return the existing node for an
+/// (op, value, operands, origin) tuple that is still alive, so equal
+/// sub-expressions are one node, pointer equality is structural equality, and
+/// the evaluator's per-node memo sees every repeated use. A chain of N
+/// conditional updates `if (c_i) x = x + k_i;` is N select nodes whose
+/// operands are shared, not a tree of 2^N paths.
 struct Node {
   Op op;
   int64_t value = 0;
   LaneExpr a, b, c;
   /// Opaque handle the front end uses to find the source of a sub-expression.
   int origin = -1;
+  /// Longest path to a leaf (a leaf is 1). Builders refuse to go past
+  /// MaxDepth: the result is then an opaque TooDeep node (see below), so no
+  /// recursive walk of an expression can exhaust the stack.
+  uint32_t depth = 1;
 };
+
+/// Deepest expression the model builds; deeper ones become a TooDeep node,
+/// reported as "not evaluated" with that reason.
+constexpr uint32_t MaxDepth = 400;
+
+/// Live nodes in this thread's hash-consing table (for tests).
+size_t internedNodes();
 
 bool isComparison(Op op);
 bool isLogical(Op op);
@@ -71,6 +90,13 @@ LaneExpr withOrigin(LaneExpr e, int origin);
 inline LaneExpr operator+(LaneExpr a, LaneExpr b) { return bin(Op::Add, a, b); }
 inline LaneExpr operator-(LaneExpr a, LaneExpr b) { return bin(Op::Sub, a, b); }
 inline LaneExpr operator*(LaneExpr a, LaneExpr b) { return bin(Op::Mul, a, b); }
+
+/// Calls `fn` once for every distinct node reachable from `root` (operands
+/// before nothing in particular: the order is depth-first, parents first),
+/// without recursion; `fn` returns false to skip a node's operands. Linear in
+/// the number of distinct nodes, however often they are shared.
+void visitNodes(const LaneExpr &root,
+                const std::function<bool(const Node &)> &fn);
 
 /// Constant value if `e` is a Const node.
 bool constValue(const LaneExpr &e, int64_t &out);

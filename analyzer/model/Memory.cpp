@@ -91,31 +91,22 @@ Cost constantAddresses(const Lanes &addr, LaneMask active, int bytes) {
   return {double(n), n ? 1.0 : 0.0};
 }
 
-// Why a lane-varying unknown is in `e`: the first Data atom's reason.
+// Why a lane-varying unknown is in `e`: the first Data atom's reason (loop
+// updates included), or the depth limit.
 static std::string dataReason(const LaneExpr &e, const Context &ctx) {
-  if (!e)
-    return "";
-  if (e->op == Op::Data ||
-      (e->op == Op::Unknown && ctx.atoms[e->value].kind == AtomKind::Data))
-    return ctx.atoms[e->value].why;
-  if (e->op == Op::LoopVar) {
-    const Loop &l = ctx.loops[e->value];
-    for (const LaneExpr &x : {l.init, l.next})
-      if (x && x.get() != e.get()) {
-        std::string w = x->op == Op::LoopVar && x->value == e->value
-                            ? ""
-                            : dataReason(x, ctx);
-        if (!w.empty())
-          return w;
-      }
-    return "";
-  }
-  for (const LaneExpr &x : {e->a, e->b, e->c}) {
-    std::string w = dataReason(x, ctx);
-    if (!w.empty())
-      return w;
-  }
-  return "";
+  std::string why;
+  visitWithLoops(e, ctx, [&](const Node &n) {
+    if (!why.empty())
+      return false;
+    if (n.op == Op::Data ||
+        (n.op == Op::Unknown && ctx.atoms[n.value].kind == AtomKind::Data))
+      why = ctx.atoms[n.value].why;
+    else if (n.op == Op::TooDeep)
+      why = "the address is an expression of more than " +
+            std::to_string(MaxDepth) + " operations (warplint's limit)";
+    return why.empty();
+  });
+  return why;
 }
 
 namespace {
