@@ -234,6 +234,11 @@ int main(int argc, const char **argv) {
       unknown += !a.evaluated;
       ranged += a.evaluated && !a.exact;
     }
+    size_t leftOut = 0;
+    for (const auto &k : report.kernels)
+      leftOut += k.accessesLeftOut;
+    if (leftOut)
+      errs() << "; " << leftOut << " accesses left out (per-kernel limit)";
     if (unknown || ranged)
       errs() << "; " << unknown << " not evaluated, " << ranged
              << " depending on unknown values (--remarks or --format=json "

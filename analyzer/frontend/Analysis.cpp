@@ -151,13 +151,16 @@ private:
           analyzeAccessSite(k, m, site, choice);
           ++kr.accesses;
         }
+      kr.accessesLeftOut = int(m.accessesLeftOut);
       analyzeControlFlow(*AC, k, m, choice, Opts, Rep, *this);
       Rep.kernels.push_back(kr);
     }
-    if (m.truncated)
-      CI.getDiagnostics().Report(k->getLocation(), RemarkId)
-          << "warplint stopped modelling this kernel after its first accesses "
-             "(size limit)";
+    if (m.accessesLeftOut)
+      CI.getDiagnostics().Report(k->getLocation(), WarnId)
+          << "warplint modelled the first " + std::to_string(m.accesses.size()) +
+                 " memory accesses of this kernel and left " +
+                 std::to_string(m.accessesLeftOut) +
+                 " out (its per-kernel limit); their findings are missing";
   }
 
   void analyzeAccessSite(const FunctionDecl *k, const KernelModel &m,

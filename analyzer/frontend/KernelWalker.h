@@ -79,7 +79,9 @@ struct KernelModel {
   std::vector<BranchSite> branches;
   std::vector<SyncSite> syncs;
   std::vector<clang::SourceRange> origins; // by LaneExpr origin id
-  bool truncated = false;                  // hit a size limit
+  /// Accesses past the per-kernel limit (MaxAccesses): counted, reported,
+  /// not modelled.
+  size_t accessesLeftOut = 0;
 };
 
 /// `params`: integer kernel parameters whose value the user gave (--param).

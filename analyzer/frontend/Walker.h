@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace warplint {
 namespace detail {
@@ -28,7 +29,7 @@ namespace detail {
 using namespace clang;
 
 inline constexpr int MaxInlineDepth = 8;
-inline constexpr size_t MaxAccesses = 4000;
+inline constexpr size_t MaxAccesses = 20000;
 
 /// A value as the walker knows it: an integer-like LaneExpr, or a pointer
 /// into an allocation (`base` plus a byte offset).
@@ -106,6 +107,17 @@ private:
   /// Statements a warp runs in `s`: a rough count of the work a split warp
   /// repeats (loops count as several, calls as two).
   static int weight(const Stmt *s);
+  static int weightUncached(const Stmt *s);
+
+public:
+  /// Weights by statement, valid for one kernel walk (walkKernel clears it:
+  /// statements of another AST may reuse the addresses).
+  static std::unordered_map<const Stmt *, int> &weightMemo() {
+    static thread_local std::unordered_map<const Stmt *, int> memo;
+    return memo;
+  }
+
+private:
   static inline thread_local int WeightDepth = 0;
 
   /// Records a branch at `s` reached by the lanes of the current mask.

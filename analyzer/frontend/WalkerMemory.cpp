@@ -110,7 +110,7 @@ void Walker::record(const Expr *e, const Addr &a, bool store) {
   if (NoRecord || a.ptr.space == Space::Local || a.elementBytes <= 0)
     return;
   if (M.accesses.size() >= MaxAccesses) {
-    M.truncated = true;
+    ++M.accessesLeftOut;
     return;
   }
   AccessSite s;

@@ -166,6 +166,45 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
   }
 }
 
+// Does the block index only shift the whole warp's addresses by a multiple
+// of 128 bytes (a whole number of sectors and of bank rows), leaving the
+// active lanes alone? Then every block costs what block 0 costs and the 32
+// block samples collapse to one: `in[blockIdx.x * blockDim.x + t]` moves
+// by 1024 bytes per block. Checked on the first warps for blocks 0, 1, 2 in
+// each dimension (a shift that is not linear in the index shows there).
+static bool blockShiftInvariant(const Access &acc, const LaneExpr &mask,
+                                const Context &ctx, const Shape &sh,
+                                const Env &base) {
+  for (int w = 0; w < std::min(sh.warps(), 2); ++w) {
+    WarpEval e0(ctx, sh, base, w);
+    LaneMask m0 = e0.mask(mask);
+    Lanes a0 = e0.value(acc.offset);
+    if (e0.undefined)
+      return false;
+    for (int d = 0; d < 3; ++d) {
+      int64_t step = 0;
+      for (int k = 1; k <= 2; ++k) {
+        Env env = base;
+        env.blockIdx[d] = k;
+        WarpEval ev(ctx, sh, env, w);
+        if (ev.mask(mask) != m0)
+          return false;
+        Lanes a = ev.value(acc.offset);
+        if (ev.undefined)
+          return false;
+        int64_t shift = a[0] - a0[0];
+        for (int l = 1; l < WarpSize; ++l)
+          if (a[l] - a0[l] != shift)
+            return false;
+        if (shift % 128 != 0 || (k == 2 && shift != 2 * step))
+          return false;
+        step = shift;
+      }
+    }
+  }
+  return true;
+}
+
 AccessResult analyzeAccess(const Access &acc, const Context &ctx,
                            const std::vector<Shape> &shapes,
                            const CostModel &cost) {
@@ -182,6 +221,12 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
   r.dependsOn = pa.unknowns;
 
   std::vector<Env> assignments = unknownAssignments(ctx, all);
+  if (all.usesBlockIdx && !all.hasData &&
+      std::all_of(shapes.begin(), shapes.end(), [&](const Shape &sh) {
+        return blockShiftInvariant(acc, prep.mask, prep.ctx, sh,
+                                   assignments[0]);
+      }))
+    all.usesBlockIdx = false;
 
   // The representative environment is evaluated in full: it gives the
   // reported figures. The samples of unknowns and the alternative shapes only

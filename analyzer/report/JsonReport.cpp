@@ -43,6 +43,7 @@ std::string toJson(const Report &r) {
     o["block_dim"] = Array{k.block.x, k.block.y, k.block.z};
     o["block_dim_source"] = k.blockSource;
     o["accesses"] = k.accesses;
+    o["accesses_left_out"] = k.accessesLeftOut;
     kernels.push_back(std::move(o));
   }
   for (const AccessRecord &a : r.accesses) {

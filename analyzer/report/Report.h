@@ -33,6 +33,8 @@ struct KernelRecord {
   Shape block;
   std::string blockSource; // "launch site", "annotation", "option", ...
   int accesses = 0;
+  /// Accesses past warplint's per-kernel limit, not modelled.
+  int accessesLeftOut = 0;
 };
 
 struct AccessRecord {
