@@ -8,7 +8,7 @@ std::optional<Finding>
 checkConstantNonuniformAccess(const AccessFacts &f, const RuleOptions &opts) {
   const AccessResult &r = f.result;
   if (f.space != Space::Constant || !r.evaluated || r.maskDataDependent ||
-      r.minActual < opts.constantThreshold)
+      r.minActualRealistic < opts.constantThreshold)
     return std::nullopt;
   Finding out;
   out.message = "__constant__ load is not uniform across the warp: " +

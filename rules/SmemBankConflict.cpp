@@ -127,8 +127,9 @@ std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
                                              const RuleOptions &opts) {
   const AccessResult &r = f.result;
   if (f.space != Space::Shared || !r.evaluated || r.maskDataDependent ||
-      r.minRatio < opts.bankThreshold)
+      r.minRatioRealistic < opts.bankThreshold)
     return std::nullopt;
+  Dependence dep = describeDependence(r, f.ctx, opts.bankThreshold);
   const int bytes = f.access.elementBytes;
   WarpRequest req =
       firstRequest(f.access.offset, f.access.mask, f.ctx, f.shape);
@@ -176,6 +177,10 @@ std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
                   formatFigure(r.actual) + " wavefronts per request where " +
                   formatFigure(r.ideal) + " would do, on average over " +
                   "iterations and warps; in the first, " + desc;
+
+  if (!dep.assumption.empty() && (!r.exact || dep.known))
+    out.message += (dep.condition.empty() ? "" : " " + dep.condition) + " (" +
+                   dep.assumption + ")";
 
   LaneExpr term = spreadingTerm(f.access.offset, f.ctx, f.shape);
   if (term && term->origin >= 0) {

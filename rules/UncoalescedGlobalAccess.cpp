@@ -16,10 +16,12 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
   const AccessResult &r = f.result;
   if (f.space != Space::Global || !r.evaluated || r.maskDataDependent)
     return std::nullopt;
-  // Warn only when every sampled unknown value and candidate block shape is
-  // over the threshold: never on a guess.
-  if (r.minRatio < opts.threshold)
+  // Warn only when every candidate block shape and every sampled value of
+  // the unknowns within their realistic range (sizes >= 32, ...) is over the
+  // threshold; the message says which assumption that rests on.
+  if (r.minRatioRealistic < opts.threshold)
     return std::nullopt;
+  Dependence dep = describeDependence(r, f.ctx, opts.threshold);
 
   Finding out;
   const char *op = f.store ? "store" : "load";
@@ -29,9 +31,10 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
   std::string depends;
   for (int a : r.dependsOn)
     depends += (depends.empty() ? "'" : ", '") + f.ctx.atoms[a].name + "'";
-  if (!r.exact && !depends.empty())
-    why = "the distance between adjacent lanes depends on " + depends +
-          ", and is large for every value tried";
+  if (!r.exact && !dep.stride.empty())
+    why = "adjacent lanes are " + dep.stride + " apart";
+  else if (!r.exact && !depends.empty())
+    why = "the distance between adjacent lanes depends on " + depends;
   else if (r.laneStride && *r.laneStride != bytesPerLane)
     why = "adjacent lanes are " + bytes(*r.laneStride) + " apart";
   else if (inactive)
@@ -41,12 +44,18 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
     why = "most adjacent lanes are " + bytes(r.commonStride) + " apart";
   else
     why = "the warp's lanes are scattered";
-  std::string figure = r.exact ? formatFigure(r.actual)
-                               : formatFigure(r.minActual) + " to " +
-                                     formatFigure(r.maxActual);
+  std::string figure =
+      r.exact || r.minActualRealistic == r.maxActualRealistic
+          ? formatFigure(r.actual)
+          : formatFigure(r.minActualRealistic) + " to " +
+                formatFigure(r.maxActualRealistic);
   out.message = "global " + std::string(op) + " is uncoalesced: " + why + "; " +
                 figure + " sectors per request where " +
                 formatFigure(r.ideal) + " would do";
+  if (!r.exact && !dep.condition.empty())
+    out.message += " " + dep.condition;
+  if (!dep.assumption.empty() && (!r.exact || dep.known))
+    out.message += " (" + dep.assumption + ")";
 
   LaneExpr term = spreadingTerm(f.access.offset, f.ctx, f.shape);
   if (f.structMember) {

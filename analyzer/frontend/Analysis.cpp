@@ -137,7 +137,7 @@ private:
   }
 
   void analyzeKernel(const FunctionDecl *k, const LaunchSites &sites) {
-    KernelModel m = walkKernel(*AC, k, Opts.params);
+    KernelModel m = walkKernel(*AC, k, Opts.params, launchBindings(sites, k));
     int dims = dimsUsed(m);
     for (const ShapeChoice &choice : chooseShapes(*AC, k, sites, Opts.blockDim, dims)) {
       KernelRecord kr;
@@ -311,7 +311,7 @@ private:
         for (const std::string &d : ar.dependsOn)
           msg += " '" + d + "'";
         if (shapeAssumed)
-          msg += " the block shape";
+          msg += ar.dependsOn.empty() ? " the block shape" : " and the block shape";
       }
       if (r.maskDataDependent)
         msg += "; active lanes depend on data";

@@ -84,9 +84,16 @@ struct KernelModel {
   size_t accessesLeftOut = 0;
 };
 
-/// `params`: integer kernel parameters whose value the user gave (--param).
+/// Values the launch sites pass for integer parameters, by parameter index:
+/// the constants, and where they come from ("the launch at main.cu:52").
+using ParamBindings =
+    std::map<unsigned, std::pair<std::vector<int64_t>, std::string>>;
+
+/// `params`: integer kernel parameters whose value the user gave (--param);
+/// `bindings`: those the launch sites fix (a --param wins).
 KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
-                       const std::map<std::string, int64_t> &params = {});
+                       const std::map<std::string, int64_t> &params = {},
+                       const ParamBindings &bindings = {});
 
 } // namespace warplint
 

@@ -3,6 +3,8 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 
@@ -97,6 +99,25 @@ public:
     if (!k || !config || config->getNumArgs() < 2)
       return true;
     k = k->getCanonicalDecl();
+    const SourceManager &sm = AC.getSourceManager();
+    PresumedLoc pl = sm.getPresumedLoc(sm.getExpansionLoc(call->getBeginLoc()));
+    std::string where =
+        pl.isValid() ? llvm::sys::path::filename(pl.getFilename()).str() + ":" +
+                           std::to_string(pl.getLine())
+                     : "a launch";
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      const Expr *arg = call->getArg(i);
+      if (!arg->getType()->isIntegralOrEnumerationType())
+        continue;
+      LaunchSites::ArgValues &av = Out.args[k][i];
+      av.where.push_back(where);
+      if (auto v = intConstant(AC, arg, 0)) {
+        if (std::find(av.values.begin(), av.values.end(), *v) == av.values.end())
+          av.values.push_back(*v);
+      } else {
+        av.allConstant = false;
+      }
+    }
     if (auto s = dim3Constant(AC, config->getArg(1), 0)) {
       Out.launches.push_back({call, *s});
       auto &v = Out.shapes[k];
@@ -194,6 +215,32 @@ std::optional<int64_t> launchBound(ASTContext &ac, const FunctionDecl *k) {
   if (auto *a = k->getAttr<CUDALaunchBoundsAttr>())
     return intConstant(ac, a->getMaxThreads(), 0);
   return std::nullopt;
+}
+
+} // namespace warplint
+
+namespace warplint {
+
+std::map<unsigned, std::pair<std::vector<int64_t>, std::string>>
+launchBindings(const LaunchSites &sites, const FunctionDecl *kernel) {
+  std::map<unsigned, std::pair<std::vector<int64_t>, std::string>> out;
+  auto it = sites.args.find(kernel->getCanonicalDecl());
+  if (it == sites.args.end())
+    return out;
+  for (const auto &[index, av] : it->second) {
+    if (!av.allConstant || av.values.empty())
+      continue;
+    std::vector<std::string> where = av.where;
+    where.erase(std::unique(where.begin(), where.end()), where.end());
+    std::string text = where.size() == 1 ? "the launch at " + where[0]
+                                         : "the launches at " + where[0];
+    for (size_t i = 1; i < where.size() && i < 4; ++i)
+      text += ", " + where[i];
+    if (where.size() > 4)
+      text += ", ...";
+    out[index] = {av.values, text};
+  }
+  return out;
 }
 
 } // namespace warplint

@@ -23,8 +23,21 @@ struct LaunchSites {
   std::map<const clang::FunctionDecl *, int> unknown;
   /// Every launch with a constant block, in source order.
   std::vector<std::pair<const clang::CUDAKernelCallExpr *, Shape>> launches;
+  /// Integer arguments by kernel and parameter index: the constants the
+  /// launches pass, where, and whether every launch passes one.
+  struct ArgValues {
+    std::vector<int64_t> values; // distinct, in source order
+    std::vector<std::string> where; // "main.cu:52", one per launch
+    bool allConstant = true;
+  };
+  std::map<const clang::FunctionDecl *, std::map<unsigned, ArgValues>> args;
 };
 LaunchSites collectLaunchSites(clang::ASTContext &ac);
+
+/// The parameters every launch of `kernel` in the translation unit passes a
+/// constant for, by parameter index: values and "the launch at main.cu:52".
+std::map<unsigned, std::pair<std::vector<int64_t>, std::string>>
+launchBindings(const LaunchSites &sites, const clang::FunctionDecl *kernel);
 
 /// The block shapes a kernel is analyzed with: shapes[0] is used; with an
 /// assumed shape, the others are alternatives every warning must hold for.

@@ -82,8 +82,9 @@ public:
 class Walker {
 public:
   Walker(ASTContext &ac, KernelModel &m,
-         const std::map<std::string, int64_t> &params)
-      : AC(ac), M(m), Params(params) {}
+         const std::map<std::string, int64_t> &params,
+         const ParamBindings &bindings)
+      : AC(ac), M(m), Params(params), Bindings(bindings) {}
 
   void walkFunction(const FunctionDecl *fd) { stmt(fd->getBody()); }
 
@@ -91,6 +92,7 @@ private:
   ASTContext &AC;
   KernelModel &M;
   const std::map<std::string, int64_t> &Params;
+  const ParamBindings &Bindings;
   VarEnv Env;
   LaneExpr OuterMask; // condition for reaching the current function
   LaneExpr Mask;      // condition within the current function

@@ -43,11 +43,16 @@ Val Walker::param(const ParmVarDecl *p) {
       return intVal(cst(given->second));
   }
   auto it = ParamAtoms.find(p);
-  if (it == ParamAtoms.end())
-    it = ParamAtoms
-             .emplace(p, M.ctx.addAtom(p->getName().str(),
-                                       AtomKind::Parameter))
-             .first;
+  if (it == ParamAtoms.end()) {
+    int atom = M.ctx.addAtom(p->getName().str(), AtomKind::Parameter);
+    auto bound = Bindings.find(p->getFunctionScopeIndex());
+    if (Depth == 0 && p->getType()->isIntegralOrEnumerationType() &&
+        bound != Bindings.end()) {
+      M.ctx.atoms[atom].known = bound->second.first;
+      M.ctx.atoms[atom].knownFrom = bound->second.second;
+    }
+    it = ParamAtoms.emplace(p, atom).first;
+  }
   return intVal(unknown(it->second));
 }
 

@@ -51,6 +51,25 @@ void visitWithLoops(const LaneExpr &root, const Context &ctx,
     visitNodes(roots[i], visit);
 }
 
+void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs) {
+  std::vector<LaneExpr> roots = exprs;
+  for (const Loop &l : ctx.loops)
+    for (const LaneExpr *x : {&l.init, &l.next, &l.cond})
+      roots.push_back(*x);
+  for (const LaneExpr &r : roots)
+    visitNodes(r, [&](const Node &n) {
+      if ((n.op == Op::Shl || n.op == Op::Shr) && n.b &&
+          n.b->op == Op::Unknown && size_t(n.b->value) < ctx.atoms.size()) {
+        Atom &a = ctx.atoms[n.b->value];
+        int64_t one = 0;
+        bool log2 = n.op == Op::Shl && constValue(n.a, one) && one == 1;
+        if (a.role == AtomRole::Size || (a.role == AtomRole::Log2Size && !log2))
+          a.role = log2 ? AtomRole::Log2Size : AtomRole::Shift;
+      }
+      return true;
+    });
+}
+
 Props props(const LaneExpr &e, const Context &ctx) {
   Props p;
   // A loop's condition counts only where the expression asks whether the

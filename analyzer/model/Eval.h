@@ -40,12 +40,27 @@ struct Shape {
 };
 
 enum class AtomKind { Parameter, Uniform, Data };
+
+/// What a uniform unknown is used as, which sets the values it is sampled
+/// over and its realistic range (docs/model.md, "Unknown values"):
+///  - Size: sizes, strides, leading dimensions: realistic from 32 up;
+///  - Shift: a shift amount `x << s`, `x >> s`: realistic 0..31;
+///  - Log2Size: a shift amount that builds a size, `1 << s`: realistic 5..20
+///    (sizes 32 to 2^20, the Size range expressed as a shift).
+enum class AtomRole { Size, Shift, Log2Size };
+
 struct Atom {
   std::string name;
   AtomKind kind;
   /// For Data atoms: why the value is unknown, as a user reads it.
   std::string why = "the address depends on data loaded at run time";
+  AtomRole role = AtomRole::Size;
+  /// Values the project shows (every launch site passes a constant): the
+  /// unknown takes only these, and `knownFrom` says where they come from.
+  std::vector<int64_t> known;
+  std::string knownFrom;
 };
+
 
 /// A loop induction variable as a recurrence: `init`, then `next` applied once
 /// per iteration, while `cond` holds (a null cond: unknown trip count). `next`
@@ -67,6 +82,11 @@ public:
   std::vector<Atom> atoms;
   std::vector<Loop> loops;
 };
+
+/// Gives each uniform atom its role from how `exprs` use it: the right
+/// operand of a shift is a Shift (Log2Size when the left one is the
+/// constant 1). Call once after the kernel's expressions are built.
+void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs);
 
 /// Static facts about an expression, used to pick environments and guards.
 struct Props {
@@ -92,6 +112,9 @@ struct Env {
   int64_t gridDim[3] = {1024, 1024, 1024};
   std::vector<int64_t> unknowns; // by atom id; missing ones read as 1024
   std::vector<int> loopIter;     // by loop id; missing ones read as 0
+  /// Every unknown within its realistic range (Atom, AtomRole): results
+  /// under this assignment decide warnings; the others only widen ranges.
+  bool realistic = true;
 };
 
 /// Replaces each condition the model assumes (bounds guards, conditions on

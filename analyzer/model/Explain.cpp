@@ -2,6 +2,7 @@
 #include "Sampling.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <vector>
 
@@ -111,6 +112,107 @@ std::vector<std::string> laneSources(const LaneExpr &e, const Context &ctx) {
     }
   });
   return out;
+}
+
+static std::string rangeOf(const Atom &a) {
+  if (!a.known.empty()) {
+    std::string v;
+    for (int64_t x : a.known)
+      v += (v.empty() ? "" : ", ") + std::to_string(x);
+    return "'" + a.name + "' = " + v +
+           (a.knownFrom.empty() ? "" : " (" + a.knownFrom + ")");
+  }
+  switch (a.role) {
+  case AtomRole::Size: return "'" + a.name + "' >= 32";
+  case AtomRole::Shift: return "'" + a.name + "' in 0..31";
+  case AtomRole::Log2Size: return "'" + a.name + "' in 5..20";
+  }
+  return "";
+}
+
+Dependence describeDependence(const AccessResult &r, const Context &ctx,
+                              double threshold) {
+  Dependence d;
+  if (r.dependsOn.empty())
+    return d;
+  std::string names;
+  for (size_t i = 0; i < r.dependsOn.size(); ++i) {
+    const Atom &a = ctx.atoms[r.dependsOn[i]];
+    names += (i ? ", " : "") + rangeOf(a);
+  }
+  bool anyKnown = false, allKnown = true;
+  for (int u : r.dependsOn) {
+    anyKnown |= !ctx.atoms[u].known.empty();
+    allKnown &= !ctx.atoms[u].known.empty();
+  }
+  d.known = anyKnown;
+  d.assumption = allKnown ? names
+                 : anyKnown ? "with " + names
+                            : "assuming " + names;
+  if (r.dependsOn.size() != 1 || r.samples.empty() || r.exact)
+    return d;
+  const std::string &name = ctx.atoms[r.dependsOn[0]].name;
+  std::vector<const AccessResult::Sample *> byValue;
+  for (const auto &s : r.samples)
+    byValue.push_back(&s);
+  std::sort(byValue.begin(), byValue.end(), [](auto *x, auto *y) {
+    return x->values[0] < y->values[0];
+  });
+  // From the top down: the least value from which every sample has the
+  // representative figure (the one the message quotes).
+  double figure = r.actual;
+  size_t from = byValue.size();
+  while (from > 0 && std::abs(byValue[from - 1]->actual - figure) < 1e-9)
+    --from;
+  if (from < byValue.size() && from > 0)
+    d.condition = "for " + name + " >= " + std::to_string(byValue[from]->values[0]);
+  (void)threshold;
+  // Stride as a*v + b through two samples of distinct value, checked on all.
+  const AccessResult::Sample *p = nullptr, *q = nullptr;
+  for (auto *s : byValue) {
+    if (!s->stride)
+      return d;
+    if (!p)
+      p = s;
+    else if (s->values[0] != p->values[0] && !q)
+      q = s;
+  }
+  if (!p || !q)
+    return d;
+  // A shift amount: stride = a << v.
+  if (ctx.atoms[r.dependsOn[0]].role != AtomRole::Size) {
+    bool pow2 = true;
+    int64_t a = 0;
+    for (auto *s : byValue) {
+      int64_t v = s->values[0];
+      if (v < 0 || v > 40 || *s->stride % (int64_t(1) << v) != 0) {
+        pow2 = false;
+        break;
+      }
+      int64_t k = *s->stride >> v;
+      if (a && k != a)
+        pow2 = false;
+      a = k;
+    }
+    if (pow2 && a) {
+      d.stride = (a == 1 ? "" : std::to_string(a) + "*") + "2^" + name + " bytes";
+      return d;
+    }
+  }
+  int64_t dv = q->values[0] - p->values[0], ds = *q->stride - *p->stride;
+  if (ds % dv != 0)
+    return d;
+  int64_t a = ds / dv, b = *p->stride - a * p->values[0];
+  for (auto *s : byValue)
+    if (*s->stride != a * s->values[0] + b)
+      return d;
+  if (a == 0)
+    return d;
+  std::string t = (a == 1 ? "" : a == -1 ? "-" : std::to_string(a) + "*") + name;
+  if (b)
+    t += (b > 0 ? "+" : "-") + std::to_string(b < 0 ? -b : b);
+  d.stride = t + " bytes";
+  return d;
 }
 
 std::string laneList(LaneMask m) {

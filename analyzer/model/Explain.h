@@ -3,6 +3,7 @@
 #define WARPLINT_MODEL_EXPLAIN_H
 
 #include "Eval.h"
+#include "Memory.h"
 
 #include <optional>
 #include <string>
@@ -40,6 +41,21 @@ WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
 /// What makes `e` differ between lanes: "threadIdx.x", loop variables whose
 /// value is lane-dependent, values loaded per lane. In first-use order.
 std::vector<std::string> laneSources(const LaneExpr &e, const Context &ctx);
+
+/// How a figure that depends on one unknown does, as a user reads it:
+///   condition: "for cols >= 8" — the least sampled value from which every
+///     larger sample has the representative figure (empty when every sample
+///     has it, or when the result depends on several unknowns);
+///   stride: "4*cols bytes" — the lane stride as a*v+b when every sample
+///     agrees with one such line (empty otherwise);
+///   assumption: what the verdict rests on: "assuming 'cols' >= 32 (a size)"
+///     or "'cols' = 1024 at the launch in main.cu:52".
+struct Dependence {
+  std::string condition, stride, assumption;
+  bool known = false; // some unknown has values the project shows
+};
+Dependence describeDependence(const AccessResult &r, const Context &ctx,
+                              double threshold);
 
 /// "0..31", "0..15", "0, 2, 4, ..., 30", "0, 5, 9": lanes of a mask.
 std::string laneList(LaneMask m);

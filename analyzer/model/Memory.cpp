@@ -273,7 +273,19 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
   r.minRatio = r.maxRatio = repRatio;
   bool strideConstant = rep.strideSeen && rep.strideConstant;
   // Comparison values: the same subsample for every run.
-  std::vector<std::pair<double, double>> compared;
+  auto sampleOf = [&](const Env &env, const Totals &t) {
+    AccessResult::Sample smp;
+    for (int a : r.dependsOn)
+      smp.values.push_back(env.unknowns[a]);
+    smp.actual = t.actual / t.requests;
+    double ideal = t.ideal / t.requests;
+    smp.ratio = ideal > 0 ? smp.actual / ideal : 1;
+    smp.realistic = env.realistic;
+    if (t.strideSeen && t.strideConstant)
+      smp.stride = t.stride;
+    return smp;
+  };
+  std::vector<AccessResult::Sample> compared;
   for (size_t sh = 0; sh < shapes.size(); ++sh) {
     for (size_t a = 0; a < assignments.size(); ++a) {
       if (sh == 0 && a == 0 && !subsample)
@@ -286,27 +298,34 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
       r.guardAssumed |= t.guard;
       if (t.requests == 0)
         continue;
-      double actual = t.actual / t.requests, ideal = t.ideal / t.requests;
-      compared.push_back({actual, ideal > 0 ? actual / ideal : 1});
+      compared.push_back(sampleOf(assignments[a], t));
       if (t.strideSeen && (!rep.strideSeen || t.stride != rep.stride))
         strideConstant = false;
       strideConstant &= !t.strideSeen || t.strideConstant;
     }
   }
-  if (!subsample) {
-    compared.push_back({r.actual, repRatio});
-  }
+  if (!subsample)
+    compared.push_back(sampleOf(assignments[0], rep));
   bool same = true;
   for (const auto &c : compared)
-    same &= std::abs(c.first - compared.front().first) < 1e-9 &&
-            std::abs(c.second - compared.front().second) < 1e-9;
+    same &= std::abs(c.actual - compared.front().actual) < 1e-9 &&
+            std::abs(c.ratio - compared.front().ratio) < 1e-9;
+  r.minActualRealistic = r.maxActualRealistic = r.actual;
+  r.minRatioRealistic = r.maxRatioRealistic = repRatio;
   if (!same) {
     for (const auto &c : compared) {
-      r.minActual = std::min(r.minActual, c.first);
-      r.maxActual = std::max(r.maxActual, c.first);
-      r.minRatio = std::min(r.minRatio, c.second);
-      r.maxRatio = std::max(r.maxRatio, c.second);
+      r.minActual = std::min(r.minActual, c.actual);
+      r.maxActual = std::max(r.maxActual, c.actual);
+      r.minRatio = std::min(r.minRatio, c.ratio);
+      r.maxRatio = std::max(r.maxRatio, c.ratio);
+      if (!c.realistic)
+        continue;
+      r.minActualRealistic = std::min(r.minActualRealistic, c.actual);
+      r.maxActualRealistic = std::max(r.maxActualRealistic, c.actual);
+      r.minRatioRealistic = std::min(r.minRatioRealistic, c.ratio);
+      r.maxRatioRealistic = std::max(r.maxRatioRealistic, c.ratio);
     }
+    r.samples = std::move(compared);
   }
   r.exact = same;
   if (strideConstant)

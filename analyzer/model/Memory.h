@@ -72,7 +72,21 @@ struct AccessResult {
   // Extremes of actual and actual/ideal over every sampled unknown value and
   // every candidate shape. exact: they agree with the representative value.
   double minActual = 0, maxActual = 0, minRatio = 0, maxRatio = 0;
+  /// The same over the assignments whose unknowns are all within their
+  /// realistic range (Env::realistic): what warnings are decided on.
+  double minActualRealistic = 0, maxActualRealistic = 0,
+         minRatioRealistic = 0, maxRatioRealistic = 0;
   bool exact = true;
+  /// One entry per sampled assignment of the unknowns (when not exact): the
+  /// value of each `dependsOn` atom, the figures, and the lane stride when
+  /// constant. Rules phrase "for cols >= 8" and "4*cols bytes" from these.
+  struct Sample {
+    std::vector<int64_t> values; // parallel to dependsOn
+    double actual = 0, ratio = 0;
+    bool realistic = true;
+    std::optional<int64_t> stride;
+  };
+  std::vector<Sample> samples;
   // Bytes between adjacent active lanes, when that is one constant everywhere.
   std::optional<int64_t> laneStride;
   // The most common distance between adjacent active lanes of the first warp

@@ -4,18 +4,53 @@
 
 namespace warplint {
 
-// Values an unknown uniform takes when the model checks whether a result
-// depends on it: small and large, odd and even, powers of two and not.
-static const int64_t Samples[] = {1,  2,  3,  4,  5,   7,   8,    16,
-                                  31, 32, 33, 64, 100, 128, 1000, 1024};
-constexpr int NumSamples = sizeof(Samples) / sizeof(Samples[0]);
+// Values an unknown takes when the model checks whether a result depends on
+// it: small and large, odd and even, powers of two and not; per role, then
+// its realistic range alone (the values that decide warnings).
+static const int64_t SizeSamples[] = {1,  2,  3,  4,  5,   7,   8,    16,
+                                      31, 32, 33, 64, 100, 128, 1000, 1024};
+static const int64_t SizeRealistic[] = {32, 33, 64, 100, 128, 1000, 1024, 4096};
+static const int64_t ShiftSamples[] = {0, 1, 2,  3,  4,  5,  6,  7,
+                                       8, 9, 10, 12, 16, 20, 24, 31};
+static const int64_t ShiftRealistic[] = {0, 1, 2, 3, 5, 8, 16, 31};
+static const int64_t Log2Realistic[] = {5, 6, 7, 8, 10, 12, 16, 20};
+constexpr int NumSamples = 16, NumRealistic = 8;
 // 32 samples cover every alignment of a 32-byte sector for elements >= 1 byte
 // and every bank of a 32-bank shared memory.
 constexpr int NumEnumerated = 32;
 
+int64_t representativeValue(const Atom &a) {
+  if (!a.known.empty())
+    return a.known.front();
+  return a.role == AtomRole::Size ? 1024 : 10;
+}
+
+bool isRealistic(const Atom &a, int64_t v) {
+  if (!a.known.empty())
+    return std::count(a.known.begin(), a.known.end(), v) > 0;
+  switch (a.role) {
+  case AtomRole::Size: return v >= 32;
+  case AtomRole::Shift: return v >= 0 && v <= 31;
+  case AtomRole::Log2Size: return v >= 5 && v <= 20;
+  }
+  return true;
+}
+
+static int64_t sample(const Atom &a, int i, bool realistic) {
+  if (!a.known.empty())
+    return a.known[size_t(i) % a.known.size()];
+  if (realistic)
+    return (a.role == AtomRole::Size    ? SizeRealistic
+            : a.role == AtomRole::Shift ? ShiftRealistic
+                                        : Log2Realistic)[i % NumRealistic];
+  return (a.role == AtomRole::Size ? SizeSamples : ShiftSamples)[i % NumSamples];
+}
+
 Env representativeEnv(const Context &ctx) {
   Env env;
-  env.unknowns.assign(ctx.atoms.size(), 1024);
+  env.unknowns.resize(ctx.atoms.size());
+  for (size_t i = 0; i < ctx.atoms.size(); ++i)
+    env.unknowns[i] = representativeValue(ctx.atoms[i]);
   env.loopIter.assign(ctx.loops.size(), 0);
   return env;
 }
@@ -24,13 +59,33 @@ std::vector<Env> unknownAssignments(const Context &ctx, const Props &p) {
   std::vector<Env> out{representativeEnv(ctx)};
   if (p.unknowns.empty() && !p.usesGridDim)
     return out;
-  for (int m = 0; m < NumSamples; ++m) {
-    Env env = representativeEnv(ctx);
-    for (size_t i = 0; i < p.unknowns.size(); ++i)
-      env.unknowns[p.unknowns[i]] = Samples[(m + 7 * i) % NumSamples];
-    for (int d = 0; d < 3; ++d)
-      env.gridDim[d] = Samples[(m + 3 + 5 * d) % NumSamples];
-    out.push_back(env);
+  bool allKnown = !p.usesGridDim;
+  for (int u : p.unknowns)
+    allKnown &= !ctx.atoms[u].known.empty();
+  // Every value over the whole range, then the realistic range alone (with
+  // several unknowns, cycling them together through the whole range would
+  // rarely put all of them in their realistic range at once).
+  for (int pass = 0; pass < 2; ++pass) {
+    bool realistic = pass == 1;
+    int n = allKnown ? 0 : realistic ? NumRealistic : NumSamples;
+    if (allKnown && pass == 0) {
+      n = 1;
+      for (int u : p.unknowns)
+        n = std::max<int>(n, int(ctx.atoms[u].known.size()));
+    }
+    for (int m = 0; m < n; ++m) {
+      Env env = representativeEnv(ctx);
+      env.realistic = true;
+      for (size_t i = 0; i < p.unknowns.size(); ++i) {
+        const Atom &a = ctx.atoms[p.unknowns[i]];
+        int64_t v = sample(a, m + int(realistic ? 3 : 7) * int(i), realistic);
+        env.unknowns[p.unknowns[i]] = v;
+        env.realistic &= isRealistic(a, v);
+      }
+      for (int d = 0; d < 3; ++d)
+        env.gridDim[d] = SizeSamples[(m + 3 + 5 * d) % NumSamples];
+      out.push_back(env);
+    }
   }
   return out;
 }

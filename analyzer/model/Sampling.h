@@ -14,12 +14,20 @@
 
 namespace warplint {
 
-/// Block 0, first iteration, unknowns at 1024.
+/// Block 0, first iteration, each unknown at its representative value: the
+/// first value the project shows for it, else 1024 for a size and 10 for a
+/// shift amount.
 Env representativeEnv(const Context &ctx);
+int64_t representativeValue(const Atom &a);
+/// Is `v` within the realistic range of `a` (AtomRole)?
+bool isRealistic(const Atom &a, int64_t v);
 
 /// The representative assignment, then (if `p` depends on any uniform
-/// unknown or gridDim) one assignment per sample value, each unknown cycling
-/// through 1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 64, 100, 128, 1000, 1024.
+/// unknown or gridDim) one assignment per sample over each unknown's whole
+/// range (sizes 1..1024, shifts 0..31), then one per sample of its realistic
+/// range alone (sizes 32..4096, shifts 0..31, log2 sizes 5..20). Unknowns
+/// with values the project shows take only those. Env::realistic marks the
+/// assignments whose every value is realistic.
 std::vector<Env> unknownAssignments(const Context &ctx, const Props &p);
 
 /// 32 environments over blockIdx and the iterations of the loops `p` uses

@@ -27,5 +27,12 @@ expect_rc unknown 0
 json unknown "d['diagnostics'] == []"
 json unknown "[a['sectors_per_request'] for a in d['accesses'] if a['expr'] == 'in[idx[g]]'] == [None]"
 json unknown "[a['unknown_reason'] for a in d['accesses'] if a['expr'] == 'in[idx[g]]'] == ['the address depends on data loaded at run time']"
-json unknown "[(a['exact'], a['sectors_per_request_range'], a['depends_on']) for a in d['accesses'] if a['expr'] == 'in[g * s]'] == [(False, [4, 32], ['s'])]"
+json unknown "[(a['exact'], a['depends_on']) for a in d['accesses'] if a['expr'] == 'in[g >> s]'] == [(False, ['s'])]"
+
+# An unknown stride is a symbol over its realistic range: the warning says
+# the dependence and the assumption it rests on; the range covers all values.
+run symbolic --format=json "$fx/unknown-values.cu"
+expect_rc symbolic 0
+json symbolic "[(a['exact'], a['sectors_per_request_range'], a['depends_on']) for a in d['accesses'] if a['expr'] == 'in[g * s]'] == [(False, [4, 32], ['s'])]"
+json symbolic "any(\"4*s bytes apart\" in x['message'] and \"assuming 's' >= 32\" in x['message'] for x in d['diagnostics'])"
 done_checks

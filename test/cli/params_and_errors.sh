@@ -10,9 +10,18 @@ __global__ void rows(const float *in, float *out, int d) {
 }
 void launch(const float *a, float *b) { rows<<<1, 64>>>(a, b, 64); }
 CU
+# The launch passes d = 64: the parameter is bound and the warning says so.
+run bound "$TMP/k.cu"
+expect_rc bound 0
+expect_in bound out "adjacent lanes are 256 bytes apart"
+expect_in bound out "'d' = 64 (the launch at k.cu:7)"
+
+# Without a launch, d is a symbol over its realistic range (>= 32).
+sed -i '/^void launch/d' "$TMP/k.cu"
 run sampled "$TMP/k.cu"
 expect_rc sampled 0
-expect_not_in sampled out "warning:"
+expect_in sampled out "adjacent lanes are 4*d bytes apart"
+expect_in sampled out "assuming 'd' >= 32"
 expect_in sampled err "depending on unknown values"
 
 run given --param=d=64 "$TMP/k.cu"
