@@ -147,7 +147,7 @@ private:
       kr.block = choice.shapes[0];
       kr.blockSource = choice.source;
       for (const AccessSite &site : m.accesses)
-        if (site.space != Space::Local) {
+        if (site.space != Space::Local && site.mergedInto < 0) {
           analyzeAccessSite(k, m, site, choice);
           ++kr.accesses;
         }

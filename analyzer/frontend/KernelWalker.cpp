@@ -2,7 +2,43 @@
 
 #include "Walker.h"
 
+#include "model/Vectorize.h"
+
+#include <map>
+#include <tuple>
+
 namespace warplint {
+
+/// What nvcc merges (Vectorize.h): accesses of one statement to one
+/// allocation, loads with loads and stores with stores.
+static void mergeVectorAccesses(KernelModel &m) {
+  std::map<std::tuple<int, int, const clang::ValueDecl *, int, bool>, int>
+      groups;
+  std::vector<MergeInput> in;
+  std::vector<size_t> site;
+  for (size_t i = 0; i < m.accesses.size(); ++i) {
+    const AccessSite &s = m.accesses[i];
+    if (s.space == Space::Local || s.isVolatile || !s.base)
+      continue;
+    // Barriers end a region too (their epoch differs).
+    auto key =
+        std::make_tuple(s.stmt, s.epoch, s.base, int(s.space), s.store);
+    int g = groups.emplace(key, int(groups.size())).first->second;
+    in.push_back({s.access, g, s.align ? s.align : s.access.elementBytes});
+    site.push_back(i);
+  }
+  if (in.size() < 2)
+    return;
+  for (const MergedAccess &ma : mergeAdjacent(in, m.ctx, Shape{})) {
+    AccessSite &first = m.accesses[site[ma.first]];
+    first.access.elementBytes = ma.bytes;
+    if (first.elementStride <= ma.bytes)
+      first.structMember = false;
+    for (size_t k : ma.members)
+      if (k != ma.first)
+        m.accesses[site[k]].mergedInto = int(site[ma.first]);
+  }
+}
 
 KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
                        const std::map<std::string, int64_t> &params,
@@ -19,6 +55,7 @@ KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
   for (const SyncSite &s : m.syncs)
     exprs.insert(exprs.end(), {s.mask, s.maskArg});
   classifyAtoms(m.ctx, exprs);
+  mergeVectorAccesses(m);
   return m;
 }
 

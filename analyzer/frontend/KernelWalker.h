@@ -48,6 +48,14 @@ struct AccessSite {
   /// walked before it: two accesses with the same epoch are not ordered.
   int seq = 0, epoch = 0;
   bool isVolatile = false;
+  /// The statement it belongs to, and the alignment of what it accesses
+  /// (see Addr::align): nvcc merges adjacent accesses of one statement.
+  int stmt = 0;
+  int align = 0;
+  /// Set on an access nvcc merges into another (Vectorize.h): the index of
+  /// the access that carries the merged width. Merged-away accesses are not
+  /// analyzed or reported.
+  int mergedInto = -1;
 };
 
 /// A point where control flow may split a warp. Exit: `if (c) return;`

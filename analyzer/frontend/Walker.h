@@ -46,6 +46,9 @@ struct Addr {
   int elementBytes = 0;
   bool structMember = false;
   int64_t elementStride = 0;
+  /// Alignment nvcc can rely on for the element or the structure it is a
+  /// member of (a float2's members: 8); 0 when unknown.
+  int align = 0;
 };
 
 using VarEnv = std::map<const VarDecl *, Val>;
@@ -104,6 +107,7 @@ private:
   std::map<const ValueDecl *, int> ParamAtoms;
   std::vector<const FunctionDecl *> Inlining;
   int Seq = 0, Epoch = 0;
+  int StmtId = 0; // the statement being walked, for merging its accesses
   int RestWeight = 0; // statements after the current one in its block
 
   /// Statements a warp runs in `s`: a rough count of the work a split warp

@@ -100,6 +100,16 @@ std::optional<Addr> Walker::lvalue(const Expr *e) {
     a.ptr = outer->ptr;
     a.ptr.v = bin(Op::Add, outer->ptr.v, cst(off));
     a.elementStride = outer->elementStride;
+    if (off == 0) {
+      QualType outerType = m->isArrow()
+                               ? m->getBase()->getType()->getPointeeType()
+                               : m->getBase()->getType();
+      if (!outerType.isNull() && !outerType->isIncompleteType() &&
+          !outerType->isDependentType())
+        a.align = int(AC.getTypeAlignInChars(outerType).getQuantity());
+    } else {
+      a.align = outer->align;
+    }
     a.structMember = a.elementStride > a.elementBytes;
     return a;
   }
@@ -127,6 +137,12 @@ void Walker::record(const Expr *e, const Addr &a, bool store) {
   s.seq = Seq++;
   s.epoch = Epoch;
   s.isVolatile = e->getType().isVolatileQualified();
+  s.stmt = StmtId;
+  s.align = a.align;
+  if (!s.align && a.ptr.space != Space::Global)
+    s.align = 16; // nvcc places shared and constant variables itself
+  else if (!s.align)
+    s.align = int(AC.getTypeAlignInChars(e->getType()).getQuantity());
   M.accesses.push_back(std::move(s));
 }
 

@@ -325,6 +325,11 @@ void Walker::forStmt(const ForStmt *s) {
 void Walker::stmt(const Stmt *s) {
   if (!s || Terminated)
     return;
+  // A straight-line run of expression and declaration statements is one
+  // merge region (nvcc vectorizes within a basic block); any other
+  // statement, and the start and end of a block, begins a new one.
+  if (!isa<Expr>(s) && !isa<DeclStmt>(s))
+    ++StmtId;
   if (auto *cs = dyn_cast<CompoundStmt>(s)) {
     int saved = RestWeight;
     std::vector<const Stmt *> body(cs->body_begin(), cs->body_end());
@@ -339,6 +344,7 @@ void Walker::stmt(const Stmt *s) {
       stmt(body[i]);
     }
     RestWeight = saved;
+    ++StmtId;
     return;
   }
   if (auto *ds = dyn_cast<DeclStmt>(s)) {

@@ -1,0 +1,121 @@
+#include "Vectorize.h"
+#include "Sampling.h"
+
+#include <algorithm>
+#include <map>
+
+namespace warplint {
+
+namespace {
+// The environments the adjacency is checked in: the representative one, a
+// second block, and the unknowns at other values. Offsets that differ by a
+// constant in all of them are taken to differ by it everywhere (the model's
+// usual standard of evidence; a symbolic difference would be the same here
+// because both offsets come from one index expression).
+std::vector<Env> checkEnvs(const Context &ctx) {
+  std::vector<Env> envs{representativeEnv(ctx)};
+  Env b = envs[0];
+  b.blockIdx[0] = 3;
+  b.blockIdx[1] = 1;
+  for (size_t i = 0; i < b.unknowns.size(); ++i)
+    if (ctx.atoms[i].known.empty())
+      b.unknowns[i] = ctx.atoms[i].role == AtomRole::Size ? 97 : 3;
+  // Later loop iterations: `s[i] += s[i + s]` is adjacent only while s = 1.
+  for (int iter : {1, 5}) {
+    Env c = b;
+    c.loopIter.assign(ctx.loops.size(), iter);
+    envs.push_back(c);
+  }
+  envs.push_back(b);
+  return envs;
+}
+} // namespace
+
+std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
+                                        const Context &ctx,
+                                        const Shape &shape) {
+  std::vector<MergedAccess> out;
+  std::map<std::tuple<int, const Node *, int>, std::vector<size_t>> groups;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const Access &a = in[i].access;
+    if (a.elementBytes != 4 && a.elementBytes != 8)
+      continue;
+    if (props(a.offset, ctx).hasData)
+      continue;
+    groups[{in[i].group, a.mask.get(), a.elementBytes}].push_back(i);
+  }
+  std::vector<Env> envs = checkEnvs(ctx);
+  const int warps = std::min(shape.warps(), 2);
+  for (auto &[key, members] : groups) {
+    if (members.size() < 2)
+      continue;
+    const int e = std::get<2>(key);
+    // Lane offsets per member, per environment and warp.
+    std::vector<std::vector<Lanes>> vals(members.size());
+    bool ok = true;
+    for (size_t m = 0; m < members.size() && ok; ++m)
+      for (const Env &env : envs)
+        for (int w = 0; w < warps; ++w) {
+          WarpEval ev(ctx, shape, env, w);
+          vals[m].push_back(ev.value(in[members[m]].access.offset));
+          ok &= !ev.undefined;
+        }
+    if (!ok)
+      continue;
+    // Order by lane 0's offset in the first environment; drop duplicates
+    // (the same element read twice in one statement is one load).
+    std::vector<size_t> order(members.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+      return vals[x][0][0] < vals[y][0][0];
+    });
+    auto apart = [&](size_t x, size_t y, int64_t d) {
+      for (size_t k = 0; k < vals[x].size(); ++k)
+        for (int l = 0; l < WarpSize; ++l)
+          if (vals[y][k][l] - vals[x][k][l] != d)
+            return false;
+      return true;
+    };
+    auto aligned = [&](size_t x, int width) {
+      if (width > in[members[x]].baseAlign)
+        return false;
+      for (const Lanes &v : vals[x])
+        for (int l = 0; l < WarpSize; ++l)
+          if (v[l] % width != 0)
+            return false;
+      return true;
+    };
+    size_t i = 0;
+    while (i < order.size()) {
+      // The longest run of members each `e` bytes after the previous.
+      size_t j = i + 1;
+      while (j < order.size() && apart(order[j - 1], order[j], e))
+        ++j;
+      size_t run = j - i;
+      size_t start = i;
+      i = j;
+      while (run >= 2) {
+        int take = run >= 4 && e * 4 <= 16 && aligned(order[start], e * 4) ? 4
+                   : aligned(order[start], e * 2)                         ? 2
+                                                                          : 0;
+        if (!take) {
+          ++start;
+          --run;
+          continue;
+        }
+        MergedAccess ma;
+        ma.first = members[order[start]];
+        for (int k = 0; k < take; ++k)
+          ma.members.push_back(members[order[start + k]]);
+        ma.bytes = e * take;
+        out.push_back(ma);
+        start += take;
+        run -= take;
+      }
+    }
+  }
+  return out;
+}
+
+} // namespace warplint

@@ -1,0 +1,190 @@
+// The model's handling of what it cannot see and of what nvcc does:
+// realistic ranges of unknowns, the phrasing of a dependence, hash-consing,
+// and the merging of adjacent accesses into one vector access.
+#include "model/Explain.h"
+#include "model/Memory.h"
+#include "model/Sampling.h"
+#include "model/Vectorize.h"
+
+#include <gtest/gtest.h>
+
+namespace warplint {
+namespace {
+
+LaneExpr g() { return blockIdx(0) * blockDim(0) + threadIdx(0); }
+
+// --- unknowns -------------------------------------------------------------
+
+struct UnknownRow {
+  const char *name;
+  // Builds the element index from the unknown's expression.
+  LaneExpr (*index)(LaneExpr u);
+  bool shiftOfOne; // the unknown is used as `1 << u`
+  double minRealistic, maxRealistic; // ratio over the realistic range
+  const char *stride;                // describeDependence().stride
+};
+
+class Unknowns : public ::testing::TestWithParam<UnknownRow> {};
+
+TEST_P(Unknowns, RealisticRangeDecides) {
+  const UnknownRow &row = GetParam();
+  Context ctx;
+  int a = ctx.addAtom("n", AtomKind::Parameter);
+  LaneExpr idx = row.index(unknown(a));
+  Access acc{idx * cst(4), nullptr, 4};
+  classifyAtoms(ctx, {acc.offset});
+  AccessResult r = analyzeAccess(acc, ctx, {Shape{256, 1, 1}}, globalSectors);
+  ASSERT_TRUE(r.evaluated) << row.name << ": " << r.unknownReason;
+  EXPECT_FALSE(r.exact) << row.name;
+  EXPECT_DOUBLE_EQ(r.minRatioRealistic, row.minRealistic) << row.name;
+  EXPECT_DOUBLE_EQ(r.maxRatioRealistic, row.maxRealistic) << row.name;
+  EXPECT_EQ(describeDependence(r, ctx, 2.0).stride, row.stride) << row.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Model, Unknowns,
+    ::testing::Values(
+        // in[g * n]: 4 sectors at n = 1, 32 from n = 8; realistic n >= 32.
+        UnknownRow{"stride", [](LaneExpr u) { return g() * u; }, false, 8, 8,
+                   "4*n bytes"},
+        // in[g * n + 1]: the same, offset by one element.
+        UnknownRow{"stride+1", [](LaneExpr u) { return g() * u + cst(1); },
+                   false, 8, 8, "4*n bytes"},
+        // in[g << n]: a shift amount, realistic 0..31: coalesced at n = 0.
+        UnknownRow{"shift", [](LaneExpr u) { return bin(Op::Shl, g(), u); },
+                   false, 1, 8, "4*2^n bytes"},
+        // in[g * (1 << n)]: a size made from a shift, realistic 5..20.
+        UnknownRow{"log2 size",
+                   [](LaneExpr u) { return g() * bin(Op::Shl, cst(1), u); },
+                   true, 8, 8, "4*2^n bytes"},
+        // in[g + n]: an offset: 4 or 5 sectors, never a 2x waste.
+        UnknownRow{"offset", [](LaneExpr u) { return g() + u; }, false, 1,
+                   1.25, ""}),
+    [](const auto &info) {
+      std::string s = info.param.name;
+      for (char &c : s)
+        if (!isalnum((unsigned char)c))
+          c = '_';
+      return s;
+    });
+
+TEST(Unknowns, KnownValuesAreTheOnlySamples) {
+  Context ctx;
+  int a = ctx.addAtom("d", AtomKind::Parameter);
+  ctx.atoms[a].known = {1};
+  ctx.atoms[a].knownFrom = "the launch at k.cu:9";
+  Access acc{g() * unknown(a) * cst(4), nullptr, 4};
+  AccessResult r = analyzeAccess(acc, ctx, {Shape{256, 1, 1}}, globalSectors);
+  ASSERT_TRUE(r.evaluated);
+  EXPECT_TRUE(r.exact); // one value: no range
+  EXPECT_DOUBLE_EQ(r.actual, 4);
+  EXPECT_EQ(describeDependence(r, ctx, 2.0).assumption,
+            "'d' = 1 (the launch at k.cu:9)");
+}
+
+TEST(Unknowns, ShiftRolesComeFromUses) {
+  Context ctx;
+  int s = ctx.addAtom("s", AtomKind::Parameter);
+  int l = ctx.addAtom("log2n", AtomKind::Parameter);
+  int n = ctx.addAtom("n", AtomKind::Parameter);
+  classifyAtoms(ctx, {bin(Op::Shr, threadIdx(0), unknown(s)),
+                      bin(Op::Shl, cst(1), unknown(l)) * unknown(n)});
+  EXPECT_EQ(ctx.atoms[s].role, AtomRole::Shift);
+  EXPECT_EQ(ctx.atoms[l].role, AtomRole::Log2Size);
+  EXPECT_EQ(ctx.atoms[n].role, AtomRole::Size);
+  EXPECT_EQ(representativeValue(ctx.atoms[l]), 10);
+}
+
+// --- expressions that scale -------------------------------------------------
+
+TEST(Scale, EqualExpressionsAreOneNode) {
+  LaneExpr a = g() * cst(4) + cst(8);
+  LaneExpr b = g() * cst(4) + cst(8);
+  EXPECT_EQ(a.get(), b.get());
+}
+
+TEST(Scale, ConditionalChainIsLinear) {
+  // x = t; 40 times: if (t & bit) x = x + k. A tree would have 2^40 paths;
+  // shared nodes make it 40 selects, evaluated once each per warp.
+  LaneExpr x = threadIdx(0);
+  for (int i = 0; i < 40; ++i)
+    x = select(bin(Op::And, threadIdx(0), cst(1 << (i % 5))), x + cst(i + 1), x);
+  Context ctx;
+  Access acc{x * cst(4), nullptr, 4};
+  AccessResult r = analyzeAccess(acc, ctx, {Shape{32, 1, 1}}, globalSectors);
+  EXPECT_TRUE(r.evaluated);
+}
+
+TEST(Scale, DepthIsBoundedAndReported) {
+  LaneExpr x = threadIdx(0);
+  for (uint32_t i = 0; i < MaxDepth + 10; ++i)
+    x = x * cst(3) + threadIdx(0);
+  EXPECT_LE(x->depth, MaxDepth);
+  Context ctx;
+  AccessResult r =
+      analyzeAccess({x * cst(4), nullptr, 4}, ctx, {Shape{}}, globalSectors);
+  EXPECT_FALSE(r.evaluated);
+  EXPECT_NE(r.unknownReason.find("more than 400 operations"), std::string::npos)
+      << r.unknownReason;
+}
+
+// --- what nvcc merges ---------------------------------------------------------
+
+struct MergeRow {
+  const char *name;
+  std::vector<std::pair<LaneExpr, int>> offsets; // (byte offset, group)
+  int elementBytes, baseAlign;
+  std::vector<int> mergedWidths; // one per merged access, in order
+};
+
+class Merges : public ::testing::TestWithParam<MergeRow> {};
+
+TEST_P(Merges, AsNvccDoes) {
+  const MergeRow &row = GetParam();
+  Context ctx;
+  int loop = ctx.addLoop(Loop{"s", cst(1), bin(Op::Mul, loopVar(0), cst(2)),
+                              bin(Op::Lt, loopVar(0), cst(64))});
+  (void)loop;
+  std::vector<MergeInput> in;
+  for (const auto &[off, group] : row.offsets)
+    in.push_back({Access{off, nullptr, row.elementBytes}, group, row.baseAlign});
+  std::vector<int> widths;
+  for (const MergedAccess &m : mergeAdjacent(in, ctx, Shape{}))
+    widths.push_back(m.bytes);
+  EXPECT_EQ(widths, row.mergedWidths) << row.name;
+}
+
+LaneExpr lane() { return threadIdx(0); }
+
+INSTANTIATE_TEST_SUITE_P(
+    Model, Merges,
+    ::testing::Values(
+        // float2 d[i]: .x and .y -> one 8-byte access.
+        MergeRow{"float2 members", {{g() * cst(8), 0}, {g() * cst(8) + cst(4), 0}}, 4, 8, {8}},
+        // float4 q[i]: four members -> one 16-byte access.
+        MergeRow{"float4 members",
+                 {{g() * cst(16), 0}, {g() * cst(16) + cst(4), 0},
+                  {g() * cst(16) + cst(8), 0}, {g() * cst(16) + cst(12), 0}},
+                 4, 16, {16}},
+        // Different statements (groups) never merge.
+        MergeRow{"two groups", {{g() * cst(8), 0}, {g() * cst(8) + cst(4), 1}}, 4, 8, {}},
+        // A float pointer: 8-byte alignment unknown to nvcc.
+        MergeRow{"float pointer", {{g() * cst(8), 0}, {g() * cst(8) + cst(4), 0}}, 4, 4, {}},
+        // s[2t], s[2t+1] in shared memory (nvcc places the array: 16).
+        MergeRow{"shared pair", {{lane() * cst(8), 0}, {lane() * cst(8) + cst(4), 0}}, 4, 16, {8}},
+        // s[2t+1], s[2t+2]: adjacent but not 8-byte aligned.
+        MergeRow{"misaligned pair",
+                 {{lane() * cst(8) + cst(4), 0}, {lane() * cst(8) + cst(8), 0}}, 4, 16, {}},
+        // s[t] and s[t + s] with s a loop variable: adjacent only at s = 1.
+        MergeRow{"reduction step",
+                 {{lane() * cst(4), 0}, {(lane() + loopVar(0)) * cst(4), 0}}, 4, 16, {}}),
+    [](const auto &info) {
+      std::string s = info.param.name;
+      for (char &c : s)
+        if (!isalnum((unsigned char)c))
+          c = '_';
+      return s;
+    });
+
+} // namespace
+} // namespace warplint
