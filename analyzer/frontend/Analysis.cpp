@@ -168,6 +168,15 @@ private:
     CostModel cost = site.space == Space::Shared     ? sharedWavefronts
                      : site.space == Space::Constant ? constantAddresses
                                                      : globalSectors;
+    // An atomic's sectors or wavefronts are what its lanes touch, and Nsight
+    // Compute counts that as its ideal too: the cost of an atomic is the
+    // serialization on equal addresses, reported on its own.
+    if (site.atomic)
+      cost = [base = cost](const Lanes &addr, LaneMask active, int bytes) {
+        Cost c = base(addr, active, bytes);
+        c.ideal = c.actual;
+        return c;
+      };
     AccessResult r = analyzeAccess(site.access, m.ctx, choice.shapes, cost);
     SourceLocation loc = site.expr->getBeginLoc();
     AccessRecord ar;
@@ -175,7 +184,7 @@ private:
     ar.signature = signature(k);
     ar.pos = pos(loc);
     ar.space = spaceName(site.space);
-    ar.op = site.store ? "store" : "load";
+    ar.op = site.atomic ? "atomic" : site.store ? "store" : "load";
     ar.expr = text(site.expr->getSourceRange());
     ar.elementBytes = site.access.elementBytes;
     ar.evaluated = r.evaluated;
@@ -206,6 +215,11 @@ private:
       ar.assumptions.push_back("bounds guards hold for whole warps");
     if (r.maskDataDependent)
       ar.assumptions.push_back("active lanes depend on data; all assumed active");
+    if (site.atomic && r.evaluated) {
+      WarpRequest req = firstRequest(site.access.offset, site.access.mask,
+                                     m.ctx, choice.shapes[0]);
+      ar.sameAddressLanes = sameAddressLanes(req.addr, req.active);
+    }
     Rep.accesses.push_back(ar);
 
     if (Opts.remarks)

@@ -18,7 +18,7 @@ static void mergeVectorAccesses(KernelModel &m) {
   std::vector<size_t> site;
   for (size_t i = 0; i < m.accesses.size(); ++i) {
     const AccessSite &s = m.accesses[i];
-    if (s.space == Space::Local || s.isVolatile || !s.base)
+    if (s.space == Space::Local || s.isVolatile || !s.base || s.atomic)
       continue;
     // Barriers end a region too (their epoch differs).
     auto key =

@@ -39,6 +39,9 @@ struct AccessSite {
   std::optional<ArrayAccess> array;
   Space space = Space::Global;
   bool store = false;
+  /// atomicAdd and friends (and cuda::atomic_ref operations): a
+  /// read-modify-write the memory system performs (RED/ATOM, ATOMS).
+  bool atomic = false;
   const clang::Expr *expr = nullptr; // the lvalue accessed
   bool structMember = false;
   int64_t elementStride = 0;

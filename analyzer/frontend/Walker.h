@@ -183,7 +183,7 @@ private:
   /// memory; nothing for locals (registers or the thread's local memory).
   std::optional<Addr> lvalue(const Expr *e);
 
-  void record(const Expr *e, const Addr &a, bool store);
+  void record(const Expr *e, const Addr &a, bool store, bool atomic = false);
 
   /// `tile[i][j]` on a variable of constant array type: the subscripts per
   /// dimension (evaluated again without recording the loads inside them).

@@ -116,7 +116,7 @@ std::optional<Addr> Walker::lvalue(const Expr *e) {
   return std::nullopt;
 }
 
-void Walker::record(const Expr *e, const Addr &a, bool store) {
+void Walker::record(const Expr *e, const Addr &a, bool store, bool atomic) {
   if (NoRecord || a.ptr.space == Space::Local || a.elementBytes <= 0)
     return;
   if (M.accesses.size() >= MaxAccesses) {
@@ -130,6 +130,7 @@ void Walker::record(const Expr *e, const Addr &a, bool store) {
     s.array = arrayAccess(e);
   s.space = a.ptr.space;
   s.store = store;
+  s.atomic = atomic;
   s.expr = e;
   s.structMember = a.structMember;
   s.elementStride = a.elementStride;
@@ -258,6 +259,20 @@ Val Walker::call(const CallExpr *c) {
   if ((name == "__mul24" || name == "__umul24") && c->getNumArgs() == 2) {
     Val a = rvalue(c->getArg(0)), b = rvalue(c->getArg(1));
     return intVal(withOrigin(bin(Op::Mul, a.v, b.v), origin(c)));
+  }
+  // atomicAdd(p, v), atomicCAS(p, c, v), atomicAdd_block(...), the
+  // __nv_atomic_* forms: a read-modify-write of *p.
+  if ((name.starts_with("atomic") || name.starts_with("__nv_atomic")) &&
+      c->getNumArgs() >= 1 && c->getArg(0)->getType()->isPointerType()) {
+    Val p = rvalue(c->getArg(0));
+    for (unsigned i = 1; i < c->getNumArgs(); ++i)
+      rvalue(c->getArg(i));
+    if (p.isPtr()) {
+      Addr a{p, int(pointeeBytes(c->getArg(0)->getType()))};
+      a.elementStride = a.elementBytes;
+      record(c, a, true, true);
+    }
+    return opaque(c, true);
   }
   if (name.starts_with("__ld") && c->getNumArgs() == 1) {
     // __ldg(p) and the cache-hinted loads read *p.

@@ -80,6 +80,19 @@ Cost sharedWavefronts(const Lanes &addr, LaneMask active, int bytes) {
   return c;
 }
 
+int sameAddressLanes(const Lanes &addr, LaneMask active) {
+  int best = 0;
+  for (int l = 0; l < WarpSize; ++l) {
+    if (!((active >> l) & 1))
+      continue;
+    int n = 0;
+    for (int k = 0; k < WarpSize; ++k)
+      n += ((active >> k) & 1) && addr[k] == addr[l];
+    best = std::max(best, n);
+  }
+  return best;
+}
+
 Cost constantAddresses(const Lanes &addr, LaneMask active, int bytes) {
   int64_t seen[WarpSize];
   int n = 0;

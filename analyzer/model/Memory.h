@@ -57,6 +57,9 @@ struct BankConflict {
 };
 BankConflict worstBank(const Lanes &addr, LaneMask active, int bytes);
 
+/// The most active lanes on one address (atomics serialize on it).
+int sameAddressLanes(const Lanes &addr, LaneMask active);
+
 /// Constant memory: the constant cache serves one address per pass, so a
 /// request costs as many passes as distinct addresses among its active lanes.
 /// Ideal: 1.

@@ -55,6 +55,9 @@ std::string toJson(const Report &r) {
     o["expr"] = a.expr;
     o["element_bytes"] = a.elementBytes;
     o["evaluated"] = a.evaluated;
+    if (a.op == "atomic")
+      o["same_address_lanes"] =
+          a.evaluated ? Value(int64_t(a.sameAddressLanes)) : Value(nullptr);
     if (!a.evaluated)
       o["unknown_reason"] = a.unknownReason;
     o["active_lanes"] = a.evaluated ? Value(a.activeLanes) : Value(nullptr);

@@ -58,6 +58,9 @@ struct AccessRecord {
   std::optional<int64_t> strideBytes;
   std::vector<std::string> dependsOn;
   std::vector<std::string> assumptions;
+  /// Atomics: the most lanes of the first warp request on one address (the
+  /// serialization of a same-address atomic); 0 otherwise.
+  int sameAddressLanes = 0;
 };
 
 struct BranchRecord {
