@@ -5,6 +5,9 @@ warplint's predictions, and reports how well they agree.
   compare_real.py                          print the table
   compare_real.py --details lines.tsv      also list every measured line
   compare_real.py --json summary.json      machine-readable summary
+  compare_real.py --misses /tmp/misses.md  misses and false warnings by cause,
+                                           quoting corpus source lines (keep
+                                           it out of the repository)
   compare_real.py --record                 write results/baseline.json
   compare_real.py --check                  exit 1 when a figure fell below the
                                            baseline or warplint crashed (CI)
@@ -358,8 +361,8 @@ def run_warplint(warplint, progdir, corpus, timeout, extra):
             res.update(status='timeout', seconds=time.time() - t0,
                        error='no answer in %d s' % timeout)
             return res
-    except OSError as e:
-        res.update(status='crash', error=str(e))
+    except OSError as e:  # e.g. the binary is being relinked
+        res.update(status='not-started', error=str(e))
         return res
     res['seconds'] = time.time() - t0
     res['returncode'] = p.returncode
@@ -423,14 +426,42 @@ def resolve(progdir, f):
     return os.path.realpath(os.path.join(progdir, f))
 
 
+def kernel_base_name(demangled):
+    """'void ns::k<float, (int)2>(T1 *, int)' -> 'k'."""
+    depth, cut = 0, len(demangled)
+    for i, ch in enumerate(demangled):
+        if ch == '<':
+            depth += 1
+        elif ch == '>':
+            depth -= 1
+        elif ch == '(' and depth == 0:
+            cut = i
+            break
+    name = demangled[:cut]
+    # drop template arguments
+    out, depth = [], 0
+    for ch in name:
+        if ch == '<':
+            depth += 1
+        elif ch == '>':
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    name = ''.join(out).strip()
+    return name.split('::')[-1].split()[-1] if name else demangled
+
+
 def measured_lines(prog, progdir):
-    """{(abs file, line, space): dict(actual, ideal, inst, kernels, sass)}"""
+    """{(abs file, line, space): dict(actual, ideal, inst, kernels, sass)}, and
+    {(abs file, line): instructions executed} for every line that ran."""
     lines = {}
+    ran = collections.Counter()
     for k in prog.get('kernels', []):
         kname = k.get('demangled') or k.get('mangled') or '?'
         for l in k.get('lines', []):
             path = resolve(progdir, l['file'])
             inst = l.get('inst_executed') or 0
+            ran[(path, int(l['line']))] += inst
             for space, spec in SPACES.items():
                 m = l.get(space)
                 if not m:
@@ -438,18 +469,21 @@ def measured_lines(prog, progdir):
                 key = (path, int(l['line']), space)
                 e = lines.setdefault(key, dict(actual=0, ideal=0, inst=0,
                                                kernels=set(), sass=0,
-                                               per_inst=[]))
+                                               per_inst=[], kinds=set()))
                 e['actual'] += m.get(spec['actual'], 0) or 0
                 e['ideal'] += m.get('ideal', 0) or 0
                 e['inst'] += inst
-                e['kernels'].add(kname)
+                e['kernels'].add(kernel_base_name(kname))
                 for ins in m.get('instructions', []) or []:
                     if ins.get('executed'):
                         e['sass'] += 1
+                        e['kinds'].add(ins.get('access') or '?')
+                        if ins.get('from'):
+                            e['from_header'] = True
                         if ins.get('ideal'):
                             e['per_inst'].append(
                                 round((ins.get(spec['actual']) or 0) / ins['ideal'], 2))
-    return lines
+    return lines, ran
 
 
 # --------------------------------------------------------------------------
@@ -478,7 +512,7 @@ def agrees(pred, meas):
 def join(run, prog, progdir, how):
     """Rows, one per measured executed (file, line, space), plus the
     diagnostics that fall on no executed line."""
-    meas = measured_lines(prog, progdir)
+    meas, ran = measured_lines(prog, progdir)
     doc = run['doc'] or {}
     acc = collections.defaultdict(list)
     other = collections.defaultdict(list)
@@ -490,6 +524,10 @@ def join(run, prog, progdir, how):
     by_file = collections.defaultdict(list)
     for (f, l, s) in acc:
         by_file[(f, s)].append(l)
+    kaccesses = collections.Counter()
+    for k in doc.get('kernels', []):
+        kaccesses[k['name']] += k.get('accesses', 0) or 0
+    parse_failed = any(f.get('status') == 'error' for f in doc.get('files', []))
     warned = collections.defaultdict(list)
     for d in doc.get('diagnostics', []):
         for space, spec in SPACES.items():
@@ -517,6 +555,9 @@ def join(run, prog, progdir, how):
                    path=path, line=line, space=space, measured=round(excess, 4),
                    actual=m['actual'], ideal=m['ideal'], sass=m['sass'],
                    per_inst=m['per_inst'][:16], kernels=len(m['kernels']),
+                   kernel_names=sorted(m['kernels'])[:4],
+                   access_kinds=sorted(m['kinds']),
+                   from_header=bool(m.get('from_header')),
                    predicted=None if pred is None else round(pred, 4),
                    predicted_alt=None if pred_alt is None else round(pred_alt, 4),
                    warned=w, diagnostics=len(warned.get(key, [])),
@@ -526,6 +567,16 @@ def join(run, prog, progdir, how):
                    agree_alt=agrees(pred_alt, excess), bad=excess >= BAD)
         row.update(describe(accs, space))
         if not accs:
+            ks = sorted(m['kernels'])
+            if run['status'] != 'ok' or not doc:
+                row['kernel_status'] = 'warplint ' + run['status']
+            elif all(k not in kaccesses for k in ks):
+                row['kernel_status'] = 'kernel not in the report' + (
+                    ' (a file failed to parse)' if parse_failed else '')
+            elif all(kaccesses.get(k, 0) == 0 for k in ks):
+                row['kernel_status'] = 'warplint found no access in the kernel'
+            else:
+                row['kernel_status'] = ''
             near = sorted(by_file.get((path, space), []),
                           key=lambda l: abs(l - line))
             row['nearest_access_line'] = near[0] if near else None
@@ -538,12 +589,17 @@ def join(run, prog, progdir, how):
         if key in executed:
             continue
         path, line, space = key
-        m = meas.get(key)
+        if not ran.get((path, line)):
+            c = 'warning-not-executed'
+        elif key not in meas:
+            # the line ran, but nvcc put no access of this space on it (merged
+            # into a neighbour's wide access, or kept in registers)
+            c = 'warning-no-%s-instruction' % space
+        else:
+            c = 'warning-ideal-zero'
         stray.append(dict(program=run['program'], file=os.path.relpath(path, progdir),
                           path=path, line=line, space=space, warned=True,
-                          measured=None, predicted=None,
-                          classification='warning-not-executed' if m is None or m['inst'] == 0
-                          else 'warning-ideal-zero',
+                          measured=None, predicted=None, classification=c,
                           count=len(ds)))
     return rows, stray
 
@@ -558,15 +614,21 @@ def describe(accs, space):
     spec = SPACES[space]
     figs = sorted({'%s/%s' % (a.get(spec['cost']), a.get(spec['ideal']))
                    for a in accs if a.get('evaluated')})
-    shapes = sorted({'%s' % ','.join(str(x) for x in a.get('block_dim', []))
-                     for a in accs if a.get('block_dim')})
     ex = [a[spec['cost']] / a[spec['ideal']] for a in accs if a.get('evaluated')
           and a.get(spec['cost']) is not None and a.get(spec['ideal'])]
+    below_ideal = any(a.get('evaluated') and a.get(spec['cost']) is not None
+                      and a.get(spec['ideal']) and a[spec['cost']] < a[spec['ideal']]
+                      for a in accs)
+    wide = max([a.get('element_bytes') or 0 for a in accs] or [0])
+    shape_assumed = any(s.startswith('block shape') and s.endswith('(assumed)')
+                        for s in assumptions)
     return dict(unknown_reasons=reasons, assumptions=assumptions,
+                shape_assumed=shape_assumed, below_ideal=below_ideal,
+                element_bytes=wide,
                 max_access_excess=round(max(ex), 3) if ex else None,
                 depends_on=depends, inexact=inexact, figures=figs[:8],
                 data_dependent_mask=any('data-dependent' in s for s in assumptions),
-                parameter_dependent=inexact and bool(depends), shapes=shapes)
+                parameter_dependent=inexact and bool(depends))
 
 
 def classify(row):
@@ -606,6 +668,8 @@ def summarize(rows, stray, runs):
             diagnostics=sum(x['diagnostics'] for x in warned),
             diagnostics_right=sum(x['diagnostics'] for x in right),
             warned_not_executed=len(st),
+            warned_never_ran=sum(1 for x in st
+                                 if x['classification'] == 'warning-not-executed'),
             diagnostics_not_executed=sum(x['count'] for x in st),
             agree=sum(1 for x in r if x['agree']),
             agree_rate=round(sum(1 for x in r if x['agree']) / len(r), 4) if r else 1.0,
@@ -647,11 +711,13 @@ def print_table(gpu, s, how):
             space, spec['what'], v['bad_found'], v['bad_lines'],
             pct(v['bad_found'], v['bad_lines'])))
         print('%-7s %s warned lines right (GPU >= %.1fx ideal) %d of %d (%s) '
-              '[diagnostics: %d of %d]; %d more lines (%d diagnostics) never ran' % (
+              '[diagnostics: %d of %d]; not counted: %d more lines (%d diagnostics) '
+              'without a measured %s access (%d never ran)' % (
                   space, spec['rule'], PRECISION_BAR, v['warned_right'],
                   v['warned_lines'], pct(v['warned_right'], v['warned_lines']),
                   v['diagnostics_right'], v['diagnostics'],
-                  v['warned_not_executed'], v['diagnostics_not_executed']))
+                  v['warned_not_executed'], v['diagnostics_not_executed'], space,
+                  v['warned_never_ran']))
         print('%-7s figure within %d%%: %d of %d lines (%s) [other aggregate: %d]; '
               '%d without an access, %d not evaluated' % (
                   space, round(100 * TOLERANCE), v['agree'], v['lines'],
@@ -684,8 +750,10 @@ DETAIL_FIELDS = ['program', 'file', 'line', 'space', 'measured', 'predicted',
                  'predicted_alt', 'warned', 'classification', 'accesses',
                  'evaluated', 'figures', 'per_inst', 'sass', 'kernels',
                  'unknown_reasons', 'depends_on', 'assumptions',
-                 'data_dependent_mask', 'parameter_dependent', 'shapes',
-                 'nearest_access_line', 'other_space']
+                 'data_dependent_mask', 'parameter_dependent', 'shape_assumed',
+                 'below_ideal', 'element_bytes',
+                 'access_kinds', 'from_header', 'nearest_access_line', 'other_space', 'kernel_status',
+                 'kernel_names']
 
 
 def write_details(path, rows):
@@ -704,7 +772,17 @@ def write_details(path, rows):
 def cause(row):
     """The main reason a line's figure or warning is wrong."""
     if row.get('measured') is None:
-        return 'warning on a line that never ran'
+        return {'warning-not-executed': 'warning on a line that never ran',
+                'warning-ideal-zero': 'warning on a line whose accesses had no active lane'}.get(
+                    row['classification'],
+                    'warning on a line that ran without a %s instruction' % row['space'])
+    if row['accesses'] == 0 and row.get('access_kinds') and set(
+            row['access_kinds']) <= {'Atomic', 'Reduction'}:
+        return 'no access at that line: atomics only'
+    if row['accesses'] == 0 and row.get('from_header'):
+        return 'no access at that line: instructions inlined from a CUDA header'
+    if row['accesses'] == 0 and row.get('kernel_status'):
+        return 'no access at that line: ' + row['kernel_status']
     if row['accesses'] == 0:
         return 'no access at that line' + (
             ' (warplint has a %s access there)' % '/'.join(row['other_space'])
@@ -713,8 +791,13 @@ def cause(row):
         return 'not evaluated: ' + '; '.join(row['unknown_reasons'])
     if row['bad'] and not row['warned'] and (row['agree'] or (
             row['max_access_excess'] or 0) >= BAD):
-        return 'an access predicted >= %.1fx but no warning%s' % (
-            BAD, ', parameter-dependent' if row['parameter_dependent'] else '')
+        return 'an access predicted >= %.1fx but no warning%s%s' % (
+            BAD, ', parameter-dependent' if row['parameter_dependent'] else '',
+            ', block shape assumed' if row['shape_assumed'] else '')
+    if row['below_ideal']:
+        return 'figure differs, an access costs less than its ideal (warp-uniform address?)'
+    if row['space'] == 'global' and row['element_bytes'] > 16:
+        return 'figure differs, element wider than 16 bytes'
     if row['data_dependent_mask']:
         return 'figure differs, data-dependent mask'
     if row['parameter_dependent']:
@@ -774,12 +857,25 @@ def write_misses(path, rows, examples=5):
         ('False warnings (warned, GPU < %.1fx ideal)' % PRECISION_BAR,
          [r for r in rows if r.get('measured') is not None and r['warned']
           and r['measured'] < PRECISION_BAR]),
-        ('Warnings on lines that never ran (not counted in precision)',
+        ('Warnings on lines without a measured access of that space (not counted in precision)',
          [r for r in rows if r.get('measured') is None]),
     ]
     out = ['# realcode misses', '',
            'Generated by compare_real.py --misses; source lines quoted from the corpus '
            'for reading only.', '']
+    wrong = [r for r in rows if r.get('measured') is not None and
+             (not r['agree'] or (r['bad'] and not r['warned']) or
+              (r['warned'] and r['measured'] < PRECISION_BAR))]
+    kinds = collections.Counter()
+    for r in wrong:
+        kinds['%s, %s' % (r['space'], re.sub(r"'[^']*'", "'X'", cause(r)))] += 1
+    kinds['(lines with a data-dependent mask assumed)'] = sum(
+        1 for r in wrong if r.get('data_dependent_mask'))
+    kinds['(lines whose figure is parameter-dependent)'] = sum(
+        1 for r in wrong if r.get('parameter_dependent'))
+    out += ['Lines with a wrong figure, a missed bad line or a false warning, by cause:', '']
+    out += ['- %s: %d' % (k, n) for k, n in kinds.most_common()]
+    out.append('')
     for title, group in sections:
         out += ['## %s: %d' % (title, len(group)), '']
         by = collections.defaultdict(list)
@@ -826,6 +922,8 @@ def check(gpu, summary, rec, digest, rec_digest):
     r = summary['runs']
     if r['crashes']:
         failed.append('%s: warplint crashed on %s' % (gpu, ', '.join(r['crashes'])))
+    if any('not-started' in x for x in r['other_failures']):
+        failed.append('%s: warplint could not be started for some programs' % gpu)
     if r['timeouts']:
         print('note: warplint timed out on %s' % ', '.join(r['timeouts']),
               file=sys.stderr)
@@ -835,7 +933,8 @@ def check(gpu, summary, rec, digest, rec_digest):
 # --------------------------------------------------------------------------
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--warplint', default=os.path.join(ROOT, 'build', 'warplint'))
     ap.add_argument('--corpus', default=DEFAULT_CORPUS)
     ap.add_argument('--results', action='append', default=[],
@@ -855,8 +954,12 @@ def main():
     ap.add_argument('--misses', metavar='FILE',
                     help='misses and false warnings grouped by cause, with '
                     'source lines from the corpus (keep it out of the repository)')
-    ap.add_argument('--record', nargs='?', const=BASELINE, metavar='FILE')
-    ap.add_argument('--check', action='store_true')
+    ap.add_argument('--record', nargs='?', const=BASELINE, metavar='FILE',
+                    help='write the figures as the baseline (default '
+                    'results/baseline.json)')
+    ap.add_argument('--check', action='store_true',
+                    help='exit 1 when a figure fell below the baseline or '
+                    'warplint crashed')
     ap.add_argument('--baseline', default=BASELINE)
     args = ap.parse_args()
 

@@ -17,19 +17,23 @@
 #   <prog>.build.log   make output;            <prog>.status   one line: ok|build-failed|run-failed|timeout|no-kernels <reason>
 #   <prog>.run.log     ncu + program output;   <prog>.ncu-rep  the ncu report (source imported)
 #   <prog>.source.csv  ncu -i <rep> --page source --csv --print-source cuda,sass
-#   <prog>.kernels.csv ncu -i <rep> --page raw --csv (one row per profiled kernel: ids, names, launch sizes)
+#   <prog>.kernels.csv ncu -i <rep> --page raw --csv (one row per profiled kernel: ids, mangled names, launch sizes)
+#   <prog>.sass.txt.gz nvdisasm -g -gi of the binary's cubins (line and inline call-site per instruction)
 # and meta.txt (GPU, driver, nvcc, ncu, date) and demangled.tsv (mangled<TAB>cu++filt output).
+# raw.tar.gz leaves the .ncu-rep reports and the SASS out; they follow as sass.tar.NN and
+# reps.tar.NN (15 MiB parts; reports: the first 2 parts only, so that all fits in what a
+# device call returns). PROFILE=0 builds and disassembles only.
 set -u
 CORPUS=$(cd "$1" && pwd); LIST=$(readlink -f "$2"); OUTDIR=$3
 JOBS=${4:-4}; RUN_TMO=${5:-90}; DEADLINE=${6:-480}
 BUILD_TMO=${BUILD_TMO:-240}
 START=$(date +%s)
 W=${WORKDIR:-/tmp/realcode-work}; RAW=$W/raw
-mkdir -p "$RAW" "$OUTDIR"
+rm -rf "$RAW"; mkdir -p "$RAW" "$OUTDIR"
 export CORPUS RAW RUN_TMO START DEADLINE
 
-snapshot() {  # tar the raw folder into OUT_DIR atomically
-  tar -C "$W" -czf "$OUTDIR/.raw.tar.gz.part" raw 2>/dev/null && mv -f "$OUTDIR/.raw.tar.gz.part" "$OUTDIR/raw.tar.gz"
+snapshot() {  # tar the raw folder (reports and SASS left out) into OUT_DIR atomically
+  tar -C "$W" --exclude='*.ncu-rep' --exclude='*.sass.txt.gz' -czf "$OUTDIR/.raw.tar.gz.part" raw 2>/dev/null && mv -f "$OUTDIR/.raw.tar.gz.part" "$OUTDIR/raw.tar.gz"
 }
 
 {
@@ -50,12 +54,22 @@ build_one() {
   if [ $rc -ne 0 ] || [ ! -x main ]; then
     [ $rc -eq 124 ] && why="build timeout" || why="make rc=$rc: $(grep -m1 -i 'error' "$RAW/$p.build.log" | cut -c1-160)"
     echo "build-failed $why" > "$RAW/$p.status"
+    return
   fi
+  # SASS with line and inline call-site information (nvdisasm -g -gi), for every cubin in
+  # the binary: ncu lists an instruction inlined from a CUDA header under the header's line
+  # only; the inline chain gives the program's own call-site line.
+  d=$(mktemp -d); ( cd "$d" && cuobjdump -xelf all "$CORPUS/$p/main" > /dev/null 2>&1
+    for c in *.cubin; do [ -e "$c" ] || continue; echo "#### cubin $c"
+      nvdisasm -g -gi -c "$c" 2>&1 || nvdisasm -g -c "$c" 2>&1; done ) | gzip > "$RAW/$p.sass.txt.gz"
+  rm -rf "$d"
 }
 export -f build_one; export BUILD_TMO
 cut -f1 "$LIST" | grep -v '^\s*$' | xargs -P "$(nproc)" -I{} bash -c 'build_one "$@"' _ {}
 echo "build done after $(( $(date +%s) - START )) s: $(ls "$RAW"/*.status 2>/dev/null | wc -l) failed"
+( cd "$RAW" && ls *.sass.txt.gz > /dev/null 2>&1 && tar -cf - *.sass.txt.gz | split -b 15M -d -a 2 - "$OUTDIR/sass.tar." )
 snapshot
+if [ "${PROFILE:-1}" = 0 ]; then echo "PROFILE=0: built and disassembled only"; exit 0; fi
 
 # ---- profile, JOBS programs at a time -----------------------------------------------------
 profile_one() {  # $1: one line of the program list
@@ -70,8 +84,10 @@ profile_one() {  # $1: one line of the program list
   rc=$?
   t1=$(date +%s)
   if [ -s "$RAW/$p.ncu-rep" ]; then
-    ncu -i "$RAW/$p.ncu-rep" --page source --csv --print-source cuda,sass > "$RAW/$p.source.csv" 2> "$RAW/$p.source.err"
-    ncu -i "$RAW/$p.ncu-rep" --page raw --csv --metrics launch__grid_size,launch__block_size > "$RAW/$p.kernels.csv" 2>/dev/null
+    ncu -i "$RAW/$p.ncu-rep" --print-kernel-base mangled --page source --csv --print-source cuda,sass \
+        > "$RAW/$p.source.csv" 2> "$RAW/$p.source.err"
+    ncu -i "$RAW/$p.ncu-rep" --print-kernel-base mangled --page raw --csv \
+        --metrics launch__grid_size,launch__block_size,launch__registers_per_thread > "$RAW/$p.kernels.csv" 2>/dev/null
   fi
   nk=$(grep -c '^==PROF== Profiling' "$RAW/$p.run.log")
   if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then st="timeout after ${RUN_TMO}s ($nk kernels profiled)"
@@ -80,7 +96,7 @@ profile_one() {  # $1: one line of the program list
     else st="no-kernels"; fi
   elif [ $rc -ne 0 ]; then st="ok program rc=$rc ($nk kernels profiled)"
   else st="ok ($nk kernels profiled)"; fi
-  echo "$st; wall ${t1}-${t0}=$((t1 - t0)) s" > "$RAW/$p.status"
+  echo "$st; wall $((t1 - t0)) s" > "$RAW/$p.status"
   echo "[$(( t1 - START ))s] $p: $st ($((t1 - t0)) s)"
 }
 export -f profile_one
@@ -91,7 +107,10 @@ grep -v '^\s*$' "$LIST" | xargs -P "$JOBS" -d '\n' -I{} bash -c 'profile_one "$1
 kill $SNAP 2>/dev/null; wait $SNAP 2>/dev/null
 
 # demangled kernel names
-cat "$RAW"/*.source.csv "$RAW"/*.kernels.csv 2>/dev/null | grep -o '_Z[A-Za-z0-9_$.]*' | sort -u | while read -r s; do
+grep -h '^"Function Name"' "$RAW"/*.source.csv 2>/dev/null | sed 's/^"Function Name","//; s/"\r\?$//' | sort -u | while read -r s; do
   printf '%s\t%s\n' "$s" "$(cu++filt "$s" 2>/dev/null)"; done > "$RAW/demangled.tsv"
+snapshot
+( cd "$RAW" && ls *.ncu-rep >/dev/null 2>&1 && tar -cf - *.ncu-rep | split -b 15M -d -a 2 - "$OUTDIR/reps.tar." )
+ls "$OUTDIR"/reps.tar.* 2>/dev/null | tail -n +3 | xargs -r rm -f
 echo "done after $(( $(date +%s) - START )) s"
 grep -h '' "$RAW"/*.status | cut -d' ' -f1 | sort | uniq -c
