@@ -51,6 +51,9 @@ struct AccessFacts {
   bool structMember = false; // reads one field of a larger element
   int64_t elementStride = 0; // bytes of the indexed element (struct size)
   const ArrayInfo *array = nullptr;
+  /// A piece of an element nvcc moves in several instructions: the whole
+  /// element's bytes (a double4's 32); 0 otherwise.
+  int splitOf = 0;
 };
 
 struct RuleNote {

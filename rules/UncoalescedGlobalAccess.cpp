@@ -25,6 +25,35 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
 
   Finding out;
   const char *op = f.store ? "store" : "load";
+  // A wide element read whole, lanes side by side: every byte is used, but
+  // nvcc moves it in several instructions and each counts its own sectors.
+  if (f.splitOf && r.laneStride &&
+      (*r.laneStride == f.splitOf || *r.laneStride == -f.splitOf)) {
+    int pieces = f.splitOf / f.access.elementBytes;
+    out.message = "global " + std::string(op) + " of a " +
+                  byteAdjective(f.splitOf) + " element is split into " +
+                  std::to_string(pieces) + " " +
+                  byteAdjective(f.access.elementBytes) + " " + op +
+                  "s, each touching " + formatFigure(r.actual) +
+                  " sectors per request where " + formatFigure(r.ideal) +
+                  " would do";
+    int padded = 1;
+    while (padded < f.splitOf)
+      padded *= 2;
+    out.notes.push_back(
+        {-1, "the pieces together use every byte they fetch: the extra "
+             "sectors are repeated requests, mostly served by L1, not extra "
+             "DRAM traffic"});
+    out.notes.push_back(
+        {-1, padded <= 16
+                 ? "pad the element to " + bytes(padded) + " with " +
+                       bytes(padded) + " alignment (float4 for float3) so "
+                       "that each lane's element is one request"
+                 : "keep at most 16 bytes per lane per access (for example "
+                   "two arrays of 16-byte elements) so that each request is "
+                   "used whole"});
+    return out;
+  }
   const int bytesPerLane = f.access.elementBytes;
   bool inactive = r.activeLanes < WarpSize - 0.5;
   std::string why;

@@ -230,7 +230,8 @@ private:
 
     AccessFacts facts{site.access, r, m.ctx, choice.shapes[0], choice.assumed,
                       site.space, site.store, site.structMember,
-                      site.elementStride, array ? &*array : nullptr};
+                      site.elementStride, array ? &*array : nullptr,
+                      site.splitOf};
     for (const RuleInfo &rule : allRules()) {
       if (!rule.check || !ruleEnabled(Opts.rules.enabled, rule.id))
         continue;

@@ -30,13 +30,26 @@ static void mergeVectorAccesses(KernelModel &m) {
   if (in.size() < 2)
     return;
   for (const MergedAccess &ma : mergeAdjacent(in, m.ctx, Shape{})) {
-    AccessSite &first = m.accesses[site[ma.first]];
-    first.access.elementBytes = ma.bytes;
-    if (first.elementStride <= ma.bytes)
-      first.structMember = false;
+    // nvcc issues a merged load where the first member is read and a merged
+    // store where the last member is written (measured: a float4 written
+    // member by member is one STS.128 on the `.w` line).
+    size_t carrier = site[ma.members[0]];
+    for (size_t k : ma.members) {
+      const AccessSite &s = m.accesses[site[k]];
+      if (s.store ? s.seq > m.accesses[carrier].seq
+                  : s.seq < m.accesses[carrier].seq)
+        carrier = site[k];
+    }
+    const AccessSite &lowest = m.accesses[site[ma.first]];
+    AccessSite &c = m.accesses[carrier];
+    c.access.offset = lowest.access.offset;
+    c.array = lowest.array;
+    c.access.elementBytes = ma.bytes;
+    if (c.elementStride <= ma.bytes)
+      c.structMember = false;
     for (size_t k : ma.members)
-      if (k != ma.first)
-        m.accesses[site[k]].mergedInto = int(site[ma.first]);
+      if (site[k] != carrier)
+        m.accesses[site[k]].mergedInto = int(carrier);
   }
 }
 

@@ -59,6 +59,9 @@ struct AccessSite {
   /// the access that carries the merged width. Merged-away accesses are not
   /// analyzed or reported.
   int mergedInto = -1;
+  /// A piece of an element nvcc moves in several instructions (Walker::
+  /// record): the whole element's bytes; 0 otherwise.
+  int splitOf = 0;
 };
 
 /// A point where control flow may split a warp. Exit: `if (c) return;`

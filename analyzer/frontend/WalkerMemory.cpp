@@ -144,6 +144,33 @@ void Walker::record(const Expr *e, const Addr &a, bool store, bool atomic) {
     s.align = 16; // nvcc places shared and constant variables itself
   else if (!s.align)
     s.align = int(AC.getTypeAlignInChars(e->getType()).getQuantity());
+  // An element that is not one power-of-two access of at most 16 bytes is
+  // several instructions, each as wide as its alignment allows (a float3 is
+  // three 4-byte loads 12 bytes apart per lane, a double4 two 16-byte
+  // loads): each is a request of its own, as the GPU counts them.
+  int bytes = a.elementBytes;
+  if (bytes > 16 || (bytes & (bytes - 1))) {
+    QualType t = e->getType();
+    int align = t.isNull() || t->isIncompleteType() || t->isDependentType()
+                    ? 1
+                    : int(AC.getTypeAlignInChars(t).getQuantity());
+    int chunk = 16;
+    while (chunk > 1 && (chunk > align || bytes % chunk != 0))
+      chunk /= 2;
+    if (chunk < bytes && bytes / chunk <= 16) {
+      for (int k = 0; k < bytes / chunk; ++k) {
+        AccessSite part = s;
+        part.access.offset = bin(Op::Add, s.access.offset, cst(k * chunk));
+        part.access.elementBytes = chunk;
+        part.elementStride = std::max<int64_t>(s.elementStride, bytes);
+        part.structMember = true;
+        part.splitOf = bytes;
+        part.seq = k ? Seq++ : s.seq;
+        M.accesses.push_back(part);
+      }
+      return;
+    }
+  }
   M.accesses.push_back(std::move(s));
 }
 
@@ -191,6 +218,16 @@ std::optional<ArrayAccess> Walker::arrayAccess(const Expr *e) {
 Val Walker::load(const Expr *lv, const Expr *whole) {
   if (localVar(lv))
     return rvalue(lv);
+  // The value of an assignment (`*c = p = 2 * *c`), a prefix ++/-- or a
+  // comma expression is what it computes: walk it (its loads and stores
+  // happen), no memory is read again.
+  const Expr *inner = lv->IgnoreParens();
+  if (auto *b = dyn_cast<BinaryOperator>(inner);
+      b && (b->isAssignmentOp() || b->getOpcode() == BO_Comma))
+    return rvalue(inner);
+  if (auto *u = dyn_cast<UnaryOperator>(inner);
+      u && u->isPrefix() && u->isIncrementDecrementOp())
+    return rvalue(inner);
   if (auto a = lvalue(lv)) {
     record(lv, *a, false);
     // Every lane loading from one address gets one value.

@@ -25,9 +25,20 @@ int idealSectors(int activeLanes, int bytes) {
   return (activeLanes * bytes + 31) / 32;
 }
 
+// The ideal counts the distinct elements the active lanes ask for, as
+// Nsight Compute's "ideal sectors" does: a load every lane makes from one
+// address ideally moves one sector, not a warp's worth (measured on real
+// programs: `mean[blockIdx.x]` is 1 sector, ideal 1).
 Cost globalSectors(const Lanes &addr, LaneMask active, int bytes) {
+  int64_t seen[WarpSize];
+  int n = 0;
+  for (int l = 0; l < WarpSize; ++l)
+    if ((active >> l) & 1)
+      seen[n++] = addr[l];
+  std::sort(seen, seen + n);
+  int distinct = int(std::unique(seen, seen + n) - seen);
   return {double(sectorsForRequest(addr, active, bytes)),
-          double(idealSectors(__builtin_popcount(active), bytes))};
+          double(idealSectors(distinct, bytes))};
 }
 
 static int phaseLanes(int bytes) {

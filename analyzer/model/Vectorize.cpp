@@ -86,33 +86,57 @@ std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
             return false;
       return true;
     };
+    // Members at one offset everywhere are one access (nvcc loads the
+    // element once): keep the first as the representative.
+    std::vector<std::vector<size_t>> uniq; // member positions, by offset
+    for (size_t k : order) {
+      if (!uniq.empty() && apart(uniq.back()[0], k, 0))
+        uniq.back().push_back(k);
+      else
+        uniq.push_back({k});
+    }
+    std::vector<char> used(uniq.size());
     size_t i = 0;
-    while (i < order.size()) {
-      // The longest run of members each `e` bytes after the previous.
+    while (i < uniq.size()) {
+      // The longest run of offsets each `e` bytes after the previous.
       size_t j = i + 1;
-      while (j < order.size() && apart(order[j - 1], order[j], e))
+      while (j < uniq.size() && apart(uniq[j - 1][0], uniq[j][0], e))
         ++j;
       size_t run = j - i;
       size_t start = i;
       i = j;
       while (run >= 2) {
-        int take = run >= 4 && e * 4 <= 16 && aligned(order[start], e * 4) ? 4
-                   : aligned(order[start], e * 2)                         ? 2
-                                                                          : 0;
+        int take = run >= 4 && e * 4 <= 16 && aligned(uniq[start][0], e * 4)
+                       ? 4
+                   : aligned(uniq[start][0], e * 2) ? 2
+                                                    : 0;
         if (!take) {
           ++start;
           --run;
           continue;
         }
         MergedAccess ma;
-        ma.first = members[order[start]];
-        for (int k = 0; k < take; ++k)
-          ma.members.push_back(members[order[start + k]]);
+        ma.first = members[uniq[start][0]];
+        for (int k = 0; k < take; ++k) {
+          used[start + k] = 1;
+          for (size_t x : uniq[start + k])
+            ma.members.push_back(members[x]);
+        }
         ma.bytes = e * take;
         out.push_back(ma);
         start += take;
         run -= take;
       }
+    }
+    for (size_t u = 0; u < uniq.size(); ++u) {
+      if (used[u] || uniq[u].size() < 2)
+        continue;
+      MergedAccess ma;
+      ma.first = members[uniq[u][0]];
+      for (size_t x : uniq[u])
+        ma.members.push_back(members[x]);
+      ma.bytes = e;
+      out.push_back(ma);
     }
   }
   return out;

@@ -41,7 +41,9 @@ struct MergedAccess {
 /// size, whose offsets are `elementBytes` apart for every lane (checked in
 /// several environments), whose merged width is at most 16 bytes and whose
 /// first offset is a multiple of that width for every lane and at most the
-/// base's alignment. Accesses that merge with nothing are not listed.
+/// base's alignment. Accesses at the same offset as another (for every lane,
+/// everywhere) join it: nvcc loads an element once. Accesses that merge
+/// with nothing are not listed.
 std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
                                         const Context &ctx, const Shape &shape);
 
