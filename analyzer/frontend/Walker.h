@@ -19,6 +19,7 @@
 #include "clang/Lex/Lexer.h"
 
 #include <functional>
+#include <memory>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -31,14 +32,27 @@ using namespace clang;
 inline constexpr int MaxInlineDepth = 8;
 inline constexpr size_t MaxAccesses = 20000;
 
-/// A value as the walker knows it: an integer-like LaneExpr, or a pointer
-/// into an allocation (`base` plus a byte offset).
+struct RecordVal;
+
+/// A value as the walker knows it: an integer-like LaneExpr, a pointer into
+/// an allocation (`base` plus a byte offset), or a struct or class object
+/// held in registers (its fields, each a Val).
 struct Val {
-  enum Kind { Int, Ptr } kind = Int;
+  enum Kind { Int, Ptr, Record } kind = Int;
   LaneExpr v; // Int: the value; Ptr: byte offset from base
   const ValueDecl *base = nullptr;
   Space space = Space::Global;
+  std::shared_ptr<const RecordVal> rec; // Record
   bool isPtr() const { return kind == Ptr && v; }
+  bool isRecord() const { return kind == Record && rec; }
+};
+
+/// An object's fields (immutable: an assignment to a field makes a new
+/// RecordVal, so branches and loops see value semantics). Fields not in
+/// `fields` are unknown: uniform, or lane-varying if `varying`.
+struct RecordVal {
+  std::map<const FieldDecl *, Val> fields;
+  bool varying = false;
 };
 
 struct Addr {
@@ -61,14 +75,30 @@ inline LaneExpr land(const LaneExpr &a, const LaneExpr &b) {
   return bin(Op::LAnd, a, b);
 }
 
-/// Variables a statement assigns to (=, op=, ++, --).
+/// Variables a statement assigns to (=, op=, ++, --), also through a field
+/// (`obj.x = ...` assigns `obj`); `thisAssigned` when a field of the object
+/// a method runs on is.
 class AssignedVars : public RecursiveASTVisitor<AssignedVars> {
 public:
   std::set<const VarDecl *> vars;
+  bool thisAssigned = false;
   void note(const Expr *e) {
-    if (auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+    e = e->IgnoreParenImpCasts();
+    while (auto *m = dyn_cast<MemberExpr>(e)) {
+      if (isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()))
+        thisAssigned = true;
+      if (m->isArrow())
+        return;
+      e = m->getBase()->IgnoreParenImpCasts();
+    }
+    if (auto *d = dyn_cast<DeclRefExpr>(e))
       if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
         vars.insert(v);
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *c) {
+    if (c->isAssignmentOp() && c->getNumArgs() >= 1)
+      note(c->getArg(0));
+    return true;
   }
   bool VisitBinaryOperator(BinaryOperator *b) {
     if (b->isAssignmentOp())
@@ -105,6 +135,8 @@ private:
   std::vector<const CallExpr *> Calls;
   std::vector<std::pair<LaneExpr, Val>> *Returns = nullptr;
   std::map<const ValueDecl *, int> ParamAtoms;
+  /// The object a method being inlined runs on (null: none, or not known).
+  std::shared_ptr<const RecordVal> This;
   std::vector<const FunctionDecl *> Inlining;
   int Seq = 0, Epoch = 0;
   int StmtId = 0; // the statement being walked, for merging its accesses
@@ -173,6 +205,24 @@ private:
   Val unary(const UnaryOperator *u);
 
   LaneExpr condition(const Expr *e);
+
+  // --- objects (WalkerRecords.cpp) --------------------------------------------
+  /// The value of a struct- or class-typed expression: a local object, a
+  /// by-value kernel parameter, a constructor run, an aggregate, a call.
+  Val recordOf(const Expr *e);
+  /// A kernel parameter of struct type: its pointer fields are allocations
+  /// of their own, its integer fields uniform unknowns.
+  Val paramRecord(const ParmVarDecl *p);
+  /// The object `base` designates when it is one the walker holds (a local,
+  /// `this`, a by-value parameter, a field of one of these).
+  std::optional<Val> objectOf(const Expr *base, bool arrow);
+  /// `obj.field` read from an object the walker holds.
+  std::optional<Val> fieldRead(const Expr *e);
+  /// `obj.field = value` on an object the walker holds: true if handled.
+  bool fieldWrite(const Expr *lhs, const Val &value);
+  Val fieldOf(const Val &obj, const FieldDecl *f, const Expr *e);
+  Val opaqueRecord(bool varying);
+  Val construct(const CXXConstructExpr *c);
 
   // --- memory ---------------------------------------------------------------
   static Space spaceOf(const VarDecl *v);

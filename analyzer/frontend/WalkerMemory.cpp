@@ -228,6 +228,10 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
   if (auto *u = dyn_cast<UnaryOperator>(inner);
       u && u->isPrefix() && u->isIncrementDecrementOp())
     return rvalue(inner);
+  if (auto f = fieldRead(inner))
+    return *f;
+  if (lv->getType()->isRecordType())
+    return recordOf(lv);
   if (auto a = lvalue(lv)) {
     record(lv, *a, false);
     // Every lane loading from one address gets one value.
@@ -345,11 +349,44 @@ Val Walker::call(const CallExpr *c) {
 
 Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
   VarEnv callee;
-  // A member call's object (`this`) is not modelled; an operator call on an
-  // object passes it as the first argument.
+  // A method runs on an object: one the walker holds (a local, `this`, a
+  // temporary it constructs) becomes `this` in the callee, and what the
+  // method writes to its fields is written back afterwards. An operator call
+  // on an object passes it as the first argument.
   unsigned skip = isa<CXXOperatorCallExpr>(c) && isa<CXXMethodDecl>(def) ? 1 : 0;
+  const Expr *objExpr = nullptr;
   if (auto *mc = dyn_cast<CXXMemberCallExpr>(c))
-    rvalue(mc->getImplicitObjectArgument());
+    objExpr = mc->getImplicitObjectArgument();
+  else if (skip)
+    objExpr = c->getArg(0);
+  std::shared_ptr<const RecordVal> object;
+  const VarDecl *objectVar = nullptr;
+  bool objectIsThis = false;
+  auto *method = dyn_cast<CXXMethodDecl>(def);
+  if (objExpr && method && !method->isStatic()) {
+    const Expr *o = objExpr->IgnoreParenImpCasts();
+    bool arrow = false;
+    if (auto *mc = dyn_cast<CXXMemberCallExpr>(c))
+      if (auto *me = dyn_cast<MemberExpr>(mc->getCallee()->IgnoreParens()))
+        arrow = me->isArrow();
+    if (isa<CXXThisExpr>(o)) {
+      object = This;
+      objectIsThis = true;
+    } else if (!arrow) {
+      if (auto *d = dyn_cast<DeclRefExpr>(o))
+        objectVar = dyn_cast<VarDecl>(d->getDecl());
+      if (objectVar && (spaceOf(objectVar) != Space::Local ||
+                        objectVar->getType()->isReferenceType()))
+        objectVar = nullptr;
+      Val ov = recordOf(objExpr);
+      if (ov.isRecord())
+        object = ov.rec;
+    } else {
+      rvalue(objExpr);
+    }
+  } else if (objExpr) {
+    rvalue(objExpr);
+  }
   unsigned n = std::min<unsigned>(c->getNumArgs() - skip, def->getNumParams());
   for (unsigned i = 0; i < n; ++i) {
     const ParmVarDecl *p = def->getParamDecl(i);
@@ -357,12 +394,16 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
     if (p->getType()->isReferenceType()) {
       if (auto a = lvalue(arg))
         callee[p] = a->ptr;
+      else if (p->getType()->getPointeeType()->isRecordType())
+        callee[p] = recordOf(arg);
       else if (localVar(arg))
         callee[p] = rvalue(arg);
       continue;
     }
-    callee[p] = rvalue(arg);
+    callee[p] = p->getType()->isRecordType() ? recordOf(arg) : rvalue(arg);
   }
+  auto savedThis = This;
+  This = object;
   VarEnv savedEnv = std::move(Env);
   LaneExpr savedOuter = OuterMask, savedMask = Mask;
   bool savedTerm = Terminated;
@@ -380,7 +421,19 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
   Inlining.pop_back();
   Calls.pop_back();
   --Depth;
+  std::shared_ptr<const RecordVal> after = This;
+  This = savedThis;
   Env = std::move(savedEnv);
+  if (after && after != object) {
+    if (objectIsThis) {
+      This = after;
+    } else if (objectVar && objectVar->getType()->isRecordType()) {
+      Val v;
+      v.kind = Val::Record;
+      v.rec = after;
+      Env[objectVar] = v;
+    }
+  }
   OuterMask = savedOuter;
   Mask = savedMask;
   Terminated = savedTerm;

@@ -117,7 +117,11 @@ void Walker::declare(const VarDecl *v) {
       Env[v] = rvalue(init);
     return;
   }
-  if (v->getType()->isArrayType() || v->getType()->isRecordType()) {
+  if (v->getType()->isRecordType()) {
+    Env[v] = recordOf(init);
+    return;
+  }
+  if (v->getType()->isArrayType()) {
     rvalue(init);
     return;
   }
@@ -131,7 +135,9 @@ VarEnv Walker::mergeEnvs(const LaneExpr &c, const VarEnv &t, const VarEnv &f) {
     if (it == f.end())
       continue; // declared inside a branch
     const Val &fv = it->second;
-    if (tv.v == fv.v && tv.base == fv.base)
+    if (tv.isRecord() || fv.isRecord())
+      out[v] = merge(c, tv, fv, nullptr);
+    else if (tv.v == fv.v && tv.base == fv.base)
       out[v] = tv;
     else if (tv.kind == fv.kind && tv.base == fv.base)
       out[v] = Val{tv.kind, select(c, tv.v, fv.v), tv.base, tv.space};
@@ -196,9 +202,15 @@ void Walker::ifStmt(const IfStmt *s) {
 void Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep) {
   AssignedVars av;
   av.TraverseStmt(const_cast<Stmt *>(body));
+  if (av.thisAssigned && This)
+    This = opaqueRecord(true).rec;
   for (const VarDecl *v : av.vars) {
     if (keep.count(v))
       continue;
+    if (v->getType()->isRecordType()) {
+      Env[v] = opaqueRecord(true);
+      continue;
+    }
     auto it = Env.find(v);
     bool vary = it == Env.end() || varying(it->second);
     std::string name = v->getName().str();
@@ -366,7 +378,9 @@ void Walker::stmt(const Stmt *s) {
   if (auto *rs = dyn_cast<ReturnStmt>(s)) {
     Val v;
     if (rs->getRetValue())
-      v = rvalue(rs->getRetValue());
+      v = rs->getRetValue()->getType()->isRecordType()
+              ? recordOf(rs->getRetValue())
+              : rvalue(rs->getRetValue());
     if (Returns && rs->getRetValue())
       Returns->push_back({Mask, v});
     Terminated = true;

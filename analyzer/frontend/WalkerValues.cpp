@@ -140,6 +140,17 @@ Val Walker::rvalue(const Expr *e) {
     // Struct assignment (p[i] = v) is a call to operator=.
     if (oc->getOperator() == OO_Equal && oc->getNumArgs() == 2) {
       const Expr *src = oc->getArg(1);
+      const Expr *dst = oc->getArg(0)->IgnoreParenImpCasts();
+      if (const VarDecl *v = localVar(dst); v && v->getType()->isRecordType()) {
+        Val r = recordOf(src);
+        Env[v] = r;
+        return r;
+      }
+      if (fieldRead(dst) && dst->getType()->isRecordType()) {
+        Val r = recordOf(src);
+        if (fieldWrite(dst, r))
+          return r;
+      }
       if (src->isGLValue())
         load(src, e);
       else
@@ -214,6 +225,26 @@ Val Walker::merge(const LaneExpr &c, const Val &t, const Val &f, const Expr *e) 
     return intVal(select(c, t.v, f.v));
   if (t.isPtr() && f.isPtr() && t.base == f.base)
     return Val{Val::Ptr, select(c, t.v, f.v), t.base, t.space};
+  if (t.isRecord() && f.isRecord()) {
+    if (t.rec == f.rec)
+      return t;
+    auto r = std::make_shared<RecordVal>();
+    r->varying = t.rec->varying || f.rec->varying;
+    for (const auto &[field, tv] : t.rec->fields) {
+      auto it = f.rec->fields.find(field);
+      if (it != f.rec->fields.end())
+        r->fields[field] = merge(c, tv, it->second, e);
+    }
+    Val v;
+    v.kind = Val::Record;
+    v.rec = r;
+    return v;
+  }
+  if (t.isRecord() || f.isRecord())
+    return opaqueRecord(true);
+  if (!e)
+    return intVal(data(M.ctx.addAtom("a value set on one path only",
+                                     AtomKind::Data)));
   return opaque(e, true);
 }
 
@@ -290,6 +321,22 @@ Val Walker::binary(const BinaryOperator *b) {
       }
       return Env[v] = rhs;
     }
+    if (auto old = fieldRead(lhs)) {
+      // A field of an object held in registers.
+      Val rhs = lhs->getType()->isRecordType() ? recordOf(b->getRHS())
+                                               : rvalue(b->getRHS());
+      if (k != BO_Assign) {
+        if (old->isPtr() && rhs.kind == Val::Int)
+          rhs = pointerArith(*old, rhs, lhs->getType(), k == BO_SubAssign, b);
+        else if (old->kind == Val::Int && rhs.kind == Val::Int && old->v &&
+                 rhs.v)
+          rhs = intVal(withOrigin(bin(binaryOp(k), old->v, rhs.v), origin(b)));
+        else
+          rhs = opaque(b, true);
+      }
+      if (fieldWrite(lhs, rhs))
+        return rhs;
+    }
     Val rhs = rvalue(b->getRHS());
     if (auto a = lvalue(lhs)) {
       if (k != BO_Assign)
@@ -341,6 +388,13 @@ Val Walker::unary(const UnaryOperator *u) {
         now = intVal(bin(inc ? Op::Add : Op::Sub, old.v, cst(1)));
       Env[v] = now;
       return u->isPrefix() ? now : old;
+    }
+    if (auto old = fieldRead(sub); old && (old->isPtr() || old->kind == Val::Int) && old->v) {
+      Val now = old->isPtr()
+                    ? pointerArith(*old, intVal(cst(1)), sub->getType(), !inc, u)
+                    : intVal(bin(inc ? Op::Add : Op::Sub, old->v, cst(1)));
+      if (fieldWrite(sub, now))
+        return u->isPrefix() ? now : *old;
     }
     if (auto a = lvalue(sub)) {
       record(sub, *a, false);

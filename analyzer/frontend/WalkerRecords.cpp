@@ -1,0 +1,274 @@
+// The walker: struct and class objects held in registers. A local object,
+// a by-value struct parameter or the object a method runs on is a map from
+// fields to values, so that `d_vars.f0[i]`, `int8 p = f(...); a[p.s0]` and
+// CUB-style helpers (`BlockLoad(storage).Load(ptr, items)`, whose thread
+// index lives in a member) keep their addresses.
+#include "Walker.h"
+
+namespace warplint {
+namespace detail {
+
+Val Walker::opaqueRecord(bool varying) {
+  auto r = std::make_shared<RecordVal>();
+  r->varying = varying;
+  Val v;
+  v.kind = Val::Record;
+  v.rec = r;
+  return v;
+}
+
+Val Walker::paramRecord(const ParmVarDecl *p) {
+  auto r = std::make_shared<RecordVal>();
+  const RecordDecl *rd = p->getType()->getAsRecordDecl();
+  if (rd && rd->getDefinition()) {
+    for (const FieldDecl *f : rd->getDefinition()->fields()) {
+      QualType t = f->getType();
+      if (t->isPointerType()) {
+        // Each pointer field is an allocation of its own.
+        r->fields[f] = Val{Val::Ptr, cst(0), f, Space::Global};
+      } else if (t->isIntegralOrEnumerationType()) {
+        std::string name = p->getName().str() + "." + f->getName().str();
+        r->fields[f] =
+            intVal(unknown(M.ctx.addAtom(name, AtomKind::Parameter)));
+      }
+    }
+  }
+  Val v;
+  v.kind = Val::Record;
+  v.rec = r;
+  return v;
+}
+
+Val Walker::fieldOf(const Val &obj, const FieldDecl *f, const Expr *e) {
+  if (obj.isRecord()) {
+    auto it = obj.rec->fields.find(f);
+    if (it != obj.rec->fields.end())
+      return it->second;
+    if (f->getType()->isRecordType())
+      return opaqueRecord(obj.rec->varying);
+    return opaque(e, obj.rec->varying);
+  }
+  return opaque(e, true);
+}
+
+std::optional<Val> Walker::objectOf(const Expr *base, bool arrow) {
+  base = base->IgnoreParenImpCasts();
+  if (arrow) {
+    if (isa<CXXThisExpr>(base) && This) {
+      Val v;
+      v.kind = Val::Record;
+      v.rec = This;
+      return v;
+    }
+    return std::nullopt;
+  }
+  if (auto *d = dyn_cast<DeclRefExpr>(base)) {
+    auto *v = dyn_cast<VarDecl>(d->getDecl());
+    if (!v || !v->getType()->isRecordType() || spaceOf(v) != Space::Local ||
+        v->getType()->isReferenceType())
+      return std::nullopt;
+    auto it = Env.find(v);
+    if (it != Env.end())
+      return it->second;
+    if (auto *p = dyn_cast<ParmVarDecl>(v); p && Depth == 0)
+      return Env[v] = paramRecord(p);
+    return std::nullopt;
+  }
+  if (auto *m = dyn_cast<MemberExpr>(base)) {
+    auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+    if (!f || !f->getType()->isRecordType())
+      return std::nullopt;
+    if (auto outer = objectOf(m->getBase(), m->isArrow()))
+      return fieldOf(*outer, f, m);
+  }
+  return std::nullopt;
+}
+
+std::optional<Val> Walker::fieldRead(const Expr *e) {
+  auto *m = dyn_cast<MemberExpr>(e->IgnoreParens());
+  if (!m)
+    return std::nullopt;
+  auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+  if (!f || f->isBitField())
+    return std::nullopt;
+  auto obj = objectOf(m->getBase(), m->isArrow());
+  if (!obj)
+    return std::nullopt;
+  return fieldOf(*obj, f, m);
+}
+
+bool Walker::fieldWrite(const Expr *lhs, const Val &value) {
+  auto *m = dyn_cast<MemberExpr>(lhs->IgnoreParens());
+  if (!m)
+    return false;
+  auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+  if (!f)
+    return false;
+  const Expr *base = m->getBase()->IgnoreParenImpCasts();
+  auto update = [&](const std::shared_ptr<const RecordVal> &old) {
+    auto r = old ? std::make_shared<RecordVal>(*old)
+                 : std::make_shared<RecordVal>();
+    r->fields[f] = value;
+    return r;
+  };
+  if (m->isArrow()) {
+    if (!isa<CXXThisExpr>(base) || !This)
+      return false;
+    This = update(This);
+    return true;
+  }
+  if (auto *d = dyn_cast<DeclRefExpr>(base)) {
+    auto *v = dyn_cast<VarDecl>(d->getDecl());
+    if (!v || !v->getType()->isRecordType() || spaceOf(v) != Space::Local ||
+        v->getType()->isReferenceType())
+      return false;
+    auto obj = objectOf(base, false);
+    Val nv;
+    nv.kind = Val::Record;
+    nv.rec = update(obj && obj->isRecord() ? obj->rec : nullptr);
+    Env[v] = nv;
+    return true;
+  }
+  // A field of a field: rebuild the outer object.
+  if (auto *inner = dyn_cast<MemberExpr>(base)) {
+    auto obj = objectOf(inner, false);
+    if (!obj)
+      return false;
+    Val nv;
+    nv.kind = Val::Record;
+    nv.rec = update(obj->isRecord() ? obj->rec : nullptr);
+    return fieldWrite(inner, nv);
+  }
+  return false;
+}
+
+Val Walker::construct(const CXXConstructExpr *c) {
+  const CXXConstructorDecl *ctor = c->getConstructor();
+  // A copy or move: the source object's value (a local), or a load of it
+  // from memory (float4 v = p[i]) whose fields are then data.
+  if (ctor && ctor->isCopyOrMoveConstructor() && c->getNumArgs() == 1) {
+    const Expr *src = c->getArg(0);
+    Val r = recordOf(src);
+    if (r.isRecord())
+      return r;
+    return opaqueRecord(true);
+  }
+  const FunctionDecl *def = nullptr;
+  if (!ctor || !ctor->hasBody(def) || !def || Depth >= MaxInlineDepth ||
+      AC.getSourceManager().isInSystemHeader(def->getLocation())) {
+    bool anyVarying = false;
+    for (const Expr *arg : c->arguments())
+      anyVarying |= varying(rvalue(arg));
+    return opaqueRecord(anyVarying);
+  }
+  auto *cd = llvm::cast<CXXConstructorDecl>(def);
+  // Bind the parameters as a call would, then run the member initializers
+  // and the body with `this` the new object.
+  VarEnv callee;
+  unsigned n = std::min<unsigned>(c->getNumArgs(), cd->getNumParams());
+  for (unsigned i = 0; i < n; ++i) {
+    const ParmVarDecl *p = cd->getParamDecl(i);
+    const Expr *arg = c->getArg(i);
+    if (p->getType()->isReferenceType()) {
+      if (auto a = lvalue(arg))
+        callee[p] = a->ptr;
+      else if (p->getType()->getPointeeType()->isRecordType())
+        callee[p] = recordOf(arg);
+      else if (localVar(arg))
+        callee[p] = rvalue(arg);
+      continue;
+    }
+    callee[p] = p->getType()->isRecordType() ? recordOf(arg) : rvalue(arg);
+  }
+  VarEnv savedEnv = std::move(Env);
+  auto savedThis = This;
+  LaneExpr savedOuter = OuterMask, savedMask = Mask;
+  bool savedTerm = Terminated;
+  auto *savedReturns = Returns;
+  std::vector<std::pair<LaneExpr, Val>> returns;
+  Env = std::move(callee);
+  This = std::make_shared<RecordVal>();
+  OuterMask = fullMask();
+  Mask = nullptr;
+  Terminated = false;
+  Returns = &returns;
+  ++Depth;
+  for (const CXXCtorInitializer *init : cd->inits()) {
+    const FieldDecl *f = init->getMember();
+    if (!f || !init->getInit())
+      continue;
+    const Expr *ie = init->getInit();
+    Val v = f->getType()->isRecordType() ? recordOf(ie) : rvalue(ie);
+    auto r = std::make_shared<RecordVal>(*This);
+    r->fields[f] = v;
+    This = r;
+  }
+  stmt(cd->getBody());
+  --Depth;
+  Val out;
+  out.kind = Val::Record;
+  out.rec = This;
+  Env = std::move(savedEnv);
+  This = savedThis;
+  OuterMask = savedOuter;
+  Mask = savedMask;
+  Terminated = savedTerm;
+  Returns = savedReturns;
+  return out;
+}
+
+Val Walker::recordOf(const Expr *e) {
+  e = e->IgnoreParens();
+  if (auto *ce = dyn_cast<ImplicitCastExpr>(e))
+    if (ce->getCastKind() == CK_NoOp || ce->getCastKind() == CK_LValueToRValue ||
+        ce->getCastKind() == CK_UncheckedDerivedToBase ||
+        ce->getCastKind() == CK_DerivedToBase)
+      return recordOf(ce->getSubExpr());
+  if (auto *w = dyn_cast<FullExpr>(e))
+    return recordOf(w->getSubExpr());
+  if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
+    return recordOf(m->getSubExpr());
+  if (auto *b = dyn_cast<CXXBindTemporaryExpr>(e))
+    return recordOf(b->getSubExpr());
+  if (auto *fc = dyn_cast<CXXFunctionalCastExpr>(e))
+    return recordOf(fc->getSubExpr());
+  if (auto *d = dyn_cast<DeclRefExpr>(e)) {
+    if (auto obj = objectOf(d, false))
+      return obj->isRecord() ? *obj : opaqueRecord(true);
+  }
+  if (auto *m = dyn_cast<MemberExpr>(e)) {
+    if (auto v = fieldRead(m))
+      return v->isRecord() ? *v : opaqueRecord(true);
+  }
+  if (auto *c = dyn_cast<CXXConstructExpr>(e))
+    return construct(c);
+  if (auto *il = dyn_cast<InitListExpr>(e)) {
+    const RecordDecl *rd = e->getType()->getAsRecordDecl();
+    auto r = std::make_shared<RecordVal>();
+    if (rd && rd->getDefinition() && !rd->isUnion()) {
+      unsigned i = 0;
+      for (const FieldDecl *f : rd->getDefinition()->fields()) {
+        if (i >= il->getNumInits())
+          break;
+        const Expr *x = il->getInit(i++);
+        r->fields[f] = f->getType()->isRecordType() ? recordOf(x) : rvalue(x);
+      }
+    }
+    Val v;
+    v.kind = Val::Record;
+    v.rec = r;
+    return v;
+  }
+  if (e->isGLValue()) {
+    // An object in memory (p[i], *q): reading it loads it whole.
+    if (auto a = lvalue(e)) {
+      record(e, *a, false);
+      return opaqueRecord(true);
+    }
+  }
+  Val v = rvalue(e);
+  return v.isRecord() ? v : opaqueRecord(true);
+}
+
+} // namespace detail
+} // namespace warplint
