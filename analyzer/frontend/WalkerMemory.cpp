@@ -388,14 +388,21 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
     rvalue(objExpr);
   }
   unsigned n = std::min<unsigned>(c->getNumArgs() - skip, def->getNumParams());
+  // Objects passed by non-const reference from a local: what the callee
+  // writes to their fields is written back (value semantics otherwise).
+  std::vector<std::pair<const ParmVarDecl *, const VarDecl *>> writeBack;
   for (unsigned i = 0; i < n; ++i) {
     const ParmVarDecl *p = def->getParamDecl(i);
     const Expr *arg = c->getArg(i + skip);
     if (p->getType()->isReferenceType()) {
       if (auto a = lvalue(arg))
         callee[p] = a->ptr;
-      else if (p->getType()->getPointeeType()->isRecordType())
+      else if (p->getType()->getPointeeType()->isRecordType()) {
         callee[p] = recordOf(arg);
+        if (const VarDecl *lv = localVar(arg);
+            lv && !p->getType()->getPointeeType().isConstQualified())
+          writeBack.push_back({p, lv});
+      }
       else if (localVar(arg))
         callee[p] = rvalue(arg);
       continue;
@@ -423,7 +430,15 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
   --Depth;
   std::shared_ptr<const RecordVal> after = This;
   This = savedThis;
+  std::vector<std::pair<const VarDecl *, Val>> written;
+  for (const auto &[p, v] : writeBack) {
+    auto it = Env.find(p);
+    if (it != Env.end() && it->second.isRecord())
+      written.push_back({v, it->second});
+  }
   Env = std::move(savedEnv);
+  for (const auto &[v, val] : written)
+    Env[v] = val;
   if (after && after != object) {
     if (objectIsThis) {
       This = after;

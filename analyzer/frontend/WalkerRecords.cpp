@@ -64,10 +64,14 @@ std::optional<Val> Walker::objectOf(const Expr *base, bool arrow) {
   }
   if (auto *d = dyn_cast<DeclRefExpr>(base)) {
     auto *v = dyn_cast<VarDecl>(d->getDecl());
-    if (!v || !v->getType()->isRecordType() || spaceOf(v) != Space::Local ||
-        v->getType()->isReferenceType())
+    if (!v || spaceOf(v) != Space::Local)
       return std::nullopt;
     auto it = Env.find(v);
+    // A reference parameter bound to an object the caller holds.
+    if (it != Env.end() && it->second.isRecord())
+      return it->second;
+    if (!v->getType()->isRecordType() || v->getType()->isReferenceType())
+      return std::nullopt;
     if (it != Env.end())
       return it->second;
     if (auto *p = dyn_cast<ParmVarDecl>(v); p && Depth == 0)
@@ -119,8 +123,13 @@ bool Walker::fieldWrite(const Expr *lhs, const Val &value) {
   }
   if (auto *d = dyn_cast<DeclRefExpr>(base)) {
     auto *v = dyn_cast<VarDecl>(d->getDecl());
-    if (!v || !v->getType()->isRecordType() || spaceOf(v) != Space::Local ||
-        v->getType()->isReferenceType())
+    if (!v || spaceOf(v) != Space::Local)
+      return false;
+    auto held = Env.find(v);
+    bool heldRef = held != Env.end() && held->second.isRecord() &&
+                   v->getType()->isReferenceType();
+    if (!heldRef &&
+        (!v->getType()->isRecordType() || v->getType()->isReferenceType()))
       return false;
     auto obj = objectOf(base, false);
     Val nv;

@@ -17,9 +17,13 @@ std::vector<Env> checkEnvs(const Context &ctx) {
   Env b = envs[0];
   b.blockIdx[0] = 3;
   b.blockIdx[1] = 1;
+  // Distinct unknowns take distinct values: two offsets built from two
+  // different unknowns are not adjacent just because both read 1024.
   for (size_t i = 0; i < b.unknowns.size(); ++i)
     if (ctx.atoms[i].known.empty())
-      b.unknowns[i] = ctx.atoms[i].role == AtomRole::Size ? 97 : 3;
+      b.unknowns[i] = ctx.atoms[i].role == AtomRole::Size
+                          ? 97 + 13 * int64_t(i)
+                          : int64_t(1 + i % 7);
   // Later loop iterations: `s[i] += s[i + s]` is adjacent only while s = 1.
   for (int iter : {1, 5}) {
     Env c = b;
