@@ -7,7 +7,7 @@ namespace warplint {
 std::optional<Finding>
 checkConstantNonuniformAccess(const AccessFacts &f, const RuleOptions &opts) {
   const AccessResult &r = f.result;
-  if (f.space != Space::Constant || !r.evaluated || r.maskDataDependent ||
+  if (f.space != Space::Constant || !r.evaluated ||
       r.minActualRealistic < opts.constantThreshold)
     return std::nullopt;
   Finding out;
@@ -24,6 +24,8 @@ checkConstantNonuniformAccess(const AccessFacts &f, const RuleOptions &opts) {
            "with warp-uniform values (blockIdx, loop counters), or move "
            "lane-indexed tables to global memory (const __restrict__ or "
            "__ldg) or shared memory"});
+  if (!qualifyDataMask(out, r, opts))
+    return std::nullopt;
   return out;
 }
 

@@ -110,3 +110,19 @@ std::string formatFigure(double v) {
 }
 
 } // namespace warplint
+
+namespace warplint {
+
+bool qualifyDataMask(Finding &f, const AccessResult &r,
+                     const RuleOptions &opts) {
+  if (!r.maskDataDependent)
+    return true;
+  if (opts.dataMasks == RuleOptions::DataMasks::Off)
+    return false;
+  f.message += " if every lane takes it; which lanes take it depends on data "
+               "loaded at run time, so this is an upper bound";
+  f.remark = opts.dataMasks == RuleOptions::DataMasks::Remark;
+  return true;
+}
+
+} // namespace warplint

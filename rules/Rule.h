@@ -64,7 +64,11 @@ struct RuleNote {
 struct Finding {
   std::string message; // without the [rule-id] suffix
   std::vector<RuleNote> notes;
+  /// Emitted as a remark, not a warning (an upper bound under a condition
+  /// on data, --data-masks=remark): shown, never counted as a finding.
+  bool remark = false;
 };
+
 
 /// A branch as the model sees it.
 struct BranchFacts {
@@ -112,7 +116,17 @@ struct RuleOptions {
   std::string enabled = "*";
   int branchMinWeight = 4; // smaller divergent bodies are predicated: no warning
   bool warnDataDependentBranches = false;
+  /// Accesses under a condition on data loaded per lane (`if (a > b) swap`):
+  /// the address pattern is known, which lanes take it is not. Reported as
+  /// an upper bound, as a remark by default (docs/model.md).
+  enum class DataMasks { Off, Remark, Warning } dataMasks = DataMasks::Remark;
 };
+
+/// For an access under a condition on data: says the figure is an upper
+/// bound among the lanes that take it, and sets the severity the options
+/// ask for. Returns false when such findings are turned off.
+bool qualifyDataMask(Finding &f, const AccessResult &r,
+                     const RuleOptions &opts);
 
 using AccessCheck = std::optional<Finding> (*)(const AccessFacts &,
                                                const RuleOptions &);

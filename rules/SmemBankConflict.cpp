@@ -126,7 +126,7 @@ std::vector<RuleNote> verifiedLayoutFixes(const AccessFacts &f) {
 std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
                                              const RuleOptions &opts) {
   const AccessResult &r = f.result;
-  if (f.space != Space::Shared || !r.evaluated || r.maskDataDependent ||
+  if (f.space != Space::Shared || !r.evaluated ||
       r.minRatioRealistic < opts.bankThreshold)
     return std::nullopt;
   Dependence dep = describeDependence(r, f.ctx, opts.bankThreshold);
@@ -219,6 +219,8 @@ std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
                                  std::to_string(f.shape.z) +
                                  " assumed (the result holds for the other "
                                  "shapes tried)"});
+  if (!qualifyDataMask(out, r, opts))
+    return std::nullopt;
   return out;
 }
 

@@ -14,7 +14,7 @@ static std::string byteAdjective(int64_t n) {
 std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
                                                     const RuleOptions &opts) {
   const AccessResult &r = f.result;
-  if (f.space != Space::Global || !r.evaluated || r.maskDataDependent)
+  if (f.space != Space::Global || !r.evaluated)
     return std::nullopt;
   // Warn only when every candidate block shape and every sampled value of
   // the unknowns within their realistic range (sizes >= 32, ...) is over the
@@ -52,6 +52,8 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
                  : "keep at most 16 bytes per lane per access (for example "
                    "two arrays of 16-byte elements) so that each request is "
                    "used whole"});
+    if (!qualifyDataMask(out, r, opts))
+      return std::nullopt;
     return out;
   }
   const int bytesPerLane = f.access.elementBytes;
@@ -124,6 +126,8 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
                  " assumed (the result holds for the other shapes tried); "
                  "launch it in this file, annotate the kernel or pass "
                  "--block-dim"});
+  if (!qualifyDataMask(out, r, opts))
+    return std::nullopt;
   return out;
 }
 

@@ -340,6 +340,8 @@ private:
     std::string message = f.message + " [" + rule + "]";
     DiagnosticRecord dr;
     dr.rule = rule;
+    if (f.remark)
+      dr.severity = "remark";
     dr.pos = pos(loc);
     dr.kernel = kernelName(k);
     dr.signature = signature(k);
@@ -377,7 +379,7 @@ private:
     if (!Emitted.insert({dr.pos.file, dr.pos.line, message}).second)
       return;
     DiagnosticsEngine &d = CI.getDiagnostics();
-    d.Report(loc, WarnId) << message << siteRange;
+    d.Report(loc, f.remark ? RemarkId : WarnId) << message << siteRange;
     for (const auto &[at, msg, range] : notes)
       d.Report(at, NoteId) << msg << range;
   }
