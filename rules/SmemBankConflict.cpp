@@ -176,7 +176,11 @@ std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
     out.message = "shared " + std::string(op) + " has bank conflicts: " +
                   formatFigure(r.actual) + " wavefronts per request where " +
                   formatFigure(r.ideal) + " would do, on average over " +
-                  "iterations and warps; in the first, " + desc;
+                  "iterations and warps; in the first, " + desc +
+                  (r.worstRatio > ways + 0.01
+                       ? "; the worst iteration takes " +
+                             formatFigure(r.worstRatio * r.ideal)
+                       : "");
 
   if (!dep.assumption.empty() && (!r.exact || dep.known))
     out.message += (dep.condition.empty() ? "" : " " + dep.condition) + " (" +

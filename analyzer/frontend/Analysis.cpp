@@ -197,6 +197,7 @@ private:
       ar.maxCost = r.maxActual;
       ar.exact = r.exact;
       ar.strideBytes = r.laneStride;
+      ar.worstRatio = r.worstRatio;
     }
     std::optional<ArrayInfo> array = arrayInfo(m, site);
     if (site.base) {

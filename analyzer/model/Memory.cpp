@@ -263,20 +263,36 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
   for (const Shape &sh : shapes)
     work += size_t(sh.warps()) * repEnvs.size() * assignments.size();
   const bool subsample = work > 4096 && (assignments.size() > 1 || shapes.size() > 1);
+  // Per environment (block and loop iteration) of the representative run:
+  // an unrolled loop is one instruction per iteration, so the worst one is
+  // reported next to the mean.
+  std::vector<std::pair<double, double>> perEnv;
   auto run = [&](size_t s, size_t a, bool full, Totals &t) {
     std::vector<Env> envs = enumeratedEnvs(ctx, all, assignments[a]);
     int warpStep = full ? 1 : std::max(1, shapes[s].warps() / 8);
+    bool track = s == 0 && a == 0 && full;
+    if (track)
+      perEnv.assign(envs.size(), {0, 0});
     // Warp by warp, so that each warp's loop sequences serve every
     // environment of this assignment.
     for (int w = 0; w < shapes[s].warps(); w += warpStep) {
       LoopSequences seq(invariantLoops);
-      for (size_t e = 0; e < envs.size(); e += full ? 1 : 4)
+      for (size_t e = 0; e < envs.size(); e += full ? 1 : 4) {
+        double a0 = t.actual, i0 = t.ideal;
         accumulate(acc, prep.mask, prep.ctx, shapes[s], envs[e], cost, t, w,
                    seq);
+        if (track) {
+          perEnv[e].first += t.actual - a0;
+          perEnv[e].second += t.ideal - i0;
+        }
+      }
     }
   };
   Totals rep;
   run(0, 0, true, rep);
+  for (const auto &[actual, ideal] : perEnv)
+    if (ideal > 0 && actual / ideal > r.worstRatio)
+      r.worstRatio = actual / ideal;
   r.maskDataDependent = rep.data;
   r.guardAssumed = rep.guard;
   if (rep.requests == 0 || rep.undefined) {

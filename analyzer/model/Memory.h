@@ -75,6 +75,9 @@ struct AccessResult {
   // Extremes of actual and actual/ideal over every sampled unknown value and
   // every candidate shape. exact: they agree with the representative value.
   double minActual = 0, maxActual = 0, minRatio = 0, maxRatio = 0;
+  /// The worst actual/ideal of one block and loop iteration (representative
+  /// values): an unrolled loop's worst iteration, next to the mean above.
+  double worstRatio = 0;
   /// The same over the assignments whose unknowns are all within their
   /// realistic range (Env::realistic): what warnings are decided on.
   double minActualRealistic = 0, maxActualRealistic = 0,

@@ -55,6 +55,7 @@ std::string toJson(const Report &r) {
     o["expr"] = a.expr;
     o["element_bytes"] = a.elementBytes;
     o["evaluated"] = a.evaluated;
+    o["worst_excess"] = optNumber(a.worstRatio);
     if (a.op == "atomic")
       o["same_address_lanes"] =
           a.evaluated ? Value(int64_t(a.sameAddressLanes)) : Value(nullptr);

@@ -61,6 +61,9 @@ struct AccessRecord {
   /// Atomics: the most lanes of the first warp request on one address (the
   /// serialization of a same-address atomic); 0 otherwise.
   int sameAddressLanes = 0;
+  /// Worst actual/ideal of one block and loop iteration (the mean is
+  /// cost / idealCost).
+  std::optional<double> worstRatio;
 };
 
 struct BranchRecord {

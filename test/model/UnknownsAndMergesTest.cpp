@@ -188,3 +188,24 @@ INSTANTIATE_TEST_SUITE_P(
 
 } // namespace
 } // namespace warplint
+
+namespace warplint {
+namespace {
+
+// An unrolled loop is one instruction per iteration: the mean over
+// iterations is what a line's counters sum to, the worst iteration is what a
+// user fixes first. s[t * k] for k = 1, 2, 4, ... 32: 1, 2, 4, ..., 32-way.
+TEST(Loops, WorstIterationNextToTheMean) {
+  Context ctx;
+  int l = ctx.addLoop(Loop{"k", cst(1), bin(Op::Mul, loopVar(0), cst(2)),
+                           bin(Op::Le, loopVar(0), cst(32))});
+  Access acc{threadIdx(0) * loopVar(l) * cst(4), loopActive(l), 4};
+  AccessResult r =
+      analyzeAccess(acc, ctx, {Shape{32, 1, 1}}, sharedWavefronts);
+  ASSERT_TRUE(r.evaluated) << r.unknownReason;
+  EXPECT_DOUBLE_EQ(r.actual, (1 + 2 + 4 + 8 + 16 + 32) / 6.0);
+  EXPECT_DOUBLE_EQ(r.worstRatio, 32);
+}
+
+} // namespace
+} // namespace warplint
