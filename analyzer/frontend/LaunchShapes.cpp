@@ -13,6 +13,37 @@ namespace {
 
 std::optional<int64_t> intConstant(ASTContext &ac, const Expr *e, int depth);
 
+/// `v.x = E`, `v.y = E`, `v.z = E` in the function that declares `v`, by
+/// member (0, 1, 2), the last in source order.
+std::map<int, const Expr *> memberAssignments(const VarDecl *v) {
+  std::map<int, const Expr *> out;
+  auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
+  if (!fd || !fd->getBody())
+    return out;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    std::map<int, const Expr *> &Out;
+    Finder(const VarDecl *v, std::map<int, const Expr *> &o) : V(v), Out(o) {}
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      if (b->getOpcode() != BO_Assign)
+        return true;
+      auto *m = dyn_cast<MemberExpr>(b->getLHS()->IgnoreParenImpCasts());
+      if (!m)
+        return true;
+      auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+      if (!d || d->getDecl() != V)
+        return true;
+      StringRef n = m->getMemberDecl()->getName();
+      int dim = n == "x" ? 0 : n == "y" ? 1 : n == "z" ? 2 : -1;
+      if (dim >= 0)
+        Out[dim] = b->getRHS();
+      return true;
+    }
+  } f(v, out);
+  f.TraverseStmt(fd->getBody());
+  return out;
+}
+
 /// A dim3 expression made of constants: dim3(16, 16), a dim3 variable
 /// initialised from constants, or an integer (x only).
 std::optional<Shape> dim3Constant(ASTContext &ac, const Expr *e, int depth) {
@@ -52,8 +83,19 @@ std::optional<Shape> dim3Constant(ASTContext &ac, const Expr *e, int depth) {
   }
   if (auto *d = dyn_cast<DeclRefExpr>(e))
     if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
-      if (v->getInit() && !isa<ParmVarDecl>(v))
-        return dim3Constant(ac, v->getInit(), depth + 1);
+      if (v->getInit() && !isa<ParmVarDecl>(v)) {
+        std::optional<Shape> s = dim3Constant(ac, v->getInit(), depth + 1);
+        // `dim3 b; b.x = 1; b.y = n;`: the members assigned later win; a
+        // member set to a value that is not constant is unknown (0).
+        for (const auto &[dim, value] : memberAssignments(v)) {
+          if (!s)
+            break;
+          auto x = intConstant(ac, value, depth + 1);
+          int64_t c = x && *x > 0 ? *x : 0;
+          (dim == 0 ? s->x : dim == 1 ? s->y : s->z) = c;
+        }
+        return s;
+      }
   if (e->getType()->isIntegralOrEnumerationType())
     if (auto x = intConstant(ac, e, depth + 1))
       return Shape{*x, 1, 1};
@@ -93,11 +135,79 @@ class LaunchVisitor : public RecursiveASTVisitor<LaunchVisitor> {
 public:
   LaunchVisitor(ASTContext &ac, LaunchSites &out) : AC(ac), Out(out) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
+  /// Kernels a function pointer variable is set to (`kernel = &copy;`,
+  /// `void (*k)(...) = f;`, an array of them): a launch through the
+  /// variable launches each of them.
+  std::map<const VarDecl *, std::vector<const FunctionDecl *>> Targets;
+  void noteTarget(const VarDecl *v, const Expr *e) {
+    if (!v || !e)
+      return;
+    e = e->IgnoreParenImpCasts();
+    if (auto *il = dyn_cast<InitListExpr>(e)) {
+      for (const Expr *x : il->inits())
+        noteTarget(v, x);
+      return;
+    }
+    if (auto *c = dyn_cast<ConditionalOperator>(e)) {
+      noteTarget(v, c->getTrueExpr());
+      noteTarget(v, c->getFalseExpr());
+      return;
+    }
+    if (auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
+      e = u->getSubExpr()->IgnoreParenImpCasts();
+    if (auto *d = dyn_cast<DeclRefExpr>(e))
+      if (auto *f = dyn_cast<FunctionDecl>(d->getDecl()); f && f->hasAttr<CUDAGlobalAttr>())
+        Targets[v].push_back(f);
+  }
+  bool VisitVarDecl(VarDecl *v) {
+    if (v->getInit())
+      noteTarget(v, v->getInit());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *b) {
+    if (b->getOpcode() != BO_Assign)
+      return true;
+    const Expr *l = b->getLHS()->IgnoreParenImpCasts();
+    if (auto *s = dyn_cast<ArraySubscriptExpr>(l))
+      l = s->getBase()->IgnoreParenImpCasts();
+    if (auto *d = dyn_cast<DeclRefExpr>(l))
+      noteTarget(dyn_cast<VarDecl>(d->getDecl()), b->getRHS());
+    return true;
+  }
+  std::vector<const CUDAKernelCallExpr *> Indirect;
+
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *call) {
-    const FunctionDecl *k = call->getDirectCallee();
+    if (call->getDirectCallee()) {
+      note(call, call->getDirectCallee());
+      return true;
+    }
+    Indirect.push_back(call); // after every assignment has been seen
+    return true;
+  }
+  void finish() {
+    for (const CUDAKernelCallExpr *call : Indirect) {
+      const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
+      if (auto *s = dyn_cast<ArraySubscriptExpr>(callee))
+        callee = s->getBase()->IgnoreParenImpCasts();
+      auto *d = dyn_cast<DeclRefExpr>(callee);
+      auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+      auto it = v ? Targets.find(v) : Targets.end();
+      if (it == Targets.end())
+        continue;
+      std::vector<const FunctionDecl *> seen;
+      for (const FunctionDecl *k : it->second)
+        if (std::find(seen.begin(), seen.end(), k->getCanonicalDecl()) ==
+            seen.end()) {
+          seen.push_back(k->getCanonicalDecl());
+          note(call, k);
+        }
+    }
+  }
+
+  void note(const CUDAKernelCallExpr *call, const FunctionDecl *k) {
     const CallExpr *config = call->getConfig();
     if (!k || !config || config->getNumArgs() < 2)
-      return true;
+      return;
     k = k->getCanonicalDecl();
     const SourceManager &sm = AC.getSourceManager();
     PresumedLoc pl = sm.getPresumedLoc(sm.getExpansionLoc(call->getBeginLoc()));
@@ -118,15 +228,19 @@ public:
         av.allConstant = false;
       }
     }
-    if (auto s = dim3Constant(AC, config->getArg(1), 0)) {
+    std::optional<Shape> s = dim3Constant(AC, config->getArg(1), 0);
+    if (s && s->x > 0 && s->y > 0 && s->z > 0) {
       Out.launches.push_back({call, *s});
       auto &v = Out.shapes[k];
+      if (std::find(v.begin(), v.end(), *s) == v.end())
+        v.push_back(*s);
+    } else if (s) {
+      auto &v = Out.partial[k];
       if (std::find(v.begin(), v.end(), *s) == v.end())
         v.push_back(*s);
     } else {
       Out.unknown[k]++;
     }
-    return true;
   }
 
 private:
@@ -162,6 +276,33 @@ std::vector<ShapeChoice> chooseShapes(ASTContext &ac, const FunctionDecl *k,
     return {{{*s}, "annotation", false}};
   if (option)
     return {{{*option}, "option", false}};
+  // A launch whose block sets some dimensions to constants (`b.x = 1;
+  // b.y = n;`): those are kept, the others take the usual candidates.
+  if (auto p = sites.partial.find(k->getCanonicalDecl());
+      p != sites.partial.end()) {
+    for (const Shape &part : p->second) {
+      std::vector<Shape> shapes;
+      static const int64_t Fill[] = {256, 128, 32, 16, 8, 64};
+      std::string which;
+      for (int d = 0; d < 3; ++d)
+        if ((d == 0 ? part.x : d == 1 ? part.y : part.z) == 0)
+          which += std::string(which.empty() ? "" : ", ") + "xyz"[d];
+      for (int64_t f : Fill) {
+        Shape s = part;
+        for (int64_t *c : {&s.x, &s.y, &s.z})
+          if (*c == 0)
+            *c = f;
+        if (s.threads() <= 1024 &&
+            std::find(shapes.begin(), shapes.end(), s) == shapes.end())
+          shapes.push_back(s);
+      }
+      if (!shapes.empty())
+        out.push_back({shapes, "launch site, blockDim." + which + " assumed",
+                       true});
+    }
+    if (!out.empty())
+      return out;
+  }
   std::vector<Shape> cands = candidateShapes(dims);
   if (auto n = launchBound(ac, k); n && *n > 0 && !(dims & 6)) {
     cands.insert(cands.begin(), Shape{*n, 1, 1});
@@ -180,6 +321,7 @@ LaunchSites collectLaunchSites(ASTContext &ac) {
   LaunchSites out;
   LaunchVisitor v(ac, out);
   v.TraverseDecl(ac.getTranslationUnitDecl());
+  v.finish();
   return out;
 }
 

@@ -21,6 +21,8 @@ namespace warplint {
 struct LaunchSites {
   std::map<const clang::FunctionDecl *, std::vector<Shape>> shapes;
   std::map<const clang::FunctionDecl *, int> unknown;
+  /// Blocks with some dimensions constant and the others not (0).
+  std::map<const clang::FunctionDecl *, std::vector<Shape>> partial;
   /// Every launch with a constant block, in source order.
   std::vector<std::pair<const clang::CUDAKernelCallExpr *, Shape>> launches;
   /// Integer arguments by kernel and parameter index: the constants the
