@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Runs warplint on one stress fixture and checks what it must report.
+
+  check.py <warplint> <fixture.cu>
+
+The bound on time is the ctest TIMEOUT of the test (test/CMakeLists.txt):
+an exponential or quadratic regression runs into it; the checks here make
+sure the analysis is complete (nothing dropped, nothing crashed).
+"""
+import json
+import os
+import subprocess
+import sys
+
+warplint, fixture = sys.argv[1], sys.argv[2]
+p = subprocess.run([warplint, '--format=json', fixture], capture_output=True,
+                   text=True)
+if p.returncode != 0:
+    sys.exit('warplint exited %d: %s' % (p.returncode, p.stderr[-2000:]))
+d = json.loads(p.stdout)
+acc = d['accesses']
+name = os.path.basename(fixture)
+failures = []
+
+
+def expect(ok, what):
+    if not ok:
+        failures.append(what)
+
+
+if name == 'conditional-chain.cu':
+    loads = [a for a in acc if a['op'] == 'load']
+    expect(len(loads) == 1 and loads[0]['evaluated'],
+           'the load after 24 conditional updates is evaluated')
+elif name == 'big-kernel.cu':
+    expect(len(acc) == 4500, 'all 4,500 accesses reported (got %d)' % len(acc))
+    expect(all(k['accesses_left_out'] == 0 for k in d['kernels']),
+           'nothing left out')
+    expect(all(a['evaluated'] for a in acc), 'every access evaluated')
+elif name == 'binary-search.cu':
+    probes = [a for a in acc if a['space'] == 'shared' and a['op'] == 'load']
+    expect(len(probes) >= 2, 'the shared probes are reported')
+    expect(any(not a['evaluated'] and 'loop changes' in a['unknown_reason']
+               for a in probes), 'the carried probe is "not evaluated"')
+else:
+    sys.exit('no expectations for ' + name)
+for f in failures:
+    print('FAIL: %s: %s' % (name, f))
+if not failures:
+    print('ok: %s (%d accesses)' % (name, len(acc)))
+sys.exit(1 if failures else 0)
