@@ -141,6 +141,8 @@ VarEnv Walker::mergeEnvs(const LaneExpr &c, const VarEnv &t, const VarEnv &f) {
       out[v] = tv;
     else if (tv.kind == fv.kind && tv.base == fv.base)
       out[v] = Val{tv.kind, select(c, tv.v, fv.v), tv.base, tv.space};
+    else if (tv.isPtr() && fv.isPtr() && tv.space == fv.space)
+      out[v] = merge(c, tv, fv, nullptr); // one of two allocations
     else
       out[v] = Val{Val::Int, data(M.ctx.addAtom(v->getName().str(),
                                                 AtomKind::Data))};

@@ -225,6 +225,10 @@ Val Walker::merge(const LaneExpr &c, const Val &t, const Val &f, const Expr *e) 
     return intVal(select(c, t.v, f.v));
   if (t.isPtr() && f.isPtr() && t.base == f.base)
     return Val{Val::Ptr, select(c, t.v, f.v), t.base, t.space};
+  // One of two allocations (`s = dir ? d : dn`): both bases are aligned
+  // alike, so the offset still decides sectors and banks.
+  if (t.isPtr() && f.isPtr() && t.space == f.space)
+    return Val{Val::Ptr, select(c, t.v, f.v), nullptr, t.space};
   if (t.isRecord() && f.isRecord()) {
     if (t.rec == f.rec)
       return t;

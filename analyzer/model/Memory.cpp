@@ -192,7 +192,7 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
 
 // Does the block index only shift the whole warp's addresses by a multiple
 // of 128 bytes (a whole number of sectors and of bank rows), leaving the
-// active lanes alone? Then every block costs what block 0 costs and the 32
+// active lanes alone (the caller checks that the mask does not use it)? Then every block costs what block 0 costs and the 32
 // block samples collapse to one: `in[blockIdx.x * blockDim.x + t]` moves
 // by 1024 bytes per block. Checked on the first warps for blocks 0, 1, 2 in
 // each dimension (a shift that is not linear in the index shows there).
@@ -245,7 +245,10 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
   r.dependsOn = pa.unknowns;
 
   std::vector<Env> assignments = unknownAssignments(ctx, all);
+  // Only when which lanes are active does not depend on the block: a mask
+  // like `j > 0` with j = idx / n is empty in the first blocks and full later.
   if (all.usesBlockIdx && !all.hasData &&
+      !props(prep.mask, prep.ctx).usesBlockIdx &&
       std::all_of(shapes.begin(), shapes.end(), [&](const Shape &sh) {
         return blockShiftInvariant(acc, prep.mask, prep.ctx, sh,
                                    assignments[0]);
