@@ -137,6 +137,9 @@ private:
   std::map<const ValueDecl *, int> ParamAtoms;
   /// The object a method being inlined runs on (null: none, or not known).
   std::shared_ptr<const RecordVal> This;
+  /// The object a method runs on when it lives in memory (a __shared__
+  /// TempStorage): what `this` points to.
+  std::optional<Val> ThisPtr;
   std::vector<const FunctionDecl *> Inlining;
   int Seq = 0, Epoch = 0;
   int StmtId = 0; // the statement being walked, for merging its accesses

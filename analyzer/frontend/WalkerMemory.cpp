@@ -32,6 +32,13 @@ std::optional<Addr> Walker::lvalue(const Expr *e) {
   if (auto *ce = dyn_cast<ImplicitCastExpr>(e))
     if (ce->getCastKind() == CK_NoOp || ce->getCastKind() == CK_UncheckedDerivedToBase)
       return lvalue(ce->getSubExpr());
+  // reinterpret_cast<T &>(x) and friends: the same memory, another type.
+  if (auto *ce = dyn_cast<ExplicitCastExpr>(e); ce && e->isGLValue()) {
+    auto a = lvalue(ce->getSubExpr());
+    if (a)
+      a->elementBytes = int(bytesOf(e->getType()));
+    return a;
+  }
   Addr a;
   a.elementBytes = int(bytesOf(e->getType()));
   if (auto *d = dyn_cast<DeclRefExpr>(e)) {
@@ -80,6 +87,16 @@ std::optional<Addr> Walker::lvalue(const Expr *e) {
     auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
     if (!field || field->isBitField())
       return std::nullopt;
+    // A reference member of an object the walker holds (CUB's
+    // `_TempStorage &temp_storage`): the memory it was bound to.
+    if (field->getType()->isReferenceType()) {
+      if (auto f = fieldRead(m); f && f->isPtr()) {
+        a.ptr = *f;
+        a.elementStride = a.elementBytes;
+        return a;
+      }
+      return std::nullopt;
+    }
     std::optional<Addr> outer;
     if (m->isArrow()) {
       Val p = rvalue(m->getBase());
@@ -362,8 +379,27 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
   std::shared_ptr<const RecordVal> object;
   const VarDecl *objectVar = nullptr;
   bool objectIsThis = false;
+  std::optional<Val> objectPtr; // the object is in memory: `this` points there
   auto *method = dyn_cast<CXXMethodDecl>(def);
+  bool arrowCall = false;
+  if (auto *mc = dyn_cast_or_null<CXXMemberCallExpr>(c))
+    if (auto *me = dyn_cast<MemberExpr>(mc->getCallee()->IgnoreParens()))
+      arrowCall = me->isArrow();
   if (objExpr && method && !method->isStatic()) {
+    if (arrowCall) {
+      Val p = rvalue(objExpr);
+      if (p.isPtr())
+        objectPtr = p;
+    } else if (!isa<CXXThisExpr>(objExpr->IgnoreParenImpCasts()) &&
+               !objExpr->getType()->isRecordType()) {
+      // not an object
+    } else if (auto a = lvalue(objExpr)) {
+      objectPtr = a->ptr;
+    }
+  }
+  if (objectPtr) {
+    // handled below: no register object
+  } else if (objExpr && method && !method->isStatic()) {
     const Expr *o = objExpr->IgnoreParenImpCasts();
     bool arrow = false;
     if (auto *mc = dyn_cast<CXXMemberCallExpr>(c))
@@ -410,7 +446,9 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
     callee[p] = p->getType()->isRecordType() ? recordOf(arg) : rvalue(arg);
   }
   auto savedThis = This;
+  auto savedThisPtr = ThisPtr;
   This = object;
+  ThisPtr = objectPtr;
   VarEnv savedEnv = std::move(Env);
   LaneExpr savedOuter = OuterMask, savedMask = Mask;
   bool savedTerm = Terminated;
@@ -430,6 +468,7 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
   --Depth;
   std::shared_ptr<const RecordVal> after = This;
   This = savedThis;
+  ThisPtr = savedThisPtr;
   std::vector<std::pair<const VarDecl *, Val>> written;
   for (const auto &[p, v] : writeBack) {
     auto it = Env.find(p);

@@ -207,7 +207,16 @@ Val Walker::construct(const CXXConstructExpr *c) {
     if (!f || !init->getInit())
       continue;
     const Expr *ie = init->getInit();
-    Val v = f->getType()->isRecordType() ? recordOf(ie) : rvalue(ie);
+    Val v;
+    if (f->getType()->isReferenceType()) {
+      // A reference member is bound to memory (or to what a call returns).
+      if (auto a = lvalue(ie))
+        v = a->ptr;
+      else
+        v = rvalue(ie);
+    } else {
+      v = f->getType()->isRecordType() ? recordOf(ie) : rvalue(ie);
+    }
     auto r = std::make_shared<RecordVal>(*This);
     r->fields[f] = v;
     This = r;

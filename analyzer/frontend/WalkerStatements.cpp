@@ -379,10 +379,18 @@ void Walker::stmt(const Stmt *s) {
     return loop(nullptr, nullptr, rf->getBody());
   if (auto *rs = dyn_cast<ReturnStmt>(s)) {
     Val v;
-    if (rs->getRetValue())
-      v = rs->getRetValue()->getType()->isRecordType()
-              ? recordOf(rs->getRetValue())
-              : rvalue(rs->getRetValue());
+    const Expr *rv = rs->getRetValue();
+    bool byRef = !Inlining.empty() &&
+                 Inlining.back()->getReturnType()->isReferenceType();
+    if (rv && byRef) {
+      // A reference to memory: its address, loaded by the caller if used.
+      if (auto a = lvalue(rv))
+        v = a->ptr;
+      else
+        v = rvalue(rv);
+    } else if (rv) {
+      v = rv->getType()->isRecordType() ? recordOf(rv) : rvalue(rv);
+    }
     if (Returns && rs->getRetValue())
       Returns->push_back({Mask, v});
     Terminated = true;

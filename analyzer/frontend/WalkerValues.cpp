@@ -111,6 +111,8 @@ Val Walker::rvalue(const Expr *e) {
     return cast(ce);
   if (auto *d = dyn_cast<DeclRefExpr>(e))
     return declRef(d);
+  if (isa<CXXThisExpr>(e))
+    return ThisPtr ? *ThisPtr : opaque(e, false);
   if (auto *b = dyn_cast<BinaryOperator>(e))
     return binary(b);
   if (auto *u = dyn_cast<UnaryOperator>(e))
