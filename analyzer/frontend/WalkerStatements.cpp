@@ -130,10 +130,19 @@ void Walker::declare(const VarDecl *v) {
 
 VarEnv Walker::mergeEnvs(const LaneExpr &c, const VarEnv &t, const VarEnv &f) {
   VarEnv out;
+  // A variable with a value on one path only was declared inside that
+  // branch (out of scope after it) or declared before it without a value
+  // and set on that path alone (`uint *p; if (lane == 0) { p = ...; }`):
+  // reading it on the other path is undefined, so the one value stands.
+  for (const auto &[v, fv] : f)
+    if (!t.count(v))
+      out[v] = fv;
   for (const auto &[v, tv] : t) {
     auto it = f.find(v);
-    if (it == f.end())
-      continue; // declared inside a branch
+    if (it == f.end()) {
+      out[v] = tv;
+      continue;
+    }
     const Val &fv = it->second;
     if (tv.isRecord() || fv.isRecord())
       out[v] = merge(c, tv, fv, nullptr);
