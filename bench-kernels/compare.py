@@ -336,6 +336,29 @@ def write_docs(results, summary):
         if os.path.exists(p):
             gpu_txt.append('- %s: %s' % (gpu, '; '.join(
                 l.strip() for l in open(p) if l.strip())))
+    out += ['', '## Real code', '']
+    base = os.path.join(HERE, 'realcode', 'results', 'baseline.json')
+    if os.path.exists(base):
+        doc = json.load(open(base))
+        out += ['Per source line on real programs (HeCBench), from',
+                '`bench-kernels/realcode/results/baseline.json`, replayed by',
+                '`ctest -R realcode_replay`; causes of what is missed and how the',
+                'figures moved: [real-code.md](real-code.md).', '',
+                '| gpu | uncoalesced lines found | uncoalesced warnings right | '
+                'bank-conflicted lines found | bank-conflict warnings right | '
+                'lines within 10% | crashes |',
+                '| --- | --- | --- | --- | --- | --- | --- |']
+        for gpu, g in sorted(doc.get('gpus', {}).items()):
+            f = g['figures']
+            def frac(a, b):
+                return '%d of %d (%.0f%%)' % (a, b, 100.0 * a / b if b else 0)
+            out.append('| %s | %s | %s | %s | %s | %s | %d |' % (
+                gpu, frac(f['global']['bad_found'], f['global']['bad_lines']),
+                frac(f['global']['warned_right'], f['global']['warned_lines']),
+                frac(f['shared']['bad_found'], f['shared']['bad_lines']),
+                frac(f['shared']['warned_right'], f['shared']['warned_lines']),
+                frac(f['total']['agree'], f['total']['lines']),
+                f.get('crashes', 0)))
     out += ['', '## Machines', ''] + gpu_txt
     out += ['', '## Notes on the sweeps', '',
             'Spearman is between predicted cost (actual over ideal) and the median',
