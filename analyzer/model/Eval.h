@@ -115,6 +115,8 @@ struct Env {
   /// Every unknown within its realistic range (Atom, AtomRole): results
   /// under this assignment decide warnings; the others only widen ranges.
   bool realistic = true;
+  /// Sampled for the realistic range alone (after the whole-range samples).
+  bool realisticPass = false;
 };
 
 /// Replaces each condition the model assumes (bounds guards, conditions on

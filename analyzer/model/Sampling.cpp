@@ -76,6 +76,7 @@ std::vector<Env> unknownAssignments(const Context &ctx, const Props &p) {
     for (int m = 0; m < n; ++m) {
       Env env = representativeEnv(ctx);
       env.realistic = true;
+      env.realisticPass = realistic;
       for (size_t i = 0; i < p.unknowns.size(); ++i) {
         const Atom &a = ctx.atoms[p.unknowns[i]];
         int64_t v = sample(a, m + int(realistic ? 3 : 7) * int(i), realistic);
