@@ -42,7 +42,7 @@ struct Val {
   LaneExpr v; // Int: the value; Ptr: byte offset from base
   const ValueDecl *base = nullptr;
   Space space = Space::Global;
-  std::shared_ptr<const RecordVal> rec; // Record
+  std::shared_ptr<const RecordVal> rec = nullptr; // Record
   bool isPtr() const { return kind == Ptr && v; }
   bool isRecord() const { return kind == Record && rec; }
 };

@@ -5,7 +5,9 @@
 namespace warplint {
 
 int Context::addAtom(std::string name, AtomKind kind, std::string why) {
-  Atom a{std::move(name), kind};
+  Atom a;
+  a.name = std::move(name);
+  a.kind = kind;
   if (!why.empty())
     a.why = std::move(why);
   atoms.push_back(std::move(a));
