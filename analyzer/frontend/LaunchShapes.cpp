@@ -33,7 +33,10 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v) {
       auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
       if (!d || d->getDecl() != V)
         return true;
-      StringRef n = m->getMemberDecl()->getName();
+      const IdentifierInfo *id = m->getMemberDecl()->getIdentifier();
+      if (!id)
+        return true;
+      StringRef n = id->getName();
       int dim = n == "x" ? 0 : n == "y" ? 1 : n == "z" ? 2 : -1;
       if (dim >= 0)
         Out[dim] = b->getRHS();
@@ -47,7 +50,10 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v) {
 /// A dim3 expression made of constants: dim3(16, 16), a dim3 variable
 /// initialised from constants, or an integer (x only).
 std::optional<Shape> dim3Constant(ASTContext &ac, const Expr *e, int depth) {
-  if (!e || depth > 8)
+  // A template's pattern has initializers with no type yet (`dim3
+  // b(param.n / 4)` as a ParenListExpr): nothing to read there.
+  if (!e || depth > 8 || e->getType().isNull() || e->isTypeDependent() ||
+      e->isValueDependent())
     return std::nullopt;
   e = e->IgnoreParenImpCasts();
   if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
@@ -177,6 +183,9 @@ public:
   std::vector<const CUDAKernelCallExpr *> Indirect;
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *call) {
+    // A launch inside a template's pattern: its instantiations say more.
+    if (call->isInstantiationDependent())
+      return true;
     if (call->getDirectCallee()) {
       note(call, call->getDirectCallee());
       return true;
