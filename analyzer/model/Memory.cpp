@@ -25,18 +25,23 @@ int idealSectors(int activeLanes, int bytes) {
   return (activeLanes * bytes + 31) / 32;
 }
 
-// The ideal counts the distinct elements the active lanes ask for, as
-// Nsight Compute's "ideal sectors" does: a load every lane makes from one
-// address ideally moves one sector, not a warp's worth (measured on real
-// programs: `mean[blockIdx.x]` is 1 sector, ideal 1).
-Cost globalSectors(const Lanes &addr, LaneMask active, int bytes) {
+// Distinct addresses among the active lanes.
+static int distinctAddresses(const Lanes &addr, LaneMask active) {
   int64_t seen[WarpSize];
   int n = 0;
   for (int l = 0; l < WarpSize; ++l)
     if ((active >> l) & 1)
       seen[n++] = addr[l];
   std::sort(seen, seen + n);
-  int distinct = int(std::unique(seen, seen + n) - seen);
+  return int(std::unique(seen, seen + n) - seen);
+}
+
+// The ideal counts the distinct elements the active lanes ask for, as
+// Nsight Compute's "ideal sectors" does: a load every lane makes from one
+// address ideally moves one sector, not a warp's worth (measured on real
+// programs: `mean[blockIdx.x]` is 1 sector, ideal 1).
+Cost globalSectors(const Lanes &addr, LaneMask active, int bytes) {
+  int distinct = distinctAddresses(addr, active);
   return {double(sectorsForRequest(addr, active, bytes)),
           double(idealSectors(distinct, bytes))};
 }
@@ -105,13 +110,7 @@ int sameAddressLanes(const Lanes &addr, LaneMask active) {
 }
 
 Cost constantAddresses(const Lanes &addr, LaneMask active, int bytes) {
-  int64_t seen[WarpSize];
-  int n = 0;
-  for (int l = 0; l < WarpSize; ++l)
-    if ((active >> l) & 1)
-      seen[n++] = addr[l];
-  std::sort(seen, seen + n);
-  n = int(std::unique(seen, seen + n) - seen);
+  int n = distinctAddresses(addr, active);
   return {double(n), n ? 1.0 : 0.0};
 }
 

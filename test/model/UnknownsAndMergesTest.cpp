@@ -13,6 +13,15 @@ namespace {
 
 LaneExpr g() { return blockIdx(0) * blockDim(0) + threadIdx(0); }
 
+// A row's name as a test name: letters and digits, the rest '_'.
+const auto testName = [](const auto &info) {
+  std::string s = info.param.name;
+  for (char &c : s)
+    if (!isalnum((unsigned char)c))
+      c = '_';
+  return s;
+};
+
 // --- unknowns -------------------------------------------------------------
 
 struct UnknownRow {
@@ -60,13 +69,7 @@ INSTANTIATE_TEST_SUITE_P(
         // in[g + n]: an offset: 4 or 5 sectors, never a 2x waste.
         UnknownRow{"offset", [](LaneExpr u) { return g() + u; }, false, 1,
                    1.25, ""}),
-    [](const auto &info) {
-      std::string s = info.param.name;
-      for (char &c : s)
-        if (!isalnum((unsigned char)c))
-          c = '_';
-      return s;
-    });
+    testName);
 
 TEST(Unknowns, KnownValuesAreTheOnlySamples) {
   Context ctx;
@@ -178,13 +181,7 @@ INSTANTIATE_TEST_SUITE_P(
         // s[t] and s[t + s] with s a loop variable: adjacent only at s = 1.
         MergeRow{"reduction step",
                  {{lane() * cst(4), 0}, {(lane() + loopVar(0)) * cst(4), 0}}, 4, 16, {}}),
-    [](const auto &info) {
-      std::string s = info.param.name;
-      for (char &c : s)
-        if (!isalnum((unsigned char)c))
-          c = '_';
-      return s;
-    });
+    testName);
 
 } // namespace
 } // namespace warplint
