@@ -245,6 +245,9 @@ private:
   Val load(const Expr *lv, const Expr *whole);
 
   // --- calls ----------------------------------------------------------------
+  /// The object a cuda::atomic_ref (or std::atomic_ref) refers to: the
+  /// argument of the constructor that built it, through locals and copies.
+  const Expr *atomicRefTarget(const Expr *obj);
   Val call(const CallExpr *c);
 
   /// Runs a device function's body in the caller's context: parameters bound

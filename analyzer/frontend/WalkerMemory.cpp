@@ -262,6 +262,36 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
   return opaque(whole, true);
 }
 
+const Expr *Walker::atomicRefTarget(const Expr *obj) {
+  for (int depth = 0; obj && depth < 8; ++depth) {
+    obj = obj->IgnoreParenImpCasts();
+    if (auto *m = dyn_cast<MaterializeTemporaryExpr>(obj)) {
+      obj = m->getSubExpr();
+    } else if (auto *b = dyn_cast<CXXBindTemporaryExpr>(obj)) {
+      obj = b->getSubExpr();
+    } else if (auto *f = dyn_cast<CXXFunctionalCastExpr>(obj)) {
+      obj = f->getSubExpr();
+    } else if (auto *cc = dyn_cast<CXXConstructExpr>(obj)) {
+      if (cc->getNumArgs() < 1)
+        return nullptr;
+      // A copy of another atomic_ref: follow it; else the referenced object.
+      const Expr *a0 = cc->getArg(0);
+      if (a0->getType()->getAsCXXRecordDecl() == cc->getType()->getAsCXXRecordDecl())
+        obj = a0;
+      else
+        return a0;
+    } else if (auto *d = dyn_cast<DeclRefExpr>(obj)) {
+      auto *v = dyn_cast<VarDecl>(d->getDecl());
+      if (!v || !v->getInit())
+        return nullptr;
+      obj = v->getInit();
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
 Val Walker::call(const CallExpr *c) {
   const FunctionDecl *fd = c->getDirectCallee();
   StringRef name = fd && fd->getIdentifier() ? fd->getName() : "";
@@ -317,6 +347,27 @@ Val Walker::call(const CallExpr *c) {
   if ((name == "__mul24" || name == "__umul24") && c->getNumArgs() == 2) {
     Val a = rvalue(c->getArg(0)), b = rvalue(c->getArg(1));
     return intVal(withOrigin(bin(Op::Mul, a.v, b.v), origin(c)));
+  }
+  // cuda::atomic_ref<T>(x).fetch_add(v) and friends: an access to the
+  // object the reference was built on (load/store, or an atomic).
+  if (auto *mc = dyn_cast<CXXMemberCallExpr>(c)) {
+    const Expr *obj = mc->getImplicitObjectArgument();
+    const CXXRecordDecl *rd =
+        obj ? obj->getType()->getAsCXXRecordDecl() : nullptr;
+    if (rd && rd->getIdentifier() &&
+        rd->getName().contains("atomic_ref")) {
+      const Expr *target = atomicRefTarget(obj);
+      for (const Expr *arg : c->arguments())
+        rvalue(arg);
+      if (target) {
+        if (auto a = lvalue(target)) {
+          bool isLoad = name == "load";
+          bool isStore = name == "store";
+          record(c, *a, !isLoad, !isLoad && !isStore);
+        }
+      }
+      return opaque(c, true);
+    }
   }
   // atomicAdd(p, v), atomicCAS(p, c, v), atomicAdd_block(...), the
   // __nv_atomic_* forms: a read-modify-write of *p.
