@@ -286,29 +286,32 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
   // answer "does the result change?"; when there are many, they are run on a
   // subsample (every 4th block/iteration, about 8 warps) and compared with the
   // representative run on the same subsample.
-  std::vector<Env> repEnvs = enumeratedEnvs(ctx, all, assignments[0]);
+  const EnvEnumeration enumeration(ctx, all);
   const std::vector<char> invariantLoops = sequenceInvariantLoops(prep.ctx);
   size_t work = 0;
   for (const Shape &sh : shapes)
-    work += size_t(sh.warps()) * repEnvs.size() * assignments.size();
+    work += size_t(sh.warps()) * size_t(enumeration.size()) *
+            assignments.size();
   const bool subsample = work > 4096 && (assignments.size() > 1 || shapes.size() > 1);
   // Per environment (block and loop iteration) of the representative run:
   // an unrolled loop is one instruction per iteration, so the worst one is
   // reported next to the mean.
   std::vector<std::pair<double, double>> perEnv;
   auto run = [&](size_t s, size_t a, bool full, Totals &t) {
-    std::vector<Env> envs = enumeratedEnvs(ctx, all, assignments[a]);
+    Env env = assignments[a];
+    const int nEnvs = enumeration.size();
     int warpStep = full ? 1 : std::max(1, shapes[s].warps() / 8);
     bool track = s == 0 && a == 0 && full;
     if (track)
-      perEnv.assign(envs.size(), {0, 0});
+      perEnv.assign(size_t(nEnvs), {0, 0});
     // Warp by warp, so that each warp's loop sequences serve every
     // environment of this assignment.
     for (int w = 0; w < shapes[s].warps(); w += warpStep) {
       LoopSequences seq(invariantLoops);
-      for (size_t e = 0; e < envs.size(); e += full ? 1 : 4) {
+      for (int e = 0; e < nEnvs; e += full ? 1 : 4) {
         double a0 = t.actual, i0 = t.ideal;
-        accumulate(acc, prep.mask, prep.ctx, shapes[s], envs[e], cost, t, w,
+        enumeration.apply(env, e);
+        accumulate(acc, prep.mask, prep.ctx, shapes[s], env, cost, t, w,
                    seq);
         if (track) {
           perEnv[e].first += t.actual - a0;

@@ -91,29 +91,36 @@ std::vector<Env> unknownAssignments(const Context &ctx, const Props &p) {
   return out;
 }
 
-std::vector<Env> enumeratedEnvs(const Context &ctx, const Props &p,
-                                const Env &base) {
-  if (!p.usesBlockIdx && p.loops.empty())
-    return {base};
+EnvEnumeration::EnvEnumeration(const Context &ctx, const Props &p) {
+  active = p.usesBlockIdx || !p.loops.empty();
   // Loops that share an iteration count (several induction variables of one
   // loop) are sampled through their primary loop.
-  std::vector<int> primaries;
   for (int l : p.loops) {
     int primary = ctx.loops[l].iterOf < 0 ? l : ctx.loops[l].iterOf;
     if (!std::count(primaries.begin(), primaries.end(), primary))
       primaries.push_back(primary);
   }
-  std::vector<Env> envs;
-  for (int e = 0; e < NumEnumerated; ++e) {
-    Env env = base;
-    env.blockIdx[0] = e;
-    env.blockIdx[1] = (5 * e + 1) % NumEnumerated;
-    env.blockIdx[2] = (3 * e + 2) % NumEnumerated;
-    // Odd multipliers permute 0..31, so each loop alone sees every iteration.
-    for (size_t i = 0; i < primaries.size(); ++i)
-      env.loopIter[primaries[i]] = int((e * (2 * i + 1)) % NumEnumerated);
-    envs.push_back(env);
-  }
+}
+
+int EnvEnumeration::size() const { return active ? NumEnumerated : 1; }
+
+void EnvEnumeration::apply(Env &env, int e) const {
+  if (!active)
+    return;
+  env.blockIdx[0] = e;
+  env.blockIdx[1] = (5 * e + 1) % NumEnumerated;
+  env.blockIdx[2] = (3 * e + 2) % NumEnumerated;
+  // Odd multipliers permute 0..31, so each loop alone sees every iteration.
+  for (size_t i = 0; i < primaries.size(); ++i)
+    env.loopIter[primaries[i]] = int((e * (2 * i + 1)) % NumEnumerated);
+}
+
+std::vector<Env> enumeratedEnvs(const Context &ctx, const Props &p,
+                                const Env &base) {
+  EnvEnumeration en(ctx, p);
+  std::vector<Env> envs(size_t(en.size()), base);
+  for (int e = 0; e < en.size(); ++e)
+    en.apply(envs[e], e);
   return envs;
 }
 

@@ -35,6 +35,20 @@ std::vector<Env> unknownAssignments(const Context &ctx, const Props &p);
 std::vector<Env> enumeratedEnvs(const Context &ctx, const Props &p,
                                 const Env &base);
 
+/// The same enumeration applied in place to one Env (no copies of the
+/// unknowns' values, which kernels with hundreds of atoms make costly).
+/// apply() sets exactly the fields that differ between environments.
+class EnvEnumeration {
+public:
+  EnvEnumeration(const Context &ctx, const Props &p);
+  int size() const;
+  void apply(Env &env, int e) const;
+
+private:
+  bool active = false;
+  std::vector<int> primaries;
+};
+
 /// Props of several expressions together.
 Props unionProps(const Context &ctx, const std::vector<LaneExpr> &exprs);
 
