@@ -83,7 +83,10 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
   out.message = "global " + std::string(op) + " is uncoalesced: " + why + "; " +
                 figure + " sectors per request where " +
                 formatFigure(r.ideal) + " would do";
-  if (!r.exact && !dep.condition.empty())
+  // "for cols >= 8" says from where the one figure quoted holds; a range
+  // of figures (over block shapes) has no such point.
+  if (!r.exact && !dep.condition.empty() &&
+      r.minActualRealistic == r.maxActualRealistic)
     out.message += " " + dep.condition;
   if (!dep.assumption.empty() && (!r.exact || dep.known))
     out.message += " (" + dep.assumption + ")";

@@ -152,9 +152,13 @@ Dependence describeDependence(const AccessResult &r, const Context &ctx,
   if (r.dependsOn.size() != 1 || r.samples.empty() || r.exact)
     return d;
   const std::string &name = ctx.atoms[r.dependsOn[0]].name;
+  // The block shape in use only: its samples span the unknown's range.
   std::vector<const AccessResult::Sample *> byValue;
   for (const auto &s : r.samples)
-    byValue.push_back(&s);
+    if (s.shape == 0)
+      byValue.push_back(&s);
+  if (byValue.empty())
+    return d;
   std::sort(byValue.begin(), byValue.end(), [](auto *x, auto *y) {
     return x->values[0] < y->values[0];
   });

@@ -345,8 +345,9 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
   r.minRatio = r.maxRatio = repRatio;
   bool strideConstant = rep.strideSeen && rep.strideConstant;
   // Comparison values: the same subsample for every run.
-  auto sampleOf = [&](const Env &env, const Totals &t) {
+  auto sampleOf = [&](const Env &env, const Totals &t, int shape) {
     AccessResult::Sample smp;
+    smp.shape = shape;
     for (int a : r.dependsOn)
       smp.values.push_back(env.unknowns[a]);
     smp.actual = t.actual / t.requests;
@@ -358,21 +359,26 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
     return smp;
   };
   std::vector<AccessResult::Sample> compared;
+  // The first shape is sampled over the unknowns' whole range (the range
+  // reported) and, if the result varies, their realistic range (the
+  // verdict). An alternative block shape only has to agree with the
+  // verdict: its representative values, and its realistic range if the
+  // result varies at all.
+  auto varies = [&]() {
+    for (const auto &c : compared)
+      if (std::abs(c.actual - r.actual) > 1e-9 ||
+          std::abs(c.ratio - repRatio) > 1e-9)
+        return true;
+    return false;
+  };
   for (size_t sh = 0; sh < shapes.size(); ++sh) {
-    // The realistic-range samples only narrow a result that varies: when
-    // the whole-range samples of this shape all agree, they are skipped.
-    size_t firstOfShape = compared.size();
     for (size_t a = 0; a < assignments.size(); ++a) {
       if (sh == 0 && a == 0 && !subsample)
         continue; // the full representative run stands for itself
-      if (assignments[a].realisticPass) {
-        bool varies = false;
-        for (size_t i = firstOfShape; i < compared.size(); ++i)
-          varies |= std::abs(compared[i].actual - r.actual) > 1e-9 ||
-                    std::abs(compared[i].ratio - repRatio) > 1e-9;
-        if (!varies)
-          break;
-      }
+      if (sh > 0 && a > 0 && !assignments[a].realisticPass)
+        continue;
+      if (assignments[a].realisticPass && !varies())
+        break;
       Totals t;
       run(sh, a, !subsample, t);
       if (t.undefined)
@@ -381,14 +387,14 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
       r.guardAssumed |= t.guard;
       if (t.requests == 0)
         continue;
-      compared.push_back(sampleOf(assignments[a], t));
+      compared.push_back(sampleOf(assignments[a], t, int(sh)));
       if (t.strideSeen && (!rep.strideSeen || t.stride != rep.stride))
         strideConstant = false;
       strideConstant &= !t.strideSeen || t.strideConstant;
     }
   }
   if (!subsample)
-    compared.push_back(sampleOf(assignments[0], rep));
+    compared.push_back(sampleOf(assignments[0], rep, 0));
   bool same = true;
   for (const auto &c : compared)
     same &= std::abs(c.actual - compared.front().actual) < 1e-9 &&

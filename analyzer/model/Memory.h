@@ -91,6 +91,7 @@ struct AccessResult {
     double actual = 0, ratio = 0;
     bool realistic = true;
     std::optional<int64_t> stride;
+    int shape = 0; // index into the shapes analyzed
   };
   std::vector<Sample> samples;
   // Bytes between adjacent active lanes, when that is one constant everywhere.
