@@ -159,7 +159,7 @@ std::vector<char> sequenceInvariantLoops(const Context &ctx) {
 WarpEval::WarpEval(const Context &ctx, const Shape &shape, const Env &env,
                    int warp, LoopSequences *sequences)
     : Ctx(ctx), Sh(shape), En(env), Seq(sequences),
-      Slot(ctx.loops.size(), -1) {
+      SlotLoops() {
   for (int l = 0; l < WarpSize; ++l) {
     int64_t linear = int64_t(warp) * WarpSize + l;
     if (linear < shape.threads())
@@ -177,11 +177,12 @@ static Lanes splat(int64_t v) {
 }
 
 WarpEval::LoopState &WarpEval::state(int loop) {
-  if (Slot[loop] < 0) {
-    Slot[loop] = int(States.size());
-    States.emplace_back();
-  }
-  return States[Slot[loop]];
+  for (size_t i = 0; i < SlotLoops.size(); ++i)
+    if (SlotLoops[i] == loop)
+      return States[i];
+  SlotLoops.push_back(loop);
+  States.emplace_back();
+  return States.back();
 }
 
 // States may grow (and move) while a loop's init or update is evaluated, so

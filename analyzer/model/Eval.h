@@ -188,7 +188,10 @@ private:
     bool hasCache = false, hasOverride = false, hasActive = false;
   };
   LoopSequences *Seq = nullptr;
-  std::vector<int> Slot; // loop id -> index into States, -1 if unused
+  // Loop ids in use, parallel to States: an expression uses few loops, and
+  // a dense table sized by every loop of an inlined kernel cost more to
+  // build per warp than the evaluation itself.
+  std::vector<int> SlotLoops;
   std::vector<LoopState> States;
   LoopState &state(int loop);
   /// The shared sequence's value at iteration `i`, computing it if needed.
