@@ -129,7 +129,7 @@ std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
   if (f.space != Space::Shared || !r.evaluated ||
       r.minRatioRealistic < opts.bankThreshold)
     return std::nullopt;
-  Dependence dep = describeDependence(r, f.ctx, opts.bankThreshold);
+  Dependence dep = describeDependence(r, f.ctx);
   const int bytes = f.access.elementBytes;
   WarpRequest req =
       firstRequest(f.access.offset, f.access.mask, f.ctx, f.shape);

@@ -21,7 +21,7 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
   // threshold; the message says which assumption that rests on.
   if (r.minRatioRealistic < opts.threshold)
     return std::nullopt;
-  Dependence dep = describeDependence(r, f.ctx, opts.threshold);
+  Dependence dep = describeDependence(r, f.ctx);
 
   Finding out;
   const char *op = f.store ? "store" : "load";

@@ -55,6 +55,13 @@ struct RecordVal {
   bool varying = false;
 };
 
+inline Val recordVal(std::shared_ptr<const RecordVal> r) {
+  Val v;
+  v.kind = Val::Record;
+  v.rec = std::move(r);
+  return v;
+}
+
 struct Addr {
   Val ptr;
   int elementBytes = 0;

@@ -437,29 +437,22 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
     if (auto *me = dyn_cast<MemberExpr>(mc->getCallee()->IgnoreParens()))
       arrowCall = me->isArrow();
   if (objExpr && method && !method->isStatic()) {
-    if (arrowCall) {
-      Val p = rvalue(objExpr);
-      if (p.isPtr())
-        objectPtr = p;
-    } else if (!isa<CXXThisExpr>(objExpr->IgnoreParenImpCasts()) &&
-               !objExpr->getType()->isRecordType()) {
-      // not an object
-    } else if (auto a = lvalue(objExpr)) {
-      objectPtr = a->ptr;
-    }
-  }
-  if (objectPtr) {
-    // handled below: no register object
-  } else if (objExpr && method && !method->isStatic()) {
     const Expr *o = objExpr->IgnoreParenImpCasts();
-    bool arrow = false;
-    if (auto *mc = dyn_cast<CXXMemberCallExpr>(c))
-      if (auto *me = dyn_cast<MemberExpr>(mc->getCallee()->IgnoreParens()))
-        arrow = me->isArrow();
-    if (isa<CXXThisExpr>(o)) {
-      object = This;
-      objectIsThis = true;
-    } else if (!arrow) {
+    if (arrowCall) {
+      // p->f(): `this` is the pointer; this->f() in a method held in
+      // registers runs on the same object.
+      Val p = rvalue(objExpr);
+      if (p.isPtr()) {
+        objectPtr = p;
+      } else if (isa<CXXThisExpr>(o)) {
+        object = This;
+        objectIsThis = true;
+      }
+    } else if (auto a = lvalue(objExpr)) {
+      objectPtr = a->ptr; // an object in memory
+    } else {
+      // An object in registers: a local (written back after the call) or a
+      // temporary the walker constructs.
       if (auto *d = dyn_cast<DeclRefExpr>(o))
         objectVar = dyn_cast<VarDecl>(d->getDecl());
       if (objectVar && (spaceOf(objectVar) != Space::Local ||
@@ -468,8 +461,6 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
       Val ov = recordOf(objExpr);
       if (ov.isRecord())
         object = ov.rec;
-    } else {
-      rvalue(objExpr);
     }
   } else if (objExpr) {
     rvalue(objExpr);
@@ -533,9 +524,7 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
     if (objectIsThis) {
       This = after;
     } else if (objectVar && objectVar->getType()->isRecordType()) {
-      Val v;
-      v.kind = Val::Record;
-      v.rec = after;
+      Val v = recordVal(after);
       Env[objectVar] = v;
     }
   }

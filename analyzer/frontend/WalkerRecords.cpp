@@ -11,10 +11,7 @@ namespace detail {
 Val Walker::opaqueRecord(bool varying) {
   auto r = std::make_shared<RecordVal>();
   r->varying = varying;
-  Val v;
-  v.kind = Val::Record;
-  v.rec = r;
-  return v;
+  return recordVal(r);
 }
 
 Val Walker::paramRecord(const ParmVarDecl *p) {
@@ -33,10 +30,7 @@ Val Walker::paramRecord(const ParmVarDecl *p) {
       }
     }
   }
-  Val v;
-  v.kind = Val::Record;
-  v.rec = r;
-  return v;
+  return recordVal(r);
 }
 
 Val Walker::fieldOf(const Val &obj, const FieldDecl *f, const Expr *e) {
@@ -55,10 +49,7 @@ std::optional<Val> Walker::objectOf(const Expr *base, bool arrow) {
   base = base->IgnoreParenImpCasts();
   if (arrow) {
     if (isa<CXXThisExpr>(base) && This) {
-      Val v;
-      v.kind = Val::Record;
-      v.rec = This;
-      return v;
+      return recordVal(This);
     }
     return std::nullopt;
   }
@@ -132,9 +123,7 @@ bool Walker::fieldWrite(const Expr *lhs, const Val &value) {
         (!v->getType()->isRecordType() || v->getType()->isReferenceType()))
       return false;
     auto obj = objectOf(base, false);
-    Val nv;
-    nv.kind = Val::Record;
-    nv.rec = update(obj && obj->isRecord() ? obj->rec : nullptr);
+    Val nv = recordVal(update(obj && obj->isRecord() ? obj->rec : nullptr));
     Env[v] = nv;
     return true;
   }
@@ -143,9 +132,7 @@ bool Walker::fieldWrite(const Expr *lhs, const Val &value) {
     auto obj = objectOf(inner, false);
     if (!obj)
       return false;
-    Val nv;
-    nv.kind = Val::Record;
-    nv.rec = update(obj->isRecord() ? obj->rec : nullptr);
+    Val nv = recordVal(update(obj->isRecord() ? obj->rec : nullptr));
     return fieldWrite(inner, nv);
   }
   return false;
@@ -223,9 +210,7 @@ Val Walker::construct(const CXXConstructExpr *c) {
   }
   stmt(cd->getBody());
   --Depth;
-  Val out;
-  out.kind = Val::Record;
-  out.rec = This;
+  Val out = recordVal(This);
   Env = std::move(savedEnv);
   This = savedThis;
   OuterMask = savedOuter;
@@ -272,10 +257,7 @@ Val Walker::recordOf(const Expr *e) {
         r->fields[f] = f->getType()->isRecordType() ? recordOf(x) : rvalue(x);
       }
     }
-    Val v;
-    v.kind = Val::Record;
-    v.rec = r;
-    return v;
+    return recordVal(r);
   }
   if (e->isGLValue()) {
     // An object in memory (p[i], *q): reading it loads it whole.

@@ -241,10 +241,7 @@ Val Walker::merge(const LaneExpr &c, const Val &t, const Val &f, const Expr *e) 
       if (it != f.rec->fields.end())
         r->fields[field] = merge(c, tv, it->second, e);
     }
-    Val v;
-    v.kind = Val::Record;
-    v.rec = r;
-    return v;
+    return recordVal(r);
   }
   if (t.isRecord() || f.isRecord())
     return opaqueRecord(true);

@@ -130,8 +130,7 @@ static std::string rangeOf(const Atom &a) {
   return "";
 }
 
-Dependence describeDependence(const AccessResult &r, const Context &ctx,
-                              double threshold) {
+Dependence describeDependence(const AccessResult &r, const Context &ctx) {
   Dependence d;
   if (r.dependsOn.empty())
     return d;
@@ -170,7 +169,6 @@ Dependence describeDependence(const AccessResult &r, const Context &ctx,
     --from;
   if (from < byValue.size() && from > 0)
     d.condition = "for " + name + " >= " + std::to_string(byValue[from]->values[0]);
-  (void)threshold;
   // Stride as a*v + b through two samples of distinct value, checked on all.
   const AccessResult::Sample *p = nullptr, *q = nullptr;
   for (auto *s : byValue) {

@@ -54,8 +54,7 @@ struct Dependence {
   std::string condition, stride, assumption;
   bool known = false; // some unknown has values the project shows
 };
-Dependence describeDependence(const AccessResult &r, const Context &ctx,
-                              double threshold);
+Dependence describeDependence(const AccessResult &r, const Context &ctx);
 
 /// "0..31", "0..15", "0, 2, 4, ..., 30", "0, 5, 9": lanes of a mask.
 std::string laneList(LaneMask m);

@@ -47,7 +47,7 @@ TEST_P(Unknowns, RealisticRangeDecides) {
   EXPECT_FALSE(r.exact) << row.name;
   EXPECT_DOUBLE_EQ(r.minRatioRealistic, row.minRealistic) << row.name;
   EXPECT_DOUBLE_EQ(r.maxRatioRealistic, row.maxRealistic) << row.name;
-  EXPECT_EQ(describeDependence(r, ctx, 2.0).stride, row.stride) << row.name;
+  EXPECT_EQ(describeDependence(r, ctx).stride, row.stride) << row.name;
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -81,7 +81,7 @@ TEST(Unknowns, KnownValuesAreTheOnlySamples) {
   ASSERT_TRUE(r.evaluated);
   EXPECT_TRUE(r.exact); // one value: no range
   EXPECT_DOUBLE_EQ(r.actual, 4);
-  EXPECT_EQ(describeDependence(r, ctx, 2.0).assumption,
+  EXPECT_EQ(describeDependence(r, ctx).assumption,
             "'d' = 1 (the launch at k.cu:9)");
 }
 
