@@ -190,6 +190,10 @@ std::vector<std::string> deviceParseCommand(const std::vector<std::string> &cmd,
     out.push_back("-include");
     out.push_back(setup.stubDir + "/warplint_cuda.h");
   }
+  // What nvcc declares by itself and Clang does not (the __nv_atomic_*
+  // builtins, some cache-hinted loads and stores).
+  out.push_back("-include");
+  out.push_back(setup.stubDir + "/warplint_nvcc_builtins.h");
   if (extendedLambda)
     out.push_back("-D__CUDACC_EXTENDED_LAMBDA__");
   if (relaxedConstexpr)

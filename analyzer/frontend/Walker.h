@@ -205,8 +205,7 @@ private:
   int64_t pointeeBytes(QualType ptrType);
 
   /// p + i (or i + p, p - i): the offset moves by i elements.
-  Val pointerArith(const Val &p, const Val &i, QualType ptrType, bool sub,
-                   const Expr *e);
+  Val pointerArith(const Val &p, const Val &i, QualType ptrType, bool sub);
 
   const VarDecl *localVar(const Expr *e);
 

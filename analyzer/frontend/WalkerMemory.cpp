@@ -369,21 +369,32 @@ Val Walker::call(const CallExpr *c) {
       return opaque(c, true);
     }
   }
+  // A function the program defines itself is walked into, even when its name
+  // looks like an intrinsic (atomic_min, an atomicAdd(double *) fallback, a
+  // __ldg wrapper): its body says what it touches.
+  const FunctionDecl *def = nullptr;
+  bool userDefined =
+      fd && fd->hasBody(def) && def &&
+      !AC.getSourceManager().isInSystemHeader(def->getLocation());
   // atomicAdd(p, v), atomicCAS(p, c, v), atomicAdd_block(...), the
-  // __nv_atomic_* forms: a read-modify-write of *p.
-  if ((name.starts_with("atomic") || name.starts_with("__nv_atomic")) &&
+  // __nv_atomic_* forms: a read-modify-write of *p, except the atomic loads
+  // and stores, which nvcc emits as plain (strong) loads and stores.
+  if (!userDefined &&
+      (name.starts_with("atomic") || name.starts_with("__nv_atomic")) &&
       c->getNumArgs() >= 1 && c->getArg(0)->getType()->isPointerType()) {
     Val p = rvalue(c->getArg(0));
     for (unsigned i = 1; i < c->getNumArgs(); ++i)
       rvalue(c->getArg(i));
+    bool load = name.starts_with("__nv_atomic_load");
+    bool store = name.starts_with("__nv_atomic_store");
     if (p.isPtr()) {
       Addr a{p, int(pointeeBytes(c->getArg(0)->getType()))};
       a.elementStride = a.elementBytes;
-      record(c, a, true, true);
+      record(c, a, !load, !load && !store);
     }
     return opaque(c, true);
   }
-  if (name.starts_with("__ld") && c->getNumArgs() == 1) {
+  if (!userDefined && name.starts_with("__ld") && c->getNumArgs() == 1) {
     // __ldg(p) and the cache-hinted loads read *p.
     Val p = rvalue(c->getArg(0));
     if (p.isPtr()) {
@@ -393,7 +404,7 @@ Val Walker::call(const CallExpr *c) {
     }
     return opaque(c, varying(p));
   }
-  if (name.starts_with("__st") && c->getNumArgs() == 2) {
+  if (!userDefined && name.starts_with("__st") && c->getNumArgs() == 2) {
     Val p = rvalue(c->getArg(0));
     rvalue(c->getArg(1));
     if (p.isPtr()) {
@@ -403,10 +414,7 @@ Val Walker::call(const CallExpr *c) {
     }
     return opaque(c, true);
   }
-  const FunctionDecl *def = nullptr;
-  if (fd && fd->hasBody(def) && def &&
-      !AC.getSourceManager().isInSystemHeader(def->getLocation()) &&
-      Depth < MaxInlineDepth &&
+  if (userDefined && Depth < MaxInlineDepth &&
       std::find(Inlining.begin(), Inlining.end(), def) == Inlining.end())
     return inlineCall(c, def);
   bool anyVarying = false;

@@ -282,11 +282,13 @@ int64_t Walker::pointeeBytes(QualType ptrType) {
   return AC.getTypeSizeInChars(pt).getQuantity();
 }
 
-Val Walker::pointerArith(const Val &p, const Val &i, QualType ptrType, bool sub,
-                 const Expr *e) {
+Val Walker::pointerArith(const Val &p, const Val &i, QualType ptrType,
+                         bool sub) {
+  // The result is a byte offset: it carries no source origin, because notes
+  // quote an origin's lane distance in elements. The index keeps its own.
   LaneExpr step = bin(Op::Mul, i.v, cst(pointeeBytes(ptrType)));
   Val r = p;
-  r.v = withOrigin(bin(sub ? Op::Sub : Op::Add, p.v, step), origin(e));
+  r.v = bin(sub ? Op::Sub : Op::Add, p.v, step);
   return r;
 }
 
@@ -316,7 +318,7 @@ Val Walker::binary(const BinaryOperator *b) {
       if (k != BO_Assign) {
         Val old = rvalue(lhs);
         if (old.isPtr() && rhs.kind == Val::Int)
-          rhs = pointerArith(old, rhs, lhs->getType(), k == BO_SubAssign, b);
+          rhs = pointerArith(old, rhs, lhs->getType(), k == BO_SubAssign);
         else if (old.kind == Val::Int && rhs.kind == Val::Int)
           rhs = intVal(withOrigin(bin(binaryOp(k), old.v, rhs.v), origin(b)));
         else
@@ -330,7 +332,7 @@ Val Walker::binary(const BinaryOperator *b) {
                                                : rvalue(b->getRHS());
       if (k != BO_Assign) {
         if (old->isPtr() && rhs.kind == Val::Int)
-          rhs = pointerArith(*old, rhs, lhs->getType(), k == BO_SubAssign, b);
+          rhs = pointerArith(*old, rhs, lhs->getType(), k == BO_SubAssign);
         else if (old->kind == Val::Int && rhs.kind == Val::Int && old->v &&
                  rhs.v)
           rhs = intVal(withOrigin(bin(binaryOp(k), old->v, rhs.v), origin(b)));
@@ -358,9 +360,9 @@ Val Walker::binary(const BinaryOperator *b) {
   }
   Val l = rvalue(b->getLHS()), r = rvalue(b->getRHS());
   if ((k == BO_Add || k == BO_Sub) && l.isPtr() && r.kind == Val::Int)
-    return pointerArith(l, r, b->getLHS()->getType(), k == BO_Sub, b);
+    return pointerArith(l, r, b->getLHS()->getType(), k == BO_Sub);
   if (k == BO_Add && r.isPtr() && l.kind == Val::Int)
-    return pointerArith(r, l, b->getRHS()->getType(), false, b);
+    return pointerArith(r, l, b->getRHS()->getType(), false);
   if (k == BO_Sub && l.isPtr() && r.isPtr() && l.base == r.base)
     return intVal(bin(Op::Div, bin(Op::Sub, l.v, r.v),
                       cst(pointeeBytes(b->getLHS()->getType()))));
@@ -386,7 +388,7 @@ Val Walker::unary(const UnaryOperator *u) {
     if (const VarDecl *v = localVar(sub)) {
       Val old = rvalue(sub), now;
       if (old.isPtr())
-        now = pointerArith(old, intVal(cst(1)), sub->getType(), !inc, u);
+        now = pointerArith(old, intVal(cst(1)), sub->getType(), !inc);
       else
         now = intVal(bin(inc ? Op::Add : Op::Sub, old.v, cst(1)));
       Env[v] = now;
@@ -394,7 +396,7 @@ Val Walker::unary(const UnaryOperator *u) {
     }
     if (auto old = fieldRead(sub); old && (old->isPtr() || old->kind == Val::Int) && old->v) {
       Val now = old->isPtr()
-                    ? pointerArith(*old, intVal(cst(1)), sub->getType(), !inc, u)
+                    ? pointerArith(*old, intVal(cst(1)), sub->getType(), !inc)
                     : intVal(bin(inc ? Op::Add : Op::Sub, old->v, cst(1)));
       if (fieldWrite(sub, now))
         return u->isPrefix() ? now : *old;

@@ -72,6 +72,13 @@ TEST(CommandLine, BundledHeaderMode) {
   EXPECT_FALSE(has(out, "--cuda-path=/usr/local/cuda"));
 }
 
+TEST(CommandLine, NvccBuiltinsDeclaredInBothModes) {
+  CudaSetup bundled{"", "", "/res", "/stub"};
+  for (const CudaSetup &s : {bundled, toolkit()})
+    EXPECT_TRUE(has(deviceParseCommand({"clang++", "k.cu"}, s),
+                    "/stub/warplint_nvcc_builtins.h"));
+}
+
 TEST(CommandLine, UserFlagsThatWouldHideFindings) {
   auto out = deviceParseCommand(
       {"clang++", "-Werror", "-w", "-Xcompiler", "-Werror", "--cuda-host-only",

@@ -1,0 +1,97 @@
+// Declarations of what nvcc provides by itself and Clang 22 does not, so that
+// code using them parses and its accesses are seen. warplint only parses
+// (-fsyntax-only); nothing here is ever compiled to code.
+//
+// - The __nv_atomic_* builtins and their __NV_ATOMIC_* / __NV_THREAD_SCOPE_*
+//   constants (CUDA 12.8 and later).
+// - The cache-hinted loads and stores of sm_32_intrinsics.h that Clang's CUDA
+//   wrapper leaves out (it declares __ldg, __ldcg, __ldcs, __ldcv and __stwt).
+#ifndef WARPLINT_NVCC_BUILTINS_H
+#define WARPLINT_NVCC_BUILTINS_H
+#if defined(__CUDA__) && defined(__cplusplus)
+
+#define WARPLINT_DEV __attribute__((device))
+
+#ifndef __NV_ATOMIC_RELAXED
+#define __NV_ATOMIC_RELAXED 0
+#define __NV_ATOMIC_CONSUME 1
+#define __NV_ATOMIC_ACQUIRE 2
+#define __NV_ATOMIC_RELEASE 3
+#define __NV_ATOMIC_ACQ_REL 4
+#define __NV_ATOMIC_SEQ_CST 5
+#endif
+#ifndef __NV_THREAD_SCOPE_THREAD
+#define __NV_THREAD_SCOPE_THREAD 0
+#define __NV_THREAD_SCOPE_BLOCK 1
+#define __NV_THREAD_SCOPE_CLUSTER 2
+#define __NV_THREAD_SCOPE_DEVICE 3
+#define __NV_THREAD_SCOPE_SYSTEM 4
+#endif
+
+namespace warplint_builtins {
+template <class T> struct plain { typedef T type; };
+template <class T> struct plain<const T> { typedef T type; };
+template <class T> struct plain<volatile T> { typedef T type; };
+template <class T> struct plain<const volatile T> { typedef T type; };
+} // namespace warplint_builtins
+
+#define WARPLINT_PLAIN(T) typename warplint_builtins::plain<T>::type
+
+// Loads and stores: the pointer is the first argument.
+template <class T>
+WARPLINT_DEV WARPLINT_PLAIN(T) __nv_atomic_load_n(T *p, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T, class R>
+WARPLINT_DEV void __nv_atomic_load(T *p, R *ret, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T, class V>
+WARPLINT_DEV void __nv_atomic_store_n(T *p, V value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T, class V>
+WARPLINT_DEV void __nv_atomic_store(T *p, V *value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T, class V>
+WARPLINT_DEV WARPLINT_PLAIN(T) __nv_atomic_exchange_n(T *p, V value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T, class V, class R>
+WARPLINT_DEV void __nv_atomic_exchange(T *p, V *value, R *ret, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T, class E, class V>
+WARPLINT_DEV bool __nv_atomic_compare_exchange_n(T *p, E *expected, V desired, bool weak, int success,
+                                                 int failure, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T, class E, class V>
+WARPLINT_DEV bool __nv_atomic_compare_exchange(T *p, E *expected, V *desired, bool weak, int success,
+                                               int failure, int scope = __NV_THREAD_SCOPE_SYSTEM);
+WARPLINT_DEV void __nv_atomic_thread_fence(int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+
+// Read-modify-write forms: __nv_atomic_fetch_OP returns the old value,
+// __nv_atomic_OP returns nothing.
+#define WARPLINT_NV_ATOMIC_RMW(op)                                                              \
+  template <class T, class V>                                                                  \
+  WARPLINT_DEV WARPLINT_PLAIN(T) __nv_atomic_fetch_##op(T *p, V value, int order,               \
+                                                        int scope = __NV_THREAD_SCOPE_SYSTEM); \
+  template <class T, class V>                                                                  \
+  WARPLINT_DEV void __nv_atomic_##op(T *p, V value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+WARPLINT_NV_ATOMIC_RMW(add)
+WARPLINT_NV_ATOMIC_RMW(sub)
+WARPLINT_NV_ATOMIC_RMW(min)
+WARPLINT_NV_ATOMIC_RMW(max)
+WARPLINT_NV_ATOMIC_RMW(and)
+WARPLINT_NV_ATOMIC_RMW(or)
+WARPLINT_NV_ATOMIC_RMW(xor)
+#undef WARPLINT_NV_ATOMIC_RMW
+
+// Cache-hinted loads and stores Clang's wrapper does not declare. They are
+// templates, so the non-template overloads that cuda_fp16.h and cuda_bf16.h
+// declare for their own types still win; the value parameter does not take
+// part in deduction, so a float store of a double converts as with nvcc.
+#define WARPLINT_HINTED_LOAD(name)                                                             \
+  template <class T> WARPLINT_DEV WARPLINT_PLAIN(T) name(const T *p);
+#define WARPLINT_HINTED_STORE(name)                                                            \
+  template <class T> WARPLINT_DEV void name(T *p, typename warplint_builtins::plain<T>::type value);
+WARPLINT_HINTED_LOAD(__ldca)
+WARPLINT_HINTED_LOAD(__ldlu)
+WARPLINT_HINTED_STORE(__stcs)
+WARPLINT_HINTED_STORE(__stcg)
+WARPLINT_HINTED_STORE(__stwb)
+#undef WARPLINT_HINTED_LOAD
+#undef WARPLINT_HINTED_STORE
+
+#undef WARPLINT_PLAIN
+#undef WARPLINT_DEV
+#endif
+#endif
