@@ -327,7 +327,23 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
     M.ctx.loops[primary].testAfterBody = testAfterBody;
     Mask = land(Mask, loopActive(primary));
   }
+  // The condition's own accesses (while (a[i] > x), a compare-and-swap in a
+  // do-while test): recorded once per iteration under the body's mask, which
+  // is exact for a test after the body and leaves out only the final, failing
+  // test of one before it.
+  auto conditionAccesses = [&] {
+    if (!cond || NoRecord)
+      return;
+    ++StmtId;
+    condition(cond);
+    ++StmtId;
+  };
+  if (!testAfterBody)
+    conditionAccesses();
   stmt(body);
+  Terminated = false;
+  if (testAfterBody)
+    conditionAccesses();
   if (inc)
     rvalue(inc); // accesses in the increment, once per iteration
   Terminated = false;
