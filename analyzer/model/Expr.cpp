@@ -208,6 +208,20 @@ LaneExpr select(LaneExpr c, LaneExpr t, LaneExpr f) {
   return make(Op::Select, 0, std::move(c), std::move(t), std::move(f));
 }
 
+LaneExpr withoutOrigins(const LaneExpr &e, OriginFreeMemo &memo) {
+  if (!e || e->op == Op::TooDeep)
+    return e;
+  auto it = memo.find(e.get());
+  if (it != memo.end())
+    return it->second;
+  // Operands are at most MaxDepth deep, so the recursion is bounded.
+  LaneExpr r = intern(e->op, e->value, withoutOrigins(e->a, memo),
+                      withoutOrigins(e->b, memo), withoutOrigins(e->c, memo),
+                      -1);
+  memo.emplace(e.get(), r);
+  return r;
+}
+
 LaneExpr withOrigin(LaneExpr e, int origin) {
   if (!e || e->origin == origin || e->op == Op::TooDeep)
     return e;

@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace warplint {
@@ -86,6 +87,13 @@ LaneExpr bin(Op op, LaneExpr a, LaneExpr b);
 LaneExpr un(Op op, LaneExpr a);
 LaneExpr select(LaneExpr c, LaneExpr t, LaneExpr f);
 LaneExpr withOrigin(LaneExpr e, int origin);
+
+/// The same value with every origin cleared, so that an expression written
+/// twice in the source (each copy with its own origins) is one node. The memo
+/// keeps the results (and the nodes it maps from) alive; share it across
+/// calls.
+using OriginFreeMemo = std::unordered_map<const Node *, LaneExpr>;
+LaneExpr withoutOrigins(const LaneExpr &e, OriginFreeMemo &memo);
 
 inline LaneExpr operator+(LaneExpr a, LaneExpr b) { return bin(Op::Add, a, b); }
 inline LaneExpr operator-(LaneExpr a, LaneExpr b) { return bin(Op::Sub, a, b); }

@@ -106,6 +106,23 @@ TEST(Scale, EqualExpressionsAreOneNode) {
   EXPECT_EQ(a.get(), b.get());
 }
 
+TEST(Scale, CopiesWithTheirOwnOriginsAreOneValue) {
+  // m[i * n + j] written twice: each copy's nodes carry its own origins.
+  Context ctx;
+  LaneExpr n = unknown(ctx.addAtom("n", AtomKind::Uniform));
+  auto copy = [&](int o) {
+    return withOrigin(withOrigin(threadIdx(0) * n, o) + cst(3), o + 1);
+  };
+  LaneExpr first = copy(10), second = copy(20);
+  EXPECT_NE(first, second);
+  OriginFreeMemo memo;
+  LaneExpr a = withoutOrigins(first, memo), b = withoutOrigins(second, memo);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a->origin, -1);
+  EXPECT_EQ(a->a->origin, -1);
+  EXPECT_NE(a, withoutOrigins(withOrigin(threadIdx(0) * n + cst(4), 5), memo));
+}
+
 TEST(Scale, ConditionalChainIsLinear) {
   // x = t; 40 times: if (t & bit) x = x + k. A tree would have 2^40 paths;
   // shared nodes make it 40 selects, evaluated once each per warp.
