@@ -30,8 +30,11 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
   if (f.splitOf && r.laneStride &&
       (*r.laneStride == f.splitOf || *r.laneStride == -f.splitOf)) {
     int pieces = f.splitOf / f.access.elementBytes;
-    out.message = "global " + std::string(op) + " of a " +
-                  byteAdjective(f.splitOf) + " element is split into " +
+    std::string size = byteAdjective(f.splitOf);
+    bool vowel = size[0] == '8' || size.rfind("11-", 0) == 0 ||
+                 size.rfind("18-", 0) == 0;
+    out.message = "global " + std::string(op) + (vowel ? " of an " : " of a ") +
+                  size + " element is split into " +
                   std::to_string(pieces) + " " +
                   byteAdjective(f.access.elementBytes) + " " + op +
                   "s, each touching " + formatFigure(r.actual) +
@@ -44,8 +47,15 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
         {-1, "the pieces together use every byte they fetch: the extra "
              "sectors are repeated requests, mostly served by L1, not extra "
              "DRAM traffic"});
+    bool underAligned = padded == f.splitOf;
     out.notes.push_back(
-        {-1, padded <= 16
+        {-1, underAligned
+                 ? "give the type " + byteAdjective(padded) +
+                       " alignment (struct __align__(" +
+                       std::to_string(padded) +
+                       "), or a vector type) so that each lane's element is "
+                       "one request"
+             : padded <= 16
                  ? "pad the element to " + bytes(padded) + " with " +
                        bytes(padded) + " alignment (float4 for float3) so "
                        "that each lane's element is one request"

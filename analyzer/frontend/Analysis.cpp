@@ -178,7 +178,8 @@ private:
         return c;
       };
     AccessResult r = analyzeAccess(site.access, m.ctx, choice.shapes, cost);
-    SourceLocation loc = site.expr->getBeginLoc();
+    SourceLocation loc =
+        site.reportAt.isValid() ? site.reportAt : site.expr->getBeginLoc();
     AccessRecord ar;
     ar.kernel = kernelName(k);
     ar.signature = signature(k);
@@ -347,17 +348,28 @@ private:
     dr.kernel = kernelName(k);
     dr.signature = signature(k);
     dr.message = f.message;
+    // Reported on a struct's line (AccessSite::reportAt): notes without a
+    // source expression of their own stay there, and one says where the
+    // copy is written.
+    bool elsewhere = siteRange.isValid() && loc != siteRange.getBegin();
     // (location, message) pairs: one per note, then the calls that led here.
     std::vector<std::tuple<SourceLocation, std::string, SourceRange>> notes;
     for (const RuleNote &n : f.notes) {
       SourceRange range = n.origin >= 0 && size_t(n.origin) < m.origins.size()
                               ? m.origins[n.origin]
-                              : siteRange;
+                          : elsewhere ? SourceRange()
+                                      : siteRange;
       std::string msg = n.message;
       if (n.origin >= 0)
         msg = "'" + text(range) + "' " + msg;
       notes.emplace_back(n.origin >= 0 ? range.getBegin() : loc, msg, range);
     }
+    if (elsewhere)
+      notes.emplace_back(siteRange.getBegin(),
+                         "the struct is copied here; nvcc puts the copy's "
+                         "accesses on the struct's line, as the GPU's "
+                         "per-line counters show them",
+                         siteRange);
     for (auto c = calls.rbegin(); c != calls.rend(); ++c)
       notes.emplace_back((*c)->getBeginLoc(), "in the call from here",
                          (*c)->getSourceRange());
@@ -380,7 +392,8 @@ private:
     if (!Emitted.insert({dr.pos.file, dr.pos.line, message}).second)
       return;
     DiagnosticsEngine &d = CI.getDiagnostics();
-    d.Report(loc, f.remark ? RemarkId : WarnId) << message << siteRange;
+    d.Report(loc, f.remark ? RemarkId : WarnId)
+        << message << (elsewhere ? SourceRange() : siteRange);
     for (const auto &[at, msg, range] : notes)
       d.Report(at, NoteId) << msg << range;
   }

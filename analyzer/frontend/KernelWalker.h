@@ -43,6 +43,11 @@ struct AccessSite {
   /// read-modify-write the memory system performs (RED/ATOM, ATOMS).
   bool atomic = false;
   const clang::Expr *expr = nullptr; // the lvalue accessed
+  /// Where the GPU's line table puts it when that is not `expr`: a struct
+  /// copied by an implicit constructor or assignment that calls non-trivial
+  /// member ones is moved on the struct's own line (nvcc inlines that
+  /// implicit function, which is defined there).
+  clang::SourceLocation reportAt;
   bool structMember = false;
   int64_t elementStride = 0;
   /// Calls through which the kernel reached this access, outermost first.

@@ -140,6 +140,14 @@ private:
   bool NoRecord = false;
   int Depth = 0;
   std::vector<const CallExpr *> Calls;
+  /// Set while walking an implicit, non-trivial struct copy: the struct's
+  /// line, where the access to `ReportFor` (the object copied, or copied
+  /// to) is reported (AccessSite::reportAt). Accesses that compute its
+  /// address stay on their own lines.
+  SourceLocation ReportAt;
+  const Expr *ReportFor = nullptr;
+  /// The struct's line for a copy through `fn` when nvcc reports it there.
+  static SourceLocation implicitCopyLine(const FunctionDecl *fn);
   std::vector<std::pair<LaneExpr, Val>> *Returns = nullptr;
   std::map<const ValueDecl *, int> ParamAtoms;
   /// The object a method being inlined runs on (null: none, or not known).

@@ -149,6 +149,8 @@ void Walker::record(const Expr *e, const Addr &a, bool store, bool atomic) {
   s.store = store;
   s.atomic = atomic;
   s.expr = e;
+  if (e == ReportFor)
+    s.reportAt = ReportAt;
   s.structMember = a.structMember;
   s.elementStride = a.elementStride;
   s.calls = Calls;
@@ -164,13 +166,18 @@ void Walker::record(const Expr *e, const Addr &a, bool store, bool atomic) {
   // An element that is not one power-of-two access of at most 16 bytes is
   // several instructions, each as wide as its alignment allows (a float3 is
   // three 4-byte loads 12 bytes apart per lane, a double4 two 16-byte
-  // loads): each is a request of its own, as the GPU counts them.
+  // loads): each is a request of its own, as the GPU counts them. So is a
+  // global element whose type is less aligned than it is wide (a struct of
+  // four __half is four 2-byte loads): nvcc knows no more of a global
+  // pointer than its type.
   int bytes = a.elementBytes;
-  if (bytes > 16 || (bytes & (bytes - 1))) {
-    QualType t = e->getType();
-    int align = t.isNull() || t->isIncompleteType() || t->isDependentType()
-                    ? 1
-                    : int(AC.getTypeAlignInChars(t).getQuantity());
+  QualType t = e->getType();
+  int align = t.isNull() || t->isIncompleteType() || t->isDependentType()
+                  ? 1
+                  : int(AC.getTypeAlignInChars(t).getQuantity());
+  if (bytes > 16 || (bytes & (bytes - 1)) ||
+      (a.ptr.space == Space::Global && align < bytes && !a.structMember &&
+       t->isRecordType())) {
     int chunk = 16;
     while (chunk > 1 && (chunk > align || bytes % chunk != 0))
       chunk /= 2;
@@ -421,6 +428,13 @@ Val Walker::call(const CallExpr *c) {
   for (const Expr *arg : c->arguments())
     anyVarying |= varying(rvalue(arg));
   return opaque(c, anyVarying || c->getType()->isVoidType());
+}
+
+SourceLocation Walker::implicitCopyLine(const FunctionDecl *fn) {
+  auto *md = llvm::dyn_cast_or_null<CXXMethodDecl>(fn);
+  if (!md || !md->isImplicit() || md->isTrivial())
+    return {};
+  return md->getParent()->getBeginLoc();
 }
 
 Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {

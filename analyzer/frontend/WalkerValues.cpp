@@ -135,8 +135,16 @@ Val Walker::rvalue(const Expr *e) {
     // Copying a struct or vector (float4 v = p[i]) loads all of it.
     if (cc->getNumArgs() == 1 && cc->getConstructor() &&
         cc->getConstructor()->isCopyOrMoveConstructor() &&
-        cc->getArg(0)->isGLValue())
-      return load(cc->getArg(0), e);
+        cc->getArg(0)->isGLValue()) {
+      SourceLocation saved = ReportAt;
+      const Expr *savedFor = ReportFor;
+      ReportAt = implicitCopyLine(cc->getConstructor());
+      ReportFor = cc->getArg(0);
+      Val v = load(cc->getArg(0), e);
+      ReportAt = saved;
+      ReportFor = savedFor;
+      return v;
+    }
   }
   if (auto *oc = dyn_cast<CXXOperatorCallExpr>(e)) {
     // Struct assignment (p[i] = v) is a call to operator=.
@@ -153,12 +161,24 @@ Val Walker::rvalue(const Expr *e) {
         if (fieldWrite(dst, r))
           return r;
       }
+      SourceLocation line = implicitCopyLine(oc->getDirectCallee());
+      SourceLocation saved = ReportAt;
+      const Expr *savedFor = ReportFor;
+      ReportAt = line;
+      ReportFor = src;
       if (src->isGLValue())
         load(src, e);
       else
         rvalue(src);
-      if (auto a = lvalue(oc->getArg(0)))
+      ReportAt = saved;
+      ReportFor = savedFor;
+      if (auto a = lvalue(oc->getArg(0))) {
+        ReportAt = line;
+        ReportFor = oc->getArg(0);
         record(oc->getArg(0), *a, true);
+        ReportAt = saved;
+        ReportFor = savedFor;
+      }
       return opaque(e, true);
     }
   }
