@@ -14,6 +14,12 @@ namespace detail {
 Space Walker::spaceOf(const VarDecl *v) {
   if (v->hasAttr<CUDASharedAttr>())
     return Space::Shared;
+  // Clang marks namespace-scope constexpr variables __constant__ by itself;
+  // nvcc folds a constexpr scalar or object (cuda::std::integral_constant
+  // tags, tile sizes) into the code. Only an array, indexed at run time, is
+  // read from constant memory.
+  if (v->isConstexpr() && !v->getType()->isArrayType())
+    return Space::Local;
   if (v->hasAttr<CUDAConstantAttr>())
     return Space::Constant;
   if (v->hasGlobalStorage())
