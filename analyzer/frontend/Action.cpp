@@ -227,7 +227,14 @@ bool analyzeFiles(const ToolOptions &opts, Report &report) {
                 opts.extraArgsBefore.end());
     argv.insert(argv.end(), cmd.begin() + 1, cmd.end());
     argv.insert(argv.end(), opts.extraArgs.begin(), opts.extraArgs.end());
-    argv = deviceParseCommand(argv, opts.cuda);
+    std::vector<std::string> commandErrors;
+    argv = deviceParseCommand(argv, opts.cuda, dir, &commandErrors);
+    for (const std::string &e : commandErrors)
+      llvm::errs() << "warplint: error: " << file << ": " << e << "\n";
+    if (!commandErrors.empty()) {
+      fr.ok = false;
+      fr.error = commandErrors[0];
+    }
     argv.push_back(std::string(abs));
     DeviceDatabase db;
     db.commands[std::string(abs)] =
@@ -235,6 +242,9 @@ bool analyzeFiles(const ToolOptions &opts, Report &report) {
 
     ClangTool tool(db, {std::string(abs)});
     tool.setDiagnosticConsumer(&router);
+    // Each file's errors are its own: the consumer's counts (which clang
+    // reads to decide whether a file failed) start again at zero.
+    router.clear();
     router.FileErrors = 0;
     router.FirstError.clear();
     size_t kernelsBefore = report.kernels.size();

@@ -1,5 +1,7 @@
 #include "CommandLine.h"
 
+#include "NvccOptions.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -94,15 +96,28 @@ static bool inList(const std::string &a, const char *const (&list)[N]) {
          list + N;
 }
 
-std::vector<std::string> deviceParseCommand(const std::vector<std::string> &cmd,
-                                            const CudaSetup &setup) {
+std::vector<std::string> deviceParseCommand(const std::vector<std::string> &in,
+                                            const CudaSetup &setup,
+                                            const std::string &directory,
+                                            std::vector<std::string> *errors) {
+  std::vector<std::string> ignored;
+  const std::vector<std::string> cmd =
+      !in.empty() && isNvcc(in[0])
+          ? translateNvccOptions(in, directory, errors ? *errors : ignored)
+          : in;
   std::vector<std::string> out{"clang++"};
   std::string arch = setup.arch.empty() ? newestArch(cmd) : setup.arch;
   if (arch.empty())
     arch = "sm_90";
   bool extendedLambda = false, relaxedConstexpr = false;
+  // What follows a "--" is inputs only: warplint's flags go before it.
+  std::vector<std::string> inputs;
   for (size_t i = 1; i < cmd.size(); ++i) {
     const std::string &a = cmd[i];
+    if (a == "--") {
+      inputs.assign(cmd.begin() + i, cmd.end());
+      break;
+    }
     auto value = [&](std::string &v) {
       if (i + 1 < cmd.size())
         v = cmd[++i];
@@ -198,6 +213,7 @@ std::vector<std::string> deviceParseCommand(const std::vector<std::string> &cmd,
     out.push_back("-D__CUDACC_EXTENDED_LAMBDA__");
   if (relaxedConstexpr)
     out.push_back("-D__CUDACC_RELAXED_CONSTEXPR__");
+  out.insert(out.end(), inputs.begin(), inputs.end());
   return out;
 }
 

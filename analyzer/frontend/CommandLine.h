@@ -23,9 +23,14 @@ struct CudaSetup {
 };
 
 /// Rewrites `cmd` (argv[0] first, the source file somewhere in it) into a
-/// clang command for a device-only syntax-only CUDA parse.
+/// clang command for a device-only syntax-only CUDA parse. An nvcc command's
+/// options go through the nvcc option table (NvccOptions.h), options files
+/// read relative to `directory`; what cannot be read is added to `errors`.
+/// warplint's own flags always come before a "--" and the inputs after it.
 std::vector<std::string> deviceParseCommand(const std::vector<std::string> &cmd,
-                                            const CudaSetup &setup);
+                                            const CudaSetup &setup,
+                                            const std::string &directory = ".",
+                                            std::vector<std::string> *errors = nullptr);
 
 /// Newest sm_NN named by nvcc or clang architecture flags, or "".
 std::string newestArch(const std::vector<std::string> &cmd);

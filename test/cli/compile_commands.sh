@@ -37,6 +37,53 @@ run baddb -p "$TMP/nowhere" "$TMP/src/k.cu"
 expect_rc baddb 2
 expect_in baddb err "cannot load compile_commands.json"
 
+# CMake's Makefiles generator passes include paths and definitions in an
+# options file (relative to the entry's directory); nvcc options CUDA 13
+# lists, in their long, short and joined forms, are all understood.
+mkdir -p "$TMP/mk/CMakeFiles/k.dir"
+cat >"$TMP/mk/CMakeFiles/k.dir/includes_CUDA.rsp" <<RSP
+-I"$TMP/src" -DSTRIDE=16
+RSP
+cat >"$TMP/mk/compile_commands.json" <<JSON
+[{"directory": "$TMP/mk",
+  "command": "/usr/local/cuda/bin/nvcc --options-file CMakeFiles/k.dir/includes_CUDA.rsp -Xcudafe --diag_suppress=177 -ftz=true --fmad false --split-compile 4 -dopt on -Werror all-warnings -t 8 -Xptxas=-v --keep-dir /tmp -Ofc max --std c++17 -x cu -c $TMP/src/k.cu -o k.o",
+  "file": "$TMP/src/k.cu"}]
+JSON
+run optf -p "$TMP/mk" "$TMP/src/k.cu"
+expect_rc optf 0
+expect_in optf out "adjacent lanes are 64 bytes apart"
+
+# An options file that is not there is an error, not a silent parse without
+# its include paths.
+sed 's/includes_CUDA.rsp/missing.rsp/' "$TMP/mk/compile_commands.json" >"$TMP/mk/cc.json"
+mkdir -p "$TMP/mk2" && mv "$TMP/mk/cc.json" "$TMP/mk2/compile_commands.json"
+run optf_missing -p "$TMP/mk2" "$TMP/src/k.cu"
+expect_rc optf_missing 2
+expect_in optf_missing err "cannot read options file"
+
+# A header that is not in the database gets the command of a neighbouring
+# entry (Clang's interpolation, whose command ends in "-- file"): warplint's
+# own flags still come before the "--".
+cat >"$TMP/src/k2.cuh" <<'CU'
+#include <cuda_runtime.h>
+__global__ void h(const float *in, float *out) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  out[g] = in[g * STRIDE];
+}
+inline void launchH(const float *a, float *b) { h<<<64, 256>>>(a, b); }
+CU
+run header -p "$TMP/build" "$TMP/src/k2.cuh"
+expect_rc header 0
+expect_in header out "adjacent lanes are 128 bytes apart"
+
+# One file's parse errors are its own: the next file is analyzed in full.
+printf '__global__ void bad(float *o) { o[0] = undeclared; }\n' >"$TMP/src/bad.cu"
+run errors_stay "$TMP/src/bad.cu" "$TMP/src/k.cu" -- -DSTRIDE=32
+expect_rc errors_stay 2
+expect_in errors_stay err "bad.cu could not be analyzed completely (1 error)"
+expect_not_in errors_stay err "k.cu could not be analyzed"
+expect_in errors_stay out "adjacent lanes are 128 bytes apart"
+
 # Without a toolkit: the bundled header gives the same findings.
 run stub --cuda-path="$TMP/no-cuda-here" "$TMP/src/k.cu" -- -DSTRIDE=32
 expect_rc stub 0
