@@ -3,6 +3,8 @@
 #include "frontend/Action.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -108,6 +110,22 @@ static bool parseShape(const std::string &s, warplint::Shape &out) {
   return out.threads() <= 1024;
 }
 
+/// warplint's bundled headers: next to an installed binary
+/// (<prefix>/share/warplint/include-stub, see `cmake --install`), else in the
+/// source tree it was built from.
+static std::string stubDirectory(const char *argv0) {
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&stubDirectory));
+  if (!exe.empty()) {
+    llvm::SmallString<256> dir(llvm::sys::path::parent_path(exe));
+    llvm::sys::path::append(dir, "..", "share", "warplint", "include-stub");
+    llvm::sys::path::remove_dots(dir, true);
+    if (llvm::sys::fs::is_directory(dir))
+      return std::string(dir);
+  }
+  return WARPLINT_STUB_DIR;
+}
+
 int main(int argc, const char **argv) {
   // Everything after "--" is the compile command for files without a database.
   std::vector<const char *> args;
@@ -196,7 +214,12 @@ int main(int argc, const char **argv) {
   opts.cuda.cudaPath = warplint::findCudaPath(CudaPath, NoToolkit);
   opts.cuda.arch = Arch;
   opts.cuda.resourceDir = WARPLINT_RESOURCE_DIR;
-  opts.cuda.stubDir = WARPLINT_STUB_DIR;
+  opts.cuda.stubDir = stubDirectory(argv[0]);
+  if (!llvm::sys::fs::exists(opts.cuda.stubDir + "/warplint_cuda.h")) {
+    errs() << "warplint: error: bundled CUDA headers not found in '"
+           << opts.cuda.stubDir << "'; reinstall warplint\n";
+    return 2;
+  }
   if (Threshold <= 1.0) {
     errs() << "warplint: error: --threshold must be greater than 1\n";
     return 2;
