@@ -30,14 +30,33 @@ public:
   std::vector<const FunctionDecl *> kernels;
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool VisitFunctionDecl(FunctionDecl *f) {
-    if (f->hasAttr<CUDAGlobalAttr>() && f->doesThisDeclarationHaveABody() &&
-        !f->isDependentContext() && !SM.isInSystemHeader(f->getLocation()))
+    if (!f->hasAttr<CUDAGlobalAttr>() || !f->doesThisDeclarationHaveABody() ||
+        f->isDependentContext() || f->isInvalidDecl() ||
+        SM.isInSystemHeader(f->getLocation()))
+      return true;
+    // One kernel per place in the source and signature: a file included
+    // more than once without a guard (or including itself) repeats its
+    // definitions, which Clang reports as errors; they are one kernel.
+    PresumedLoc p = SM.getPresumedLoc(SM.getSpellingLoc(f->getLocation()));
+    std::string key = (p.isValid() ? std::string(p.getFilename()) + ":" +
+                                         std::to_string(p.getLine()) + ":" +
+                                         std::to_string(p.getColumn())
+                                   : "") +
+                      " " + f->getType().getAsString();
+    if (f->getTemplateSpecializationArgs()) {
+      llvm::raw_string_ostream os(key);
+      os << " ";
+      f->getNameForDiagnostic(os, f->getASTContext().getPrintingPolicy(),
+                              /*Qualified=*/true);
+    }
+    if (seen.insert(key).second)
       kernels.push_back(f);
     return true;
   }
 
 private:
   const SourceManager &SM;
+  std::set<std::string> seen;
 };
 
 

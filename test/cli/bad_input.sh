@@ -64,4 +64,15 @@ expect_rc mixed 2
 json mixed "[f['status'] for f in d['files']] == ['error', 'ok', 'error']"
 json mixed "any(k['name'] == 'readY' for k in d['kernels'])"
 json mixed "any(x['rule'] == 'uncoalesced-global-access' for x in d['diagnostics'])"
+# A file that includes itself: Clang stops at its include depth with errors,
+# and the kernel it repeats is one kernel, reported once.
+cat >"$TMP/self.cu" <<'CU'
+#include "self.cu"
+__global__ void selfish(float *o) { o[threadIdx.x * 32] = 1; }
+void launchSelfish(float *o) { selfish<<<1, 32>>>(o); }
+CU
+run self --format=json "$TMP/self.cu"
+expect_rc self 2
+json self "[k['name'] for k in d['kernels']] == ['selfish']"
+json self "len([x for x in d['diagnostics'] if x['rule'] == 'uncoalesced-global-access']) == 1"
 done_checks
