@@ -2,6 +2,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
@@ -10,8 +11,6 @@ using namespace clang;
 
 namespace warplint {
 namespace {
-
-std::optional<int64_t> intConstant(ASTContext &ac, const Expr *e, int depth);
 
 /// `v.x = E`, `v.y = E`, `v.z = E` in the function that declares `v`, by
 /// member (0, 1, 2), the last in source order.
@@ -47,95 +46,258 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v) {
   return out;
 }
 
-/// A dim3 expression made of constants: dim3(16, 16), a dim3 variable
-/// initialised from constants, or an integer (x only).
-std::optional<Shape> dim3Constant(ASTContext &ac, const Expr *e, int depth) {
-  // A template's pattern has initializers with no type yet (`dim3
-  // b(param.n / 4)` as a ParenListExpr): nothing to read there.
-  if (!e || depth > 8 || e->getType().isNull() || e->isTypeDependent() ||
-      e->isValueDependent())
-    return std::nullopt;
-  e = e->IgnoreParenImpCasts();
-  if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
-    return dim3Constant(ac, m->getSubExpr(), depth + 1);
-  if (auto *f = dyn_cast<FullExpr>(e))
-    return dim3Constant(ac, f->getSubExpr(), depth + 1);
-  if (auto *b = dyn_cast<CXXBindTemporaryExpr>(e))
-    return dim3Constant(ac, b->getSubExpr(), depth + 1);
-  if (auto *c = dyn_cast<CXXFunctionalCastExpr>(e))
-    return dim3Constant(ac, c->getSubExpr(), depth + 1);
-  if (auto *c = dyn_cast<CXXConstructExpr>(e)) {
-    if (c->getNumArgs() == 1 &&
-        c->getArg(0)->getType()->isRecordType()) // copy/move or uint3
-      return dim3Constant(ac, c->getArg(0), depth + 1);
-    int64_t v[3] = {1, 1, 1};
-    for (unsigned i = 0; i < c->getNumArgs() && i < 3; ++i) {
-      auto x = intConstant(ac, c->getArg(i), depth + 1);
-      if (!x)
-        return std::nullopt;
-      v[i] = *x;
-    }
-    return Shape{v[0], v[1], v[2]};
-  }
-  if (auto *il = dyn_cast<InitListExpr>(e)) {
-    int64_t v[3] = {1, 1, 1};
-    for (unsigned i = 0; i < il->getNumInits() && i < 3; ++i) {
-      auto x = intConstant(ac, il->getInit(i), depth + 1);
-      if (!x)
-        return std::nullopt;
-      v[i] = *x;
-    }
-    return Shape{v[0], v[1], v[2]};
-  }
-  if (auto *d = dyn_cast<DeclRefExpr>(e))
-    if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
-      if (v->getInit() && !isa<ParmVarDecl>(v)) {
-        std::optional<Shape> s = dim3Constant(ac, v->getInit(), depth + 1);
-        // `dim3 b; b.x = 1; b.y = n;`: the members assigned later win; a
-        // member set to a value that is not constant is unknown (0).
-        for (const auto &[dim, value] : memberAssignments(v)) {
-          if (!s)
-            break;
-          auto x = intConstant(ac, value, depth + 1);
-          int64_t c = x && *x > 0 ? *x : 0;
-          (dim == 0 ? s->x : dim == 1 ? s->y : s->z) = c;
-        }
-        return s;
+/// A variable the function that declares it changes after its
+/// initialisation (=, op=, ++, --, or its address taken): its initialiser is
+/// not its value at a launch.
+bool reassigned(const VarDecl *v) {
+  static std::map<const VarDecl *, bool> memo;
+  auto it = memo.find(v);
+  if (it != memo.end())
+    return it->second;
+  bool found = false;
+  auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
+  if (fd && fd->getBody()) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const VarDecl *V;
+      bool &Found;
+      Finder(const VarDecl *v, bool &f) : V(v), Found(f) {}
+      bool refersToV(const Expr *e) {
+        auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+        return d && d->getDecl() == V;
       }
-  if (e->getType()->isIntegralOrEnumerationType())
-    if (auto x = intConstant(ac, e, depth + 1))
-      return Shape{*x, 1, 1};
-  return std::nullopt;
+      bool VisitBinaryOperator(BinaryOperator *b) {
+        if (b->isAssignmentOp() && refersToV(b->getLHS()))
+          Found = true;
+        return !Found;
+      }
+      bool VisitUnaryOperator(UnaryOperator *u) {
+        if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
+            refersToV(u->getSubExpr()))
+          Found = true;
+        return !Found;
+      }
+    } f(v, found);
+    f.TraverseStmt(fd->getBody());
+  }
+  memo[v] = found;
+  return found;
 }
 
-/// An integer constant, also through a local variable initialised with one
-/// (`int threads = 256;`), the common way launch code is written.
-std::optional<int64_t> intConstant(ASTContext &ac, const Expr *e, int depth) {
-  if (!e || depth > 8 || e->isValueDependent())
-    return std::nullopt;
-  Expr::EvalResult r;
-  if (e->EvaluateAsInt(r, ac))
-    return r.Val.getInt().getExtValue();
-  const Expr *s = e->IgnoreParenImpCasts();
-  if (auto *d = dyn_cast<DeclRefExpr>(s))
-    if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
-      if (v->getInit() && !isa<ParmVarDecl>(v) && v->isLocalVarDecl())
-        return intConstant(ac, v->getInit(), depth + 1);
-  if (auto *b = dyn_cast<BinaryOperator>(s)) {
-    auto l = intConstant(ac, b->getLHS(), depth + 1);
-    auto r2 = intConstant(ac, b->getRHS(), depth + 1);
-    if (l && r2) {
-      switch (b->getOpcode()) {
-      case BO_Add: return *l + *r2;
-      case BO_Sub: return *l - *r2;
-      case BO_Mul: return *l * *r2;
-      case BO_Div: if (*r2) return *l / *r2; break;
-      default: break;
-      }
-    }
+/// Calls of each host function in the translation unit, by canonical decl.
+using CallSiteMap = std::map<const FunctionDecl *, std::vector<const CallExpr *>>;
+const CallSiteMap NoCalls;
+
+/// Values of host expressions at launches: constants, locals initialised
+/// with them (and not changed after), simple arithmetic, and a parameter of
+/// the launching function when every call of that function in the
+/// translation unit passes constants (a launcher wrapper called with fixed
+/// sizes). Several values are kept (at most MaxValues), one per call.
+struct HostEval {
+  static constexpr size_t MaxValues = 8;
+  ASTContext &ac;
+  const CallSiteMap &calls;
+  /// One call of the launching function whose arguments its parameters
+  /// take (so that `launch(32, 4); launch(16, 8);` are two shapes, not four).
+  const FunctionDecl *boundFn = nullptr;
+  const CallExpr *bound = nullptr;
+
+  /// The argument `p` takes from the bound call, if its function is bound.
+  const Expr *boundArgument(const ParmVarDecl *p) const {
+    auto *fd = dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
+    if (!bound || !fd || fd->getCanonicalDecl() != boundFn)
+      return nullptr;
+    unsigned index = p->getFunctionScopeIndex();
+    return index < bound->getNumArgs() ? bound->getArg(index) : nullptr;
   }
-  return std::nullopt;
-}
+
+  std::optional<std::vector<int64_t>> ints(const Expr *e, int depth) const {
+    if (!e || depth > 8 || e->isValueDependent())
+      return std::nullopt;
+    Expr::EvalResult r;
+    if (e->EvaluateAsInt(r, ac))
+      return std::vector<int64_t>{r.Val.getInt().getExtValue()};
+    const Expr *s = e->IgnoreParenImpCasts();
+    if (auto *d = dyn_cast<DeclRefExpr>(s)) {
+      auto *v = dyn_cast<VarDecl>(d->getDecl());
+      if (!v || reassigned(v))
+        return std::nullopt;
+      if (auto *p = dyn_cast<ParmVarDecl>(v))
+        return parameter(p, depth);
+      if (v->getInit() && v->isLocalVarDecl())
+        return ints(v->getInit(), depth + 1);
+      return std::nullopt;
+    }
+    if (auto *b = dyn_cast<BinaryOperator>(s)) {
+      auto l = ints(b->getLHS(), depth + 1);
+      auto r2 = l ? ints(b->getRHS(), depth + 1) : std::nullopt;
+      if (!l || !r2)
+        return std::nullopt;
+      std::vector<int64_t> out;
+      for (int64_t x : *l)
+        for (int64_t y : *r2) {
+          int64_t v;
+          switch (b->getOpcode()) {
+          case BO_Add: v = x + y; break;
+          case BO_Sub: v = x - y; break;
+          case BO_Mul: v = x * y; break;
+          case BO_Div:
+            if (!y)
+              return std::nullopt;
+            v = x / y;
+            break;
+          default:
+            return std::nullopt;
+          }
+          if (!add(out, v))
+            return std::nullopt;
+        }
+      return out;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<std::vector<int64_t>> parameter(const ParmVarDecl *p,
+                                                int depth) const {
+    if (const Expr *arg = boundArgument(p))
+      return HostEval{ac, calls}.ints(arg, depth + 1);
+    auto *fd = dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
+    if (!fd)
+      return std::nullopt;
+    auto it = calls.find(fd->getCanonicalDecl());
+    if (it == calls.end() || it->second.empty())
+      return std::nullopt;
+    unsigned index = p->getFunctionScopeIndex();
+    std::vector<int64_t> out;
+    for (const CallExpr *c : it->second) {
+      const Expr *arg = index < c->getNumArgs() ? c->getArg(index) : nullptr;
+      auto v = ints(arg, depth + 1);
+      if (!v)
+        return std::nullopt;
+      for (int64_t x : *v)
+        if (!add(out, x))
+          return std::nullopt;
+    }
+    return out;
+  }
+
+  static bool add(std::vector<int64_t> &out, int64_t v) {
+    if (std::find(out.begin(), out.end(), v) == out.end())
+      out.push_back(v);
+    return out.size() <= MaxValues;
+  }
+
+  /// One value, or none.
+  std::optional<int64_t> one(const Expr *e, int depth) const {
+    auto v = ints(e, depth);
+    if (v && v->size() == 1)
+      return (*v)[0];
+    return std::nullopt;
+  }
+
+  /// A dim3 expression's values: dim3(16, 16), a dim3 variable initialised
+  /// from constants, or an integer (x only). A member that is not constant
+  /// is 0.
+  std::optional<std::vector<Shape>> dims(const Expr *e, int depth) const {
+    // A template's pattern has initializers with no type yet (`dim3
+    // b(param.n / 4)` as a ParenListExpr): nothing to read there.
+    if (!e || depth > 8 || e->getType().isNull() || e->isTypeDependent() ||
+        e->isValueDependent())
+      return std::nullopt;
+    e = e->IgnoreParenImpCasts();
+    if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
+      return dims(m->getSubExpr(), depth + 1);
+    if (auto *f = dyn_cast<FullExpr>(e))
+      return dims(f->getSubExpr(), depth + 1);
+    if (auto *b = dyn_cast<CXXBindTemporaryExpr>(e))
+      return dims(b->getSubExpr(), depth + 1);
+    if (auto *c = dyn_cast<CXXFunctionalCastExpr>(e))
+      return dims(c->getSubExpr(), depth + 1);
+    auto members = [&](std::vector<const Expr *> args)
+        -> std::optional<std::vector<Shape>> {
+      std::vector<Shape> out{Shape{1, 1, 1}};
+      for (size_t i = 0; i < args.size() && i < 3; ++i) {
+        auto v = ints(args[i], depth + 1);
+        if (!v)
+          return std::nullopt;
+        std::vector<Shape> next;
+        for (const Shape &sh : out)
+          for (int64_t x : *v) {
+            Shape t = sh;
+            (i == 0 ? t.x : i == 1 ? t.y : t.z) = x;
+            if (std::find(next.begin(), next.end(), t) == next.end())
+              next.push_back(t);
+          }
+        if (next.size() > MaxValues)
+          return std::nullopt;
+        out = std::move(next);
+      }
+      return out;
+    };
+    if (auto *c = dyn_cast<CXXConstructExpr>(e)) {
+      if (c->getNumArgs() == 1 &&
+          c->getArg(0)->getType()->isRecordType()) // copy/move or uint3
+        return dims(c->getArg(0), depth + 1);
+      return members({c->getArgs(), c->getArgs() + c->getNumArgs()});
+    }
+    if (auto *il = dyn_cast<InitListExpr>(e))
+      return members({il->getInits(), il->getInits() + il->getNumInits()});
+    if (auto *d = dyn_cast<DeclRefExpr>(e))
+      if (auto *v = dyn_cast<VarDecl>(d->getDecl())) {
+        if (auto *p = dyn_cast<ParmVarDecl>(v)) {
+          if (!p->getType()->isRecordType() || reassigned(p))
+            return std::nullopt;
+          return dimParameter(p, depth);
+        }
+        if (v->getInit()) {
+          auto s = dims(v->getInit(), depth + 1);
+          // `dim3 b; b.x = 1; b.y = n;`: the members assigned later win; a
+          // member set to a value that is not constant is unknown (0).
+          for (const auto &[dim, value] : memberAssignments(v)) {
+            if (!s)
+              break;
+            auto x = one(value, depth + 1);
+            int64_t c = x && *x > 0 ? *x : 0;
+            for (Shape &sh : *s)
+              (dim == 0 ? sh.x : dim == 1 ? sh.y : sh.z) = c;
+          }
+          return s;
+        }
+      }
+    if (e->getType()->isIntegralOrEnumerationType())
+      if (auto v = ints(e, depth + 1)) {
+        std::vector<Shape> out;
+        for (int64_t x : *v)
+          out.push_back(Shape{x, 1, 1});
+        return out;
+      }
+    return std::nullopt;
+  }
+
+  /// A dim3 parameter of the launching function: the shapes its calls pass.
+  std::optional<std::vector<Shape>> dimParameter(const ParmVarDecl *p,
+                                                 int depth) const {
+    if (const Expr *arg = boundArgument(p))
+      return HostEval{ac, calls}.dims(arg, depth + 1);
+    auto *fd = dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
+    auto it = fd ? calls.find(fd->getCanonicalDecl()) : calls.end();
+    if (it == calls.end() || it->second.empty())
+      return std::nullopt;
+    unsigned index = p->getFunctionScopeIndex();
+    std::vector<Shape> out;
+    for (const CallExpr *c : it->second) {
+      auto v = index < c->getNumArgs() ? dims(c->getArg(index), depth + 1)
+                                       : std::nullopt;
+      if (!v)
+        return std::nullopt;
+      for (const Shape &sh : *v)
+        if (std::find(out.begin(), out.end(), sh) == out.end())
+          out.push_back(sh);
+    }
+    if (out.size() > MaxValues)
+      return std::nullopt;
+    return out;
+  }
+};
 
 class LaunchVisitor : public RecursiveASTVisitor<LaunchVisitor> {
 public:
@@ -187,13 +349,25 @@ public:
     if (call->isInstantiationDependent())
       return true;
     if (call->getDirectCallee()) {
-      note(call, call->getDirectCallee());
+      Direct.push_back(call); // after every call has been seen
       return true;
     }
     Indirect.push_back(call); // after every assignment has been seen
     return true;
   }
+  std::vector<const CUDAKernelCallExpr *> Direct;
+  /// Host calls by callee: a launcher's parameters take their values.
+  CallSiteMap Calls;
+  bool VisitCallExpr(CallExpr *c) {
+    if (isa<CUDAKernelCallExpr>(c) || c->isInstantiationDependent())
+      return true;
+    if (const FunctionDecl *f = c->getDirectCallee())
+      Calls[f->getCanonicalDecl()].push_back(c);
+    return true;
+  }
   void finish() {
+    for (const CUDAKernelCallExpr *call : Direct)
+      note(call, call->getDirectCallee());
     for (const CUDAKernelCallExpr *call : Indirect) {
       const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
       if (auto *s = dyn_cast<ArraySubscriptExpr>(callee))
@@ -213,7 +387,35 @@ public:
     }
   }
 
+  /// The function a launch is written in.
+  const FunctionDecl *launcherOf(const Stmt *s) {
+    DynTypedNodeList parents = AC.getParents(*s);
+    for (int depth = 0; depth < 64 && !parents.empty(); ++depth) {
+      if (auto *f = parents[0].get<FunctionDecl>())
+        return f;
+      if (auto *st = parents[0].get<Stmt>())
+        parents = AC.getParents(*st);
+      else if (auto *d = parents[0].get<Decl>())
+        parents = AC.getParents(*d);
+      else
+        break;
+    }
+    return nullptr;
+  }
+
   void note(const CUDAKernelCallExpr *call, const FunctionDecl *k) {
+    // One evaluation per call of the launching function (its parameters
+    // bound together), or one unbound when nothing calls it here.
+    std::vector<HostEval> evals;
+    const FunctionDecl *launcher = launcherOf(call);
+    auto calls = launcher ? Calls.find(launcher->getCanonicalDecl())
+                          : Calls.end();
+    if (calls != Calls.end() && launcher->getNumParams() > 0 &&
+        calls->second.size() <= HostEval::MaxValues)
+      for (const CallExpr *c : calls->second)
+        evals.push_back(HostEval{AC, Calls, launcher->getCanonicalDecl(), c});
+    else
+      evals.push_back(HostEval{AC, Calls});
     const CallExpr *config = call->getConfig();
     if (!k || !config || config->getNumArgs() < 2)
       return;
@@ -230,25 +432,39 @@ public:
         continue;
       LaunchSites::ArgValues &av = Out.args[k][i];
       av.where.push_back(where);
-      if (auto v = intConstant(AC, arg, 0)) {
-        if (std::find(av.values.begin(), av.values.end(), *v) == av.values.end())
-          av.values.push_back(*v);
-      } else {
-        av.allConstant = false;
+      for (const HostEval &eval : evals) {
+        if (auto vs = eval.ints(arg, 0)) {
+          for (int64_t v : *vs)
+            if (std::find(av.values.begin(), av.values.end(), v) ==
+                av.values.end())
+              av.values.push_back(v);
+        } else {
+          av.allConstant = false;
+        }
       }
     }
-    std::optional<Shape> s = dim3Constant(AC, config->getArg(1), 0);
-    if (s && s->x > 0 && s->y > 0 && s->z > 0) {
-      Out.launches.push_back({call, *s});
-      auto &v = Out.shapes[k];
-      if (std::find(v.begin(), v.end(), *s) == v.end())
-        v.push_back(*s);
-    } else if (s) {
-      auto &v = Out.partial[k];
-      if (std::find(v.begin(), v.end(), *s) == v.end())
-        v.push_back(*s);
-    } else {
-      Out.unknown[k]++;
+    std::vector<Shape> shapes;
+    for (const HostEval &eval : evals) {
+      std::optional<std::vector<Shape>> some = eval.dims(config->getArg(1), 0);
+      if (!some) {
+        Out.unknown[k]++;
+        return;
+      }
+      for (const Shape &s : *some)
+        if (std::find(shapes.begin(), shapes.end(), s) == shapes.end())
+          shapes.push_back(s);
+    }
+    for (const Shape &s : shapes) {
+      if (s.x > 0 && s.y > 0 && s.z > 0) {
+        Out.launches.push_back({call, s});
+        auto &v = Out.shapes[k];
+        if (std::find(v.begin(), v.end(), s) == v.end())
+          v.push_back(s);
+      } else {
+        auto &v = Out.partial[k];
+        if (std::find(v.begin(), v.end(), s) == v.end())
+          v.push_back(s);
+      }
     }
   }
 
@@ -348,7 +564,7 @@ std::optional<Shape> annotatedShape(ASTContext &ac, const FunctionDecl *k) {
         for (const Expr *arg : a->args()) {
           if (i >= 3)
             break;
-          auto x = intConstant(ac, arg, 0);
+          auto x = HostEval{ac, NoCalls}.one(arg, 0);
           if (!x || *x <= 0)
             return std::nullopt;
           v[i++] = *x;
@@ -364,7 +580,7 @@ std::optional<Shape> annotatedShape(ASTContext &ac, const FunctionDecl *k) {
 
 std::optional<int64_t> launchBound(ASTContext &ac, const FunctionDecl *k) {
   if (auto *a = k->getAttr<CUDALaunchBoundsAttr>())
-    return intConstant(ac, a->getMaxThreads(), 0);
+    return HostEval{ac, NoCalls}.one(a->getMaxThreads(), 0);
   return std::nullopt;
 }
 
