@@ -6,6 +6,7 @@
 //   constants (CUDA 12.8 and later).
 // - The cache-hinted loads and stores of sm_32_intrinsics.h that Clang's CUDA
 //   wrapper leaves out (it declares __ldg, __ldcg, __ldcs, __ldcv and __stwt).
+// - Host overloads of min and max (below).
 #ifndef WARPLINT_NVCC_BUILTINS_H
 #define WARPLINT_NVCC_BUILTINS_H
 #if defined(__CUDA__) && defined(__cplusplus)
@@ -90,6 +91,34 @@ WARPLINT_HINTED_STORE(__stcg)
 WARPLINT_HINTED_STORE(__stwb)
 #undef WARPLINT_HINTED_LOAD
 #undef WARPLINT_HINTED_STORE
+
+// Host min and max. nvcc's math_functions.hpp declares them __host__
+// __device__, for every mix of integer widths and signedness and for
+// floating point; Clang's CUDA headers make them device-only, so host code
+// (a launch configuration's min(blocks, 1024), a result check) stops with "no
+// matching function". Host overloads, as nvcc has them:
+#define WARPLINT_HOST __attribute__((host))
+#define WARPLINT_MINMAX(R, A, B)                                                                \
+  WARPLINT_HOST R min(A, B);                                                                   \
+  WARPLINT_HOST R max(A, B);
+WARPLINT_MINMAX(int, int, int)
+WARPLINT_MINMAX(unsigned int, unsigned int, unsigned int)
+WARPLINT_MINMAX(unsigned int, int, unsigned int)
+WARPLINT_MINMAX(unsigned int, unsigned int, int)
+WARPLINT_MINMAX(long, long, long)
+WARPLINT_MINMAX(unsigned long, unsigned long, unsigned long)
+WARPLINT_MINMAX(unsigned long, long, unsigned long)
+WARPLINT_MINMAX(unsigned long, unsigned long, long)
+WARPLINT_MINMAX(long long, long long, long long)
+WARPLINT_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+WARPLINT_MINMAX(unsigned long long, long long, unsigned long long)
+WARPLINT_MINMAX(unsigned long long, unsigned long long, long long)
+WARPLINT_MINMAX(float, float, float)
+WARPLINT_MINMAX(double, double, double)
+WARPLINT_MINMAX(double, float, double)
+WARPLINT_MINMAX(double, double, float)
+#undef WARPLINT_MINMAX
+#undef WARPLINT_HOST
 
 #undef WARPLINT_PLAIN
 #undef WARPLINT_DEV
