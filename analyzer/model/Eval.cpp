@@ -160,13 +160,24 @@ WarpEval::WarpEval(const Context &ctx, const Shape &shape, const Env &env,
                    int warp, LoopSequences *sequences)
     : Ctx(ctx), Sh(shape), En(env), Seq(sequences),
       SlotLoops() {
-  for (int l = 0; l < WarpSize; ++l) {
-    int64_t linear = int64_t(warp) * WarpSize + l;
+  // Thread coordinates of lane 0 by division, then stepped lane by lane
+  // (a WarpEval is built for every warp of every sample).
+  int64_t linear = int64_t(warp) * WarpSize;
+  int64_t x = linear % shape.x, y = (linear / shape.x) % shape.y,
+          z = linear / (shape.x * shape.y);
+  for (int l = 0; l < WarpSize; ++l, ++linear) {
     if (linear < shape.threads())
       Present |= 1u << l;
-    Tid[0][l] = linear % shape.x;
-    Tid[1][l] = (linear / shape.x) % shape.y;
-    Tid[2][l] = linear / (shape.x * shape.y);
+    Tid[0][l] = x;
+    Tid[1][l] = y;
+    Tid[2][l] = z;
+    if (++x == shape.x) {
+      x = 0;
+      if (++y == shape.y) {
+        y = 0;
+        ++z;
+      }
+    }
   }
 }
 
@@ -378,12 +389,38 @@ Lanes WarpEval::compute(const LaneExpr &e) {
     break;
   }
   Lanes a = value(e->a), b = value(e->b);
+  // One loop per operation (not a switch per lane), so that the compiler
+  // vectorizes the common ones: this is the model's innermost loop.
+#define WARPLINT_LANEWISE(EXPR)                                                \
+  for (int l = 0; l < WarpSize; ++l) {                                         \
+    int64_t x = a[l], y = b[l];                                                \
+    a[l] = (EXPR);                                                             \
+  }                                                                            \
+  return a;
+  switch (e->op) {
+  case Op::Add: WARPLINT_LANEWISE(x + y)
+  case Op::Sub: WARPLINT_LANEWISE(x - y)
+  case Op::Mul: WARPLINT_LANEWISE(x * y)
+  case Op::And: WARPLINT_LANEWISE(x & y)
+  case Op::Or: WARPLINT_LANEWISE(x | y)
+  case Op::Xor: WARPLINT_LANEWISE(x ^ y)
+  case Op::Min: WARPLINT_LANEWISE(std::min(x, y))
+  case Op::Max: WARPLINT_LANEWISE(std::max(x, y))
+  case Op::Lt: WARPLINT_LANEWISE(int64_t(x < y))
+  case Op::Le: WARPLINT_LANEWISE(int64_t(x <= y))
+  case Op::Gt: WARPLINT_LANEWISE(int64_t(x > y))
+  case Op::Ge: WARPLINT_LANEWISE(int64_t(x >= y))
+  case Op::Eq: WARPLINT_LANEWISE(int64_t(x == y))
+  case Op::Ne: WARPLINT_LANEWISE(int64_t(x != y))
+  case Op::LAnd: WARPLINT_LANEWISE(int64_t(x && y))
+  case Op::LOr: WARPLINT_LANEWISE(int64_t(x || y))
+  default:
+    break;
+  }
+#undef WARPLINT_LANEWISE
   for (int l = 0; l < WarpSize; ++l) {
     int64_t x = a[l], y = b[l], &r = a[l];
     switch (e->op) {
-    case Op::Add: r = x + y; break;
-    case Op::Sub: r = x - y; break;
-    case Op::Mul: r = x * y; break;
     case Op::Div:
     case Op::Rem:
       if (y == 0) {
@@ -402,19 +439,6 @@ Lanes WarpEval::compute(const LaneExpr &e) {
         r = e->op == Op::Shl ? x << y : x >> y;
       }
       break;
-    case Op::And: r = x & y; break;
-    case Op::Or: r = x | y; break;
-    case Op::Xor: r = x ^ y; break;
-    case Op::Min: r = std::min(x, y); break;
-    case Op::Max: r = std::max(x, y); break;
-    case Op::Lt: r = x < y; break;
-    case Op::Le: r = x <= y; break;
-    case Op::Gt: r = x > y; break;
-    case Op::Ge: r = x >= y; break;
-    case Op::Eq: r = x == y; break;
-    case Op::Ne: r = x != y; break;
-    case Op::LAnd: r = x && y; break;
-    case Op::LOr: r = x || y; break;
     default: r = 0; break;
     }
   }
