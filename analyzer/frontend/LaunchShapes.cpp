@@ -50,10 +50,6 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v) {
 /// initialisation (=, op=, ++, --, or its address taken): its initialiser is
 /// not its value at a launch.
 bool reassigned(const VarDecl *v) {
-  static std::map<const VarDecl *, bool> memo;
-  auto it = memo.find(v);
-  if (it != memo.end())
-    return it->second;
   bool found = false;
   auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
   if (fd && fd->getBody()) {
@@ -66,7 +62,10 @@ bool reassigned(const VarDecl *v) {
         return d && d->getDecl() == V;
       }
       bool VisitBinaryOperator(BinaryOperator *b) {
-        if (b->isAssignmentOp() && refersToV(b->getLHS()))
+        const Expr *lhs = b->getLHS()->IgnoreParenImpCasts();
+        if (auto *s = dyn_cast<ArraySubscriptExpr>(lhs))
+          lhs = s->getBase(); // an element of an array variable
+        if (b->isAssignmentOp() && refersToV(lhs))
           Found = true;
         return !Found;
       }
@@ -79,7 +78,6 @@ bool reassigned(const VarDecl *v) {
     } f(v, found);
     f.TraverseStmt(fd->getBody());
   }
-  memo[v] = found;
   return found;
 }
 
@@ -123,6 +121,8 @@ struct HostEval {
         return std::nullopt;
       if (auto *p = dyn_cast<ParmVarDecl>(v))
         return parameter(p, depth);
+      if (const Expr *range = rangeOf(v))
+        return elements(range, depth);
       if (v->getInit() && v->isLocalVarDecl())
         return ints(v->getInit(), depth + 1);
       return std::nullopt;
@@ -154,6 +154,55 @@ struct HostEval {
       return out;
     }
     return std::nullopt;
+  }
+
+  /// The range of the range-for loop whose variable `v` is
+  /// (`for (int bs : sizes)`), or null.
+  const Expr *rangeOf(const VarDecl *v) const {
+    DynTypedNodeList parents = ac.getParents(*v);
+    if (parents.empty())
+      return nullptr;
+    auto *ds = parents[0].get<DeclStmt>();
+    if (!ds)
+      return nullptr;
+    DynTypedNodeList up = ac.getParents(*ds);
+    auto *rf = up.empty() ? nullptr : up[0].get<CXXForRangeStmt>();
+    if (!rf || rf->getLoopVariable() != v)
+      return nullptr;
+    return rf->getRangeInit();
+  }
+
+  /// The values a range-for loop takes: a braced list, or a local array
+  /// initialised with constants and never written (`int sizes[] = {64,
+  /// 128}; for (int bs : sizes) ...`): each launch in the loop is one shape.
+  std::optional<std::vector<int64_t>> elements(const Expr *range,
+                                               int depth) const {
+    range = range->IgnoreParenImpCasts();
+    if (auto *m = dyn_cast<MaterializeTemporaryExpr>(range))
+      range = m->getSubExpr()->IgnoreParenImpCasts();
+    if (auto *il = dyn_cast<CXXStdInitializerListExpr>(range))
+      range = il->getSubExpr()->IgnoreParenImpCasts();
+    if (auto *m = dyn_cast<MaterializeTemporaryExpr>(range))
+      range = m->getSubExpr()->IgnoreParenImpCasts();
+    const InitListExpr *list = dyn_cast<InitListExpr>(range);
+    if (!list)
+      if (auto *d = dyn_cast<DeclRefExpr>(range))
+        if (auto *arr = dyn_cast<VarDecl>(d->getDecl());
+            arr && arr->isLocalVarDecl() && arr->getType()->isArrayType() &&
+            !reassigned(arr) && arr->getInit())
+          list = dyn_cast<InitListExpr>(arr->getInit()->IgnoreParenImpCasts());
+    if (!list || list->getNumInits() == 0)
+      return std::nullopt;
+    std::vector<int64_t> out;
+    for (const Expr *x : list->inits()) {
+      auto v = ints(x, depth + 1);
+      if (!v)
+        return std::nullopt;
+      for (int64_t y : *v)
+        if (!add(out, y))
+          return std::nullopt;
+    }
+    return out;
   }
 
   std::optional<std::vector<int64_t>> parameter(const ParmVarDecl *p,
