@@ -34,7 +34,7 @@ public:
     OutOpts.ShowColors = llvm::outs().has_colors();
     ErrOpts.ShowColors = llvm::errs().has_colors();
   }
-  std::set<unsigned> OwnIds;
+  RunState Run;
   unsigned FileErrors = 0;
   static constexpr unsigned MaxErrorsShown = 20;
   std::string FirstError;
@@ -58,7 +58,7 @@ public:
         (LastOwn ? Out : Err).HandleDiagnostic(level, info);
       return;
     }
-    LastOwn = OwnIds.count(info.getID()) != 0;
+    LastOwn = Run.ownIds.count(info.getID()) != 0;
     if (LastOwn) {
       LastShown = Text;
       if (Text)
@@ -114,7 +114,7 @@ public:
     // Clang's "too many errors" is itself fatal and would silence warplint's
     // findings; the router shows the first errors and counts the rest.
     ci.getDiagnostics().setErrorLimit(0);
-    return makeAnalysis(ci, Opts, Rep, R.OwnIds);
+    return makeAnalysis(ci, Opts, Rep, R.Run);
   }
 
 private:
@@ -247,7 +247,7 @@ bool analyzeFiles(const ToolOptions &opts, Report &report) {
     router.clear();
     router.FileErrors = 0;
     router.FirstError.clear();
-    size_t kernelsBefore = report.kernels.size();
+    size_t kernelsBefore = router.Run.kernelsFound;
     Factory factory(opts, report, router);
     int rc = tool.run(&factory);
     if (rc != 0 || router.FileErrors > 0) {
@@ -261,7 +261,7 @@ bool analyzeFiles(const ToolOptions &opts, Report &report) {
       if (router.FileErrors > Router::MaxErrorsShown)
         llvm::errs() << ", the first " << Router::MaxErrorsShown << " shown";
       llvm::errs() << "); its results are partial\n";
-    } else if (report.kernels.size() == kernelsBefore) {
+    } else if (router.Run.kernelsFound == kernelsBefore) {
       llvm::errs() << "warplint: note: " << file
                    << ": no __global__ function to analyze\n";
     }

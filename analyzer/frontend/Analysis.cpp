@@ -92,19 +92,20 @@ int dimsUsed(const KernelModel &m) {
 class Analysis : public ASTConsumer, public Reporter {
 public:
   Analysis(CompilerInstance &ci, const ToolOptions &opts, Report &report,
-           std::set<unsigned> &ownIds)
-      : CI(ci), Opts(opts), Rep(report), OwnIds(ownIds) {}
+           RunState &run)
+      : CI(ci), Opts(opts), Rep(report), Run(run) {}
 
   void HandleTranslationUnit(ASTContext &ac) override {
     DiagnosticsEngine &d = CI.getDiagnostics();
     WarnId = d.getCustomDiagID(DiagnosticsEngine::Warning, "%0");
     NoteId = d.getCustomDiagID(DiagnosticsEngine::Note, "%0");
     RemarkId = d.getCustomDiagID(DiagnosticsEngine::Remark, "%0");
-    OwnIds.insert({WarnId, NoteId, RemarkId});
+    Run.ownIds.insert({WarnId, NoteId, RemarkId});
     AC = &ac;
     KernelCollector kc(ac.getSourceManager());
     kc.TraverseDecl(ac.getTranslationUnitDecl());
     LaunchSites sites = collectLaunchSites(ac);
+    Run.kernelsFound += kc.kernels.size();
     for (const FunctionDecl *k : kc.kernels)
       analyzeKernel(k, sites);
     analyzeLaunches(ac, sites, Opts, *this);
@@ -114,12 +115,9 @@ private:
   CompilerInstance &CI;
   const ToolOptions &Opts;
   Report &Rep;
-  std::set<unsigned> &OwnIds;
+  RunState &Run;
   ASTContext *AC = nullptr;
   unsigned WarnId = 0, NoteId = 0, RemarkId = 0;
-  std::set<std::tuple<std::string, unsigned, std::string>> Emitted;
-  std::set<std::tuple<std::string, std::string, unsigned, std::string>>
-      Recorded;
 
   SourcePos pos(SourceLocation loc) override {
     const SourceManager &sm = AC->getSourceManager();
@@ -156,9 +154,26 @@ private:
   }
 
   void analyzeKernel(const FunctionDecl *k, const LaunchSites &sites) {
-    KernelModel m = walkKernel(*AC, k, Opts.params, launchBindings(sites, k));
+    auto bindings = launchBindings(sites, k);
+    KernelModel m = walkKernel(*AC, k, Opts.params, bindings);
     int dims = dimsUsed(m);
+    // A kernel in a header several files of the run include: each
+    // configuration (place, instantiation, block shapes, launch values) is
+    // analyzed once.
+    SourcePos at = pos(k->getLocation());
+    std::string context = at.file + ":" + std::to_string(at.line) + ":" +
+                          std::to_string(at.column) + " " + signature(k);
+    for (const auto &[index, values] : bindings) {
+      context += " p" + std::to_string(index) + "=";
+      for (int64_t v : values.first)
+        context += std::to_string(v) + ",";
+    }
     for (const ShapeChoice &choice : chooseShapes(*AC, k, sites, Opts.blockDim, dims)) {
+      std::string key = context + " " + choice.source;
+      for (const Shape &sh : choice.shapes)
+        key += " " + shapeText(sh);
+      if (!Run.kernelsAnalyzed.insert(key).second)
+        continue;
       KernelRecord kr;
       kr.name = kernelName(k);
       kr.signature = signature(k);
@@ -404,11 +419,11 @@ private:
     // JSON: once per instantiation, line and message. Text: once per line and
     // message (`v[i].x * v[i].x + ...` is one problem, and every instantiation
     // of a template says the same).
-    if (!Recorded.insert({dr.signature, dr.pos.file, dr.pos.line, message})
+    if (!Run.recorded.insert({dr.signature, dr.pos.file, dr.pos.line, message})
              .second)
       return;
     Rep.diagnostics.push_back(dr);
-    if (!Emitted.insert({dr.pos.file, dr.pos.line, message}).second)
+    if (!Run.emitted.insert({dr.pos.file, dr.pos.line, message}).second)
       return;
     DiagnosticsEngine &d = CI.getDiagnostics();
     d.Report(loc, f.remark ? RemarkId : WarnId)
@@ -431,9 +446,8 @@ std::string kernelSignature(const FunctionDecl *k) {
 
 std::unique_ptr<ASTConsumer> makeAnalysis(CompilerInstance &ci,
                                           const ToolOptions &opts,
-                                          Report &report,
-                                          std::set<unsigned> &ownIds) {
-  return std::make_unique<Analysis>(ci, opts, report, ownIds);
+                                          Report &report, RunState &run) {
+  return std::make_unique<Analysis>(ci, opts, report, run);
 }
 
 } // namespace warplint

@@ -10,6 +10,8 @@
 
 #include <memory>
 #include <set>
+#include <string>
+#include <tuple>
 
 namespace warplint {
 
@@ -34,12 +36,24 @@ public:
 std::string kernelName(const clang::FunctionDecl *k);
 std::string kernelSignature(const clang::FunctionDecl *k);
 
-/// The consumer that analyzes every kernel of a translation unit. `ownIds`
-/// receives the diagnostic ids warplint reports with.
+/// What one run shares across its files: the diagnostic ids warplint
+/// reports with, what it has reported, and the kernel configurations it has
+/// analyzed, so that a kernel in a header that several files include is
+/// analyzed and reported once per configuration, not once per file.
+struct RunState {
+  std::set<unsigned> ownIds;
+  std::set<std::tuple<std::string, unsigned, std::string>> emitted;
+  std::set<std::tuple<std::string, std::string, unsigned, std::string>>
+      recorded;
+  std::set<std::string> kernelsAnalyzed;
+  /// Kernels found in the files parsed so far, analyzed or already seen.
+  size_t kernelsFound = 0;
+};
+
+/// The consumer that analyzes every kernel of a translation unit.
 std::unique_ptr<clang::ASTConsumer> makeAnalysis(clang::CompilerInstance &ci,
                                                  const ToolOptions &opts,
-                                                 Report &report,
-                                                 std::set<unsigned> &ownIds);
+                                                 Report &report, RunState &run);
 
 } // namespace warplint
 
