@@ -382,7 +382,7 @@ Lanes WarpEval::compute(const LaneExpr &e) {
   case Op::LNot: {
     Lanes a = value(e->a);
     for (auto &x : a)
-      x = e->op == Op::Neg ? -x : e->op == Op::Not ? ~x : !x;
+      x = e->op == Op::Neg ? wrapNeg(x) : e->op == Op::Not ? ~x : !x;
     return a;
   }
   default:
@@ -398,9 +398,9 @@ Lanes WarpEval::compute(const LaneExpr &e) {
   }                                                                            \
   return a;
   switch (e->op) {
-  case Op::Add: WARPLINT_LANEWISE(x + y)
-  case Op::Sub: WARPLINT_LANEWISE(x - y)
-  case Op::Mul: WARPLINT_LANEWISE(x * y)
+  case Op::Add: WARPLINT_LANEWISE(wrapAdd(x, y))
+  case Op::Sub: WARPLINT_LANEWISE(wrapSub(x, y))
+  case Op::Mul: WARPLINT_LANEWISE(wrapMul(x, y))
   case Op::And: WARPLINT_LANEWISE(x & y)
   case Op::Or: WARPLINT_LANEWISE(x | y)
   case Op::Xor: WARPLINT_LANEWISE(x ^ y)
@@ -427,7 +427,7 @@ Lanes WarpEval::compute(const LaneExpr &e) {
         undefined = true;
         r = 0;
       } else {
-        r = e->op == Op::Div ? x / y : x % y;
+        r = e->op == Op::Div ? wrapDiv(x, y) : wrapRem(x, y);
       }
       break;
     case Op::Shl:
@@ -436,7 +436,7 @@ Lanes WarpEval::compute(const LaneExpr &e) {
         undefined = true;
         r = 0;
       } else {
-        r = e->op == Op::Shl ? x << y : x >> y;
+        r = e->op == Op::Shl ? wrapShl(x, y) : x >> y;
       }
       break;
     default: r = 0; break;

@@ -130,12 +130,12 @@ bool constValue(const LaneExpr &e, int64_t &out) {
 // Folding for two constants; shared with the evaluator's scalar semantics.
 static bool fold(Op op, int64_t x, int64_t y, int64_t &r) {
   switch (op) {
-  case Op::Add: r = x + y; return true;
-  case Op::Sub: r = x - y; return true;
-  case Op::Mul: r = x * y; return true;
-  case Op::Div: if (y == 0) return false; r = x / y; return true;
-  case Op::Rem: if (y == 0) return false; r = x % y; return true;
-  case Op::Shl: if (y < 0 || y > 62) return false; r = x << y; return true;
+  case Op::Add: r = wrapAdd(x, y); return true;
+  case Op::Sub: r = wrapSub(x, y); return true;
+  case Op::Mul: r = wrapMul(x, y); return true;
+  case Op::Div: if (y == 0) return false; r = wrapDiv(x, y); return true;
+  case Op::Rem: if (y == 0) return false; r = wrapRem(x, y); return true;
+  case Op::Shl: if (y < 0 || y > 62) return false; r = wrapShl(x, y); return true;
   case Op::Shr: if (y < 0 || y > 62) return false; r = x >> y; return true;
   case Op::And: r = x & y; return true;
   case Op::Or: r = x | y; return true;
@@ -190,7 +190,7 @@ LaneExpr bin(Op op, LaneExpr a, LaneExpr b) {
 LaneExpr un(Op op, LaneExpr a) {
   int64_t x = 0;
   if (constValue(a, x)) {
-    if (op == Op::Neg) return cst(-x);
+    if (op == Op::Neg) return cst(wrapNeg(x));
     if (op == Op::Not) return cst(~x);
     if (op == Op::LNot) return cst(!x);
   }

@@ -106,6 +106,19 @@ inline LaneExpr operator*(LaneExpr a, LaneExpr b) { return bin(Op::Mul, a, b); }
 void visitNodes(const LaneExpr &root,
                 const std::function<bool(const Node &)> &fn);
 
+/// Two's-complement arithmetic on int64 lanes, wrapping on overflow as the
+/// GPU's integers do (and without the undefined behaviour of signed overflow
+/// in C++: the evaluator meets sampled sizes multiplied together).
+inline int64_t wrapAdd(int64_t x, int64_t y) { return int64_t(uint64_t(x) + uint64_t(y)); }
+inline int64_t wrapSub(int64_t x, int64_t y) { return int64_t(uint64_t(x) - uint64_t(y)); }
+inline int64_t wrapMul(int64_t x, int64_t y) { return int64_t(uint64_t(x) * uint64_t(y)); }
+inline int64_t wrapNeg(int64_t x) { return int64_t(0 - uint64_t(x)); }
+/// x << y for 0 <= y <= 62, on the bits.
+inline int64_t wrapShl(int64_t x, int64_t y) { return int64_t(uint64_t(x) << y); }
+/// x / y and x % y for y != 0 (INT64_MIN / -1 wraps).
+inline int64_t wrapDiv(int64_t x, int64_t y) { return y == -1 ? wrapNeg(x) : x / y; }
+inline int64_t wrapRem(int64_t x, int64_t y) { return y == -1 ? 0 : x % y; }
+
 /// Constant value if `e` is a Const node.
 bool constValue(const LaneExpr &e, int64_t &out);
 

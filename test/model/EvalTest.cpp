@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 namespace warplint {
 namespace {
 
@@ -13,6 +15,16 @@ struct ValueRow {
   int warp;
   std::vector<int64_t> lanes; // expected values of the first lanes
 };
+
+TEST(Eval, ConstantsFoldWrapping) {
+  int64_t v = 0;
+  EXPECT_TRUE(constValue(bin(Op::Add, cst(INT64_MAX), cst(1)), v));
+  EXPECT_EQ(v, INT64_MIN);
+  EXPECT_TRUE(constValue(bin(Op::Div, cst(INT64_MIN), cst(-1)), v));
+  EXPECT_EQ(v, INT64_MIN);
+  EXPECT_TRUE(constValue(un(Op::Neg, cst(INT64_MIN)), v));
+  EXPECT_EQ(v, INT64_MIN);
+}
 
 TEST(Eval, Values) {
   const ValueRow rows[] = {
@@ -30,6 +42,15 @@ TEST(Eval, Values) {
       {"select", select(bin(Op::Lt, threadIdx(0), cst(2)), cst(7), cst(9)),
        {32, 1, 1}, 0, {7, 7, 9}},
       {"blockDim", blockDim(1), {16, 16, 1}, 0, {16}},
+      // Integers wrap as the GPU's do, with no undefined behaviour here.
+      {"add wraps", bin(Op::Add, threadIdx(0), cst(INT64_MAX)), {32, 1, 1}, 0,
+       {INT64_MAX, INT64_MIN, INT64_MIN + 1}},
+      {"multiply wraps", bin(Op::Mul, bin(Op::Add, threadIdx(0), cst(1)), cst(INT64_MIN)),
+       {32, 1, 1}, 0, {INT64_MIN, 0, INT64_MIN}},
+      {"negative shifted", bin(Op::Shl, bin(Op::Sub, threadIdx(0), cst(1)), cst(62)),
+       {32, 1, 1}, 0, {INT64_MIN / 2, 0, INT64_MAX / 2 + 1}},
+      {"min / -1", bin(Op::Div, bin(Op::Add, threadIdx(0), cst(INT64_MIN)), cst(-1)),
+       {32, 1, 1}, 0, {INT64_MIN, INT64_MAX}},
   };
   Context ctx;
   for (const ValueRow &row : rows) {
