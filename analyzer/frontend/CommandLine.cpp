@@ -189,6 +189,9 @@ std::vector<std::string> deviceParseCommand(const std::vector<std::string> &in,
   out.push_back("--cuda-gpu-arch=" + arch);
   out.push_back("-fsyntax-only");
   out.push_back("-Wno-unknown-cuda-version");
+  // nvcc's front end accepts `register` in C++17 code with a warning; Clang
+  // makes it an error by default.
+  out.push_back("-Wno-register");
   if (!setup.resourceDir.empty())
     out.push_back("-resource-dir=" + setup.resourceDir);
   if (!setup.cudaPath.empty()) {

@@ -7,9 +7,17 @@
 // - The cache-hinted loads and stores of sm_32_intrinsics.h that Clang's CUDA
 //   wrapper leaves out (it declares __ldg, __ldcg, __ldcs, __ldcv and __stwt).
 // - Host overloads of min and max (below).
+// - __CUDACC__ defined as 1, as nvcc does.
 #ifndef WARPLINT_NVCC_BUILTINS_H
 #define WARPLINT_NVCC_BUILTINS_H
 #if defined(__CUDA__) && defined(__cplusplus)
+
+// nvcc defines __CUDACC__ as 1; Clang's CUDA headers define it empty, which
+// breaks `#if __CUDACC__` in real code.
+#ifdef __CUDACC__
+#undef __CUDACC__
+#endif
+#define __CUDACC__ 1
 
 #define WARPLINT_DEV __attribute__((device))
 
