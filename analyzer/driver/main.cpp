@@ -7,6 +7,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <cstdlib>
 
 using namespace llvm;
@@ -97,11 +98,13 @@ static bool parseShape(const std::string &s, warplint::Shape &out) {
   while (i < 3) {
     size_t comma = s.find(',', start);
     std::string part = s.substr(start, comma - start);
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
+    // getAsInteger fails on anything but digits and on values that do not
+    // fit, so no input reaches an exception.
+    unsigned long long x = 0;
+    if (part.empty() || llvm::StringRef(part).getAsInteger(10, x) || x == 0 ||
+        x > 1024)
       return false;
-    v[i++] = std::stoll(part);
-    if (v[i - 1] <= 0 || v[i - 1] > 1024)
-      return false;
+    v[i++] = int64_t(x);
     if (comma == std::string::npos)
       break;
     start = comma + 1;
@@ -199,11 +202,13 @@ int main(int argc, const char **argv) {
     size_t eq = p.find('=');
     std::string name = p.substr(0, eq), value =
         eq == std::string::npos ? "" : p.substr(eq + 1);
-    char *end = nullptr;
-    long long v = value.empty() ? 0 : std::strtoll(value.c_str(), &end, 0);
-    if (name.empty() || value.empty() || *end) {
-      errs() << "warplint: error: --param wants NAME=INTEGER, not '" << p
-             << "'\n";
+    long long v = 0;
+    // Base 0: decimal, 0x hex or 0 octal; values past 64 bits are refused,
+    // not saturated.
+    if (name.empty() || value.empty() ||
+        llvm::StringRef(value).getAsInteger(0, v)) {
+      errs() << "warplint: error: --param wants NAME=INTEGER (64-bit), not '"
+             << p << "'\n";
       return 2;
     }
     opts.params[name] = v;
@@ -220,8 +225,8 @@ int main(int argc, const char **argv) {
            << opts.cuda.stubDir << "'; reinstall warplint\n";
     return 2;
   }
-  if (Threshold <= 1.0) {
-    errs() << "warplint: error: --threshold must be greater than 1\n";
+  if (!(Threshold > 1.0) || !std::isfinite(Threshold)) {
+    errs() << "warplint: error: --threshold must be a number greater than 1\n";
     return 2;
   }
   opts.rules.threshold = Threshold;

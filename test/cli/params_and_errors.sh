@@ -32,6 +32,24 @@ run badparam --param=d "$TMP/k.cu"
 expect_rc badparam 2
 expect_in badparam err "--param wants NAME=INTEGER"
 
+# Option values out of range are errors, never an abort or a silent clamp.
+run hugeparam --param=d=99999999999999999999 "$TMP/k.cu"
+expect_rc hugeparam 2
+expect_in hugeparam err "--param wants NAME=INTEGER (64-bit)"
+run hexparam --param=d=0x40 "$TMP/k.cu"
+expect_rc hexparam 0
+expect_in hexparam out "adjacent lanes are 256 bytes apart"
+for bad in 99999999999999999999 0 1025 16,-1 32,,1 x; do
+  run "blockdim_$bad" --block-dim="$bad" "$TMP/k.cu"
+  expect_rc "blockdim_$bad" 2
+  expect_in "blockdim_$bad" err "--block-dim wants X[,Y[,Z]]"
+done
+for bad in 1 0.5 inf nan 1e400; do
+  run "threshold_$bad" --threshold="$bad" "$TMP/k.cu"
+  expect_rc "threshold_$bad" 2
+  expect_in "threshold_$bad" err "--threshold must be a number greater than 1"
+done
+
 # 30 errors (clang stops at 20 and turns fatal): findings still print.
 {
   for i in $(seq 1 30); do echo "int e$i = undeclared$i;"; done
