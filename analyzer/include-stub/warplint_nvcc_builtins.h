@@ -8,6 +8,7 @@
 //   wrapper leaves out (it declares __ldg, __ldcg, __ldcs, __ldcv and __stwt).
 // - Host overloads of min and max (below).
 // - __CUDACC__ defined as 1, as nvcc does.
+// - CUDA 13's __block_size__ kernel attribute, as a block-shape annotation.
 #ifndef WARPLINT_NVCC_BUILTINS_H
 #define WARPLINT_NVCC_BUILTINS_H
 #if defined(__CUDA__) && defined(__cplusplus)
@@ -18,6 +19,14 @@
 #undef __CUDACC__
 #endif
 #define __CUDACC__ 1
+
+// CUDA 13's __block_size__(x, y, z) kernel attribute expands to an attribute
+// Clang 22 does not know (and drops with a warning); as warplint's own
+// block-shape annotation it gives the kernel its block shape.
+#ifdef __block_size__
+#undef __block_size__
+#endif
+#define __block_size__(...) __attribute__((annotate("warplint.block_dim", __VA_ARGS__)))
 
 #define WARPLINT_DEV __attribute__((device))
 
