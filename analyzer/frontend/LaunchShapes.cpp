@@ -46,6 +46,53 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v) {
   return out;
 }
 
+/// The right-hand sides of the plain assignments `v = E` to a local in the
+/// function that declares it, or nullopt when it is also changed in another
+/// way (op=, ++, --, an element, its address taken).
+std::optional<std::vector<const Expr *>> plainAssignments(const VarDecl *v) {
+  std::vector<const Expr *> out;
+  bool other = false;
+  auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
+  if (!fd || !fd->getBody())
+    return std::nullopt;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    std::vector<const Expr *> &Out;
+    bool &Other;
+    Finder(const VarDecl *v, std::vector<const Expr *> &o, bool &x)
+        : V(v), Out(o), Other(x) {}
+    bool refersToV(const Expr *e) {
+      auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      return d && d->getDecl() == V;
+    }
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      const Expr *lhs = b->getLHS()->IgnoreParenImpCasts();
+      if (auto *s = dyn_cast<ArraySubscriptExpr>(lhs)) {
+        if (refersToV(s->getBase()))
+          Other = true;
+        return true;
+      }
+      if (!b->isAssignmentOp() || !refersToV(lhs))
+        return true;
+      if (b->getOpcode() == BO_Assign)
+        Out.push_back(b->getRHS());
+      else
+        Other = true;
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *u) {
+      if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
+          refersToV(u->getSubExpr()))
+        Other = true;
+      return true;
+    }
+  } f(v, out, other);
+  f.TraverseStmt(fd->getBody());
+  if (other)
+    return std::nullopt;
+  return out;
+}
+
 /// A variable the function that declares it changes after its
 /// initialisation (=, op=, ++, --, or its address taken): its initialiser is
 /// not its value at a launch.
@@ -117,8 +164,10 @@ struct HostEval {
     const Expr *s = e->IgnoreParenImpCasts();
     if (auto *d = dyn_cast<DeclRefExpr>(s)) {
       auto *v = dyn_cast<VarDecl>(d->getDecl());
-      if (!v || reassigned(v))
+      if (!v)
         return std::nullopt;
+      if (reassigned(v))
+        return assignedValues(v, depth);
       if (auto *p = dyn_cast<ParmVarDecl>(v))
         return parameter(p, depth);
       if (const Expr *range = rangeOf(v))
@@ -126,6 +175,17 @@ struct HostEval {
       if (v->getInit() && v->isLocalVarDecl())
         return ints(v->getInit(), depth + 1);
       return std::nullopt;
+    }
+    if (auto *c = dyn_cast<ConditionalOperator>(s)) {
+      // `n < 1024 ? 128 : 256`: either.
+      auto t = ints(c->getTrueExpr(), depth + 1);
+      auto f = t ? ints(c->getFalseExpr(), depth + 1) : std::nullopt;
+      if (!t || !f)
+        return std::nullopt;
+      for (int64_t x : *f)
+        if (!add(*t, x))
+          return std::nullopt;
+      return t;
     }
     if (auto *b = dyn_cast<BinaryOperator>(s)) {
       auto l = ints(b->getLHS(), depth + 1);
@@ -154,6 +214,34 @@ struct HostEval {
       return out;
     }
     return std::nullopt;
+  }
+
+  /// A local set by plain assignments to constants only (`int threads =
+  /// 256; if (n < 4096) threads = 64;`, or a switch on a size): each value it
+  /// may hold, its initialiser's included. Anything else changing it: none.
+  std::optional<std::vector<int64_t>> assignedValues(const VarDecl *v,
+                                                     int depth) const {
+    if (!v->isLocalVarDecl() || isa<ParmVarDecl>(v))
+      return std::nullopt;
+    auto rhs = plainAssignments(v);
+    if (!rhs || rhs->empty())
+      return std::nullopt;
+    std::vector<int64_t> out;
+    if (v->getInit()) {
+      auto i = ints(v->getInit(), depth + 1);
+      if (!i)
+        return std::nullopt;
+      out = *i;
+    }
+    for (const Expr *e : *rhs) {
+      auto x = ints(e, depth + 1);
+      if (!x)
+        return std::nullopt;
+      for (int64_t y : *x)
+        if (!add(out, y))
+          return std::nullopt;
+    }
+    return out;
   }
 
   /// The range of the range-for loop whose variable `v` is
@@ -268,6 +356,12 @@ struct HostEval {
         auto v = ints(args[i], depth + 1);
         if (!v)
           return std::nullopt;
+        // A block dimension is positive: a variable's placeholder (`int
+        // threads = 0;` then set on every path) is not one of its shapes.
+        if (std::any_of(v->begin(), v->end(), [](int64_t x) { return x > 0; }))
+          v->erase(std::remove_if(v->begin(), v->end(),
+                                  [](int64_t x) { return x <= 0; }),
+                   v->end());
         std::vector<Shape> next;
         for (const Shape &sh : out)
           for (int64_t x : *v) {
