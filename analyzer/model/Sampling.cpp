@@ -36,14 +36,20 @@ bool isRealistic(const Atom &a, int64_t v) {
   return true;
 }
 
-static int64_t sample(const Atom &a, int i, bool realistic) {
+static int64_t sample(const Atom &a, size_t i, bool realistic) {
+  // (An unsigned index: with a signed one, GCC 12 under
+  // -fsanitize=undefined -O2 computed every sample as the first.)
   if (!a.known.empty())
-    return a.known[size_t(i) % a.known.size()];
-  if (realistic)
-    return (a.role == AtomRole::Size    ? SizeRealistic
-            : a.role == AtomRole::Shift ? ShiftRealistic
-                                        : Log2Realistic)[i % NumRealistic];
-  return (a.role == AtomRole::Size ? SizeSamples : ShiftSamples)[i % NumSamples];
+    return a.known[i % a.known.size()];
+  if (realistic) {
+    const int64_t *values = a.role == AtomRole::Size    ? SizeRealistic
+                            : a.role == AtomRole::Shift ? ShiftRealistic
+                                                        : Log2Realistic;
+    return values[i % NumRealistic];
+  }
+  const int64_t *values =
+      a.role == AtomRole::Size ? SizeSamples : ShiftSamples;
+  return values[i % NumSamples];
 }
 
 Env representativeEnv(const Context &ctx) {
@@ -79,7 +85,7 @@ std::vector<Env> unknownAssignments(const Context &ctx, const Props &p) {
       env.realisticPass = realistic;
       for (size_t i = 0; i < p.unknowns.size(); ++i) {
         const Atom &a = ctx.atoms[p.unknowns[i]];
-        int64_t v = sample(a, m + int(realistic ? 3 : 7) * int(i), realistic);
+        int64_t v = sample(a, size_t(m) + (realistic ? 3 : 7) * i, realistic);
         env.unknowns[p.unknowns[i]] = v;
         env.realistic &= isRealistic(a, v);
       }
