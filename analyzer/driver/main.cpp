@@ -82,6 +82,12 @@ static cl::opt<bool> FailOnWarnings(
 static cl::opt<bool> CompilerWarnings(
     "compiler-warnings", cl::desc("Also show the compiler's own warnings"),
     cl::cat(Category));
+static cl::opt<double> Timeout(
+    "timeout",
+    cl::desc("Seconds of analysis per file after its parse (default 0: no "
+             "limit); kernels left out are reported and the file fails"),
+    cl::init(0), cl::cat(Category));
+
 static cl::opt<unsigned> MaxFileSize(
     "max-file-size", cl::desc("Largest file to analyze, in MiB (default 16)"),
     cl::init(16), cl::cat(Category));
@@ -255,6 +261,11 @@ int main(int argc, const char **argv) {
   opts.remarks = Remarks;
   opts.compilerWarnings = CompilerWarnings;
   opts.maxFileBytes = uint64_t(MaxFileSize) << 20;
+  if (!(Timeout >= 0) || !std::isfinite(Timeout)) {
+    errs() << "warplint: error: --timeout wants a number of seconds >= 0\n";
+    return 2;
+  }
+  opts.timeoutSeconds = Timeout;
   opts.explainFile = explainFile;
   opts.explainLine = explainLine;
 

@@ -247,6 +247,7 @@ bool analyzeFiles(const ToolOptions &opts, Report &report) {
     router.clear();
     router.FileErrors = 0;
     router.FirstError.clear();
+    router.Run.kernelsTimedOut.clear();
     size_t kernelsBefore = router.Run.kernelsFound;
     Factory factory(opts, report, router);
     int rc = tool.run(&factory);
@@ -261,6 +262,18 @@ bool analyzeFiles(const ToolOptions &opts, Report &report) {
       if (router.FileErrors > Router::MaxErrorsShown)
         llvm::errs() << ", the first " << Router::MaxErrorsShown << " shown";
       llvm::errs() << "); its results are partial\n";
+    } else if (!router.Run.kernelsTimedOut.empty()) {
+      const auto &left = router.Run.kernelsTimedOut;
+      fr.ok = false;
+      fr.error = "analysis stopped by --timeout: " +
+                 std::to_string(left.size()) + " kernel" +
+                 (left.size() == 1 ? "" : "s") + " not analyzed in full";
+      llvm::errs() << "warplint: error: " << file << ": " << fr.error << ":";
+      for (size_t i = 0; i < left.size() && i < 10; ++i)
+        llvm::errs() << (i ? ", " : " ") << left[i];
+      if (left.size() > 10)
+        llvm::errs() << ", and " << left.size() - 10 << " more";
+      llvm::errs() << "\n";
     } else if (router.Run.kernelsFound == kernelsBefore) {
       llvm::errs() << "warplint: note: " << file
                    << ": no __global__ function to analyze\n";

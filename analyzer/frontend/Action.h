@@ -28,6 +28,9 @@ struct ToolOptions {
   bool remarks = false;        // the model's view of every access
   bool compilerWarnings = false;
   uint64_t maxFileBytes = 16u << 20;
+  /// --timeout: seconds of analysis per file after its parse (0: none); the
+  /// kernels not analyzed in time are reported, and the file fails.
+  double timeoutSeconds = 0;
   // --explain FILE:LINE: draw one warp's request for the accesses on it.
   std::string explainFile;
   unsigned explainLine = 0;

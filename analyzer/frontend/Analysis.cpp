@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <chrono>
 #include <set>
 #include <tuple>
 
@@ -106,9 +107,24 @@ public:
     kc.TraverseDecl(ac.getTranslationUnitDecl());
     LaunchSites sites = collectLaunchSites(ac);
     Run.kernelsFound += kc.kernels.size();
-    for (const FunctionDecl *k : kc.kernels)
+    Start = std::chrono::steady_clock::now();
+    for (const FunctionDecl *k : kc.kernels) {
+      if (outOfTime()) {
+        Run.kernelsTimedOut.push_back(signature(k));
+        continue;
+      }
       analyzeKernel(k, sites);
+    }
     analyzeLaunches(ac, sites, Opts, *this);
+  }
+
+  /// --timeout: has this file's analysis used its time?
+  bool outOfTime() const {
+    if (Opts.timeoutSeconds <= 0)
+      return false;
+    std::chrono::duration<double> used =
+        std::chrono::steady_clock::now() - Start;
+    return used.count() > Opts.timeoutSeconds;
   }
 
 private:
@@ -116,6 +132,7 @@ private:
   const ToolOptions &Opts;
   Report &Rep;
   RunState &Run;
+  std::chrono::steady_clock::time_point Start;
   ASTContext *AC = nullptr;
   unsigned WarnId = 0, NoteId = 0, RemarkId = 0;
 
@@ -180,11 +197,24 @@ private:
       kr.pos = pos(k->getLocation());
       kr.block = choice.shapes[0];
       kr.blockSource = choice.source;
+      bool stopped = false;
       for (const AccessSite &site : m.accesses)
         if (site.space != Space::Local && site.mergedInto < 0) {
+          if (outOfTime()) {
+            stopped = true;
+            break;
+          }
           analyzeAccessSite(k, m, site, choice);
           ++kr.accesses;
         }
+      if (stopped) {
+        Run.kernelsTimedOut.push_back(signature(k) + " (" +
+                                      std::to_string(kr.accesses) + " of " +
+                                      std::to_string(m.accesses.size()) +
+                                      " accesses)");
+        Rep.kernels.push_back(kr);
+        return;
+      }
       kr.accessesLeftOut = int(m.accessesLeftOut);
       analyzeControlFlow(*AC, k, m, choice, Opts, Rep, *this);
       Rep.kernels.push_back(kr);

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace warplint {
 
@@ -48,6 +49,9 @@ struct RunState {
   std::set<std::string> kernelsAnalyzed;
   /// Kernels found in the files parsed so far, analyzed or already seen.
   size_t kernelsFound = 0;
+  /// The current file's kernels (signatures) that --timeout left out,
+  /// whole or in part.
+  std::vector<std::string> kernelsTimedOut;
 };
 
 /// The consumer that analyzes every kernel of a translation unit.
