@@ -2,7 +2,6 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
@@ -128,9 +127,14 @@ bool reassigned(const VarDecl *v) {
   return found;
 }
 
-/// Calls of each host function in the translation unit, by canonical decl.
-using CallSiteMap = std::map<const FunctionDecl *, std::vector<const CallExpr *>>;
-const CallSiteMap NoCalls;
+/// What the launch visitor saw in the translation unit: calls of each host
+/// function (by canonical decl), and the range of each range-for loop
+/// variable.
+struct HostFacts {
+  std::map<const FunctionDecl *, std::vector<const CallExpr *>> calls;
+  std::map<const VarDecl *, const Expr *> ranges;
+};
+const HostFacts NoFacts;
 
 /// Values of host expressions at launches: constants, locals initialised
 /// with them (and not changed after), simple arithmetic, and a parameter of
@@ -140,7 +144,7 @@ const CallSiteMap NoCalls;
 struct HostEval {
   static constexpr size_t MaxValues = 8;
   ASTContext &ac;
-  const CallSiteMap &calls;
+  const HostFacts &facts;
   /// One call of the launching function whose arguments its parameters
   /// take (so that `launch(32, 4); launch(16, 8);` are two shapes, not four).
   const FunctionDecl *boundFn = nullptr;
@@ -247,17 +251,8 @@ struct HostEval {
   /// The range of the range-for loop whose variable `v` is
   /// (`for (int bs : sizes)`), or null.
   const Expr *rangeOf(const VarDecl *v) const {
-    DynTypedNodeList parents = ac.getParents(*v);
-    if (parents.empty())
-      return nullptr;
-    auto *ds = parents[0].get<DeclStmt>();
-    if (!ds)
-      return nullptr;
-    DynTypedNodeList up = ac.getParents(*ds);
-    auto *rf = up.empty() ? nullptr : up[0].get<CXXForRangeStmt>();
-    if (!rf || rf->getLoopVariable() != v)
-      return nullptr;
-    return rf->getRangeInit();
+    auto it = facts.ranges.find(v);
+    return it == facts.ranges.end() ? nullptr : it->second;
   }
 
   /// The values a range-for loop takes: a braced list, or a local array
@@ -296,12 +291,12 @@ struct HostEval {
   std::optional<std::vector<int64_t>> parameter(const ParmVarDecl *p,
                                                 int depth) const {
     if (const Expr *arg = boundArgument(p))
-      return HostEval{ac, calls}.ints(arg, depth + 1);
+      return HostEval{ac, facts}.ints(arg, depth + 1);
     auto *fd = dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
     if (!fd)
       return std::nullopt;
-    auto it = calls.find(fd->getCanonicalDecl());
-    if (it == calls.end() || it->second.empty())
+    auto it = facts.calls.find(fd->getCanonicalDecl());
+    if (it == facts.calls.end() || it->second.empty())
       return std::nullopt;
     unsigned index = p->getFunctionScopeIndex();
     std::vector<int64_t> out;
@@ -420,10 +415,11 @@ struct HostEval {
   std::optional<std::vector<Shape>> dimParameter(const ParmVarDecl *p,
                                                  int depth) const {
     if (const Expr *arg = boundArgument(p))
-      return HostEval{ac, calls}.dims(arg, depth + 1);
+      return HostEval{ac, facts}.dims(arg, depth + 1);
     auto *fd = dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
-    auto it = fd ? calls.find(fd->getCanonicalDecl()) : calls.end();
-    if (it == calls.end() || it->second.empty())
+    auto it = fd ? facts.calls.find(fd->getCanonicalDecl())
+                 : facts.calls.end();
+    if (it == facts.calls.end() || it->second.empty())
       return std::nullopt;
     unsigned index = p->getFunctionScopeIndex();
     std::vector<Shape> out;
@@ -491,6 +487,8 @@ public:
     // A launch inside a template's pattern: its instantiations say more.
     if (call->isInstantiationDependent())
       return true;
+    if (!Functions.empty())
+      Launcher[call] = Functions.back();
     if (call->getDirectCallee()) {
       Direct.push_back(call); // after every call has been seen
       return true;
@@ -499,14 +497,32 @@ public:
     return true;
   }
   std::vector<const CUDAKernelCallExpr *> Direct;
-  /// Host calls by callee: a launcher's parameters take their values.
-  CallSiteMap Calls;
+  std::map<const CUDAKernelCallExpr *, const FunctionDecl *> Launcher;
+  /// Host calls by callee (a launcher's parameters take their values) and
+  /// range-for loop variables (a loop over block sizes).
+  HostFacts Facts;
   bool VisitCallExpr(CallExpr *c) {
     if (isa<CUDAKernelCallExpr>(c) || c->isInstantiationDependent())
       return true;
     if (const FunctionDecl *f = c->getDirectCallee())
-      Calls[f->getCanonicalDecl()].push_back(c);
+      Facts.calls[f->getCanonicalDecl()].push_back(c);
     return true;
+  }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *f) {
+    if (f->getLoopVariable() && f->getRangeInit())
+      Facts.ranges[f->getLoopVariable()] = f->getRangeInit();
+    return true;
+  }
+  /// The function being traversed: where a launch is written.
+  std::vector<const FunctionDecl *> Functions;
+  bool TraverseDecl(Decl *d) {
+    auto *f = dyn_cast_or_null<FunctionDecl>(d);
+    if (f)
+      Functions.push_back(f);
+    bool ok = RecursiveASTVisitor::TraverseDecl(d);
+    if (f)
+      Functions.pop_back();
+    return ok;
   }
   void finish() {
     for (const CUDAKernelCallExpr *call : Direct)
@@ -531,19 +547,9 @@ public:
   }
 
   /// The function a launch is written in.
-  const FunctionDecl *launcherOf(const Stmt *s) {
-    DynTypedNodeList parents = AC.getParents(*s);
-    for (int depth = 0; depth < 64 && !parents.empty(); ++depth) {
-      if (auto *f = parents[0].get<FunctionDecl>())
-        return f;
-      if (auto *st = parents[0].get<Stmt>())
-        parents = AC.getParents(*st);
-      else if (auto *d = parents[0].get<Decl>())
-        parents = AC.getParents(*d);
-      else
-        break;
-    }
-    return nullptr;
+  const FunctionDecl *launcherOf(const CUDAKernelCallExpr *call) const {
+    auto it = Launcher.find(call);
+    return it == Launcher.end() ? nullptr : it->second;
   }
 
   void note(const CUDAKernelCallExpr *call, const FunctionDecl *k) {
@@ -551,14 +557,14 @@ public:
     // bound together), or one unbound when nothing calls it here.
     std::vector<HostEval> evals;
     const FunctionDecl *launcher = launcherOf(call);
-    auto calls = launcher ? Calls.find(launcher->getCanonicalDecl())
-                          : Calls.end();
-    if (calls != Calls.end() && launcher->getNumParams() > 0 &&
+    auto calls = launcher ? Facts.calls.find(launcher->getCanonicalDecl())
+                          : Facts.calls.end();
+    if (calls != Facts.calls.end() && launcher->getNumParams() > 0 &&
         calls->second.size() <= HostEval::MaxValues)
       for (const CallExpr *c : calls->second)
-        evals.push_back(HostEval{AC, Calls, launcher->getCanonicalDecl(), c});
+        evals.push_back(HostEval{AC, Facts, launcher->getCanonicalDecl(), c});
     else
-      evals.push_back(HostEval{AC, Calls});
+      evals.push_back(HostEval{AC, Facts});
     const CallExpr *config = call->getConfig();
     if (!k || !config || config->getNumArgs() < 2)
       return;
@@ -707,7 +713,7 @@ std::optional<Shape> annotatedShape(ASTContext &ac, const FunctionDecl *k) {
         for (const Expr *arg : a->args()) {
           if (i >= 3)
             break;
-          auto x = HostEval{ac, NoCalls}.one(arg, 0);
+          auto x = HostEval{ac, NoFacts}.one(arg, 0);
           if (!x || *x <= 0)
             return std::nullopt;
           v[i++] = *x;
@@ -723,7 +729,7 @@ std::optional<Shape> annotatedShape(ASTContext &ac, const FunctionDecl *k) {
 
 std::optional<int64_t> launchBound(ASTContext &ac, const FunctionDecl *k) {
   if (auto *a = k->getAttr<CUDALaunchBoundsAttr>())
-    return HostEval{ac, NoCalls}.one(a->getMaxThreads(), 0);
+    return HostEval{ac, NoFacts}.one(a->getMaxThreads(), 0);
   return std::nullopt;
 }
 
