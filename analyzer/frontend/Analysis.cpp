@@ -185,7 +185,15 @@ private:
       for (int64_t v : values.first)
         context += std::to_string(v) + ",";
     }
-    for (const ShapeChoice &choice : chooseShapes(*AC, k, sites, Opts.blockDim, dims)) {
+    std::vector<ShapeChoice> choices =
+        chooseShapes(*AC, k, sites, Opts.blockDim, dims);
+    // Several launch configurations: their access findings are gathered,
+    // and where they differ on a line, the worst is reported, naming its
+    // block shape.
+    std::vector<PendingFinding> pending;
+    bool gather = choices.size() > 1;
+    Pending = gather ? &pending : nullptr;
+    for (const ShapeChoice &choice : choices) {
       std::string key = context + " " + choice.source;
       for (const Shape &sh : choice.shapes)
         key += " " + shapeText(sh);
@@ -213,12 +221,18 @@ private:
                                       std::to_string(m.accesses.size()) +
                                       " accesses)");
         Rep.kernels.push_back(kr);
+        Pending = nullptr;
+        if (gather)
+          emitWorst(k, m, pending, choices.size());
         return;
       }
       kr.accessesLeftOut = int(m.accessesLeftOut);
       analyzeControlFlow(*AC, k, m, choice, Opts, Rep, *this);
       Rep.kernels.push_back(kr);
     }
+    Pending = nullptr;
+    if (gather)
+      emitWorst(k, m, pending, choices.size());
     if (m.accessesLeftOut)
       CI.getDiagnostics().Report(k->getLocation(), WarnId)
           << "warplint modelled the first " + std::to_string(m.accesses.size()) +
@@ -304,7 +318,56 @@ private:
       std::optional<Finding> f = rule.check(facts, Opts.rules);
       if (!f || suppressed(loc, rule.id))
         continue;
+      if (Pending) {
+        Pending->push_back({rule.id, *f, loc, site.expr->getSourceRange(),
+                            site.calls, r.ideal > 0 ? r.actual / r.ideal : 1,
+                            choice.shapes[0]});
+        continue;
+      }
       emit(k, m, rule.id, *f, loc, site.expr->getSourceRange(), site.calls);
+    }
+  }
+
+  /// A finding of one launch configuration, held until all are analyzed.
+  struct PendingFinding {
+    std::string rule;
+    Finding finding;
+    SourceLocation loc;
+    SourceRange range;
+    std::vector<const CallExpr *> calls;
+    double ratio;
+    Shape shape;
+  };
+  std::vector<PendingFinding> *Pending = nullptr;
+
+  /// Per line and rule: one finding when every configuration says the same,
+  /// else the worst one, with its block shape named.
+  void emitWorst(const FunctionDecl *k, const KernelModel &m,
+                 std::vector<PendingFinding> &pending, size_t configurations) {
+    std::map<std::pair<unsigned, std::string>, std::vector<PendingFinding *>>
+        groups;
+    std::vector<std::pair<unsigned, std::string>> order;
+    for (PendingFinding &p : pending) {
+      auto key = std::make_pair(p.loc.getRawEncoding(), p.rule);
+      if (!groups.count(key))
+        order.push_back(key);
+      groups[key].push_back(&p);
+    }
+    for (const auto &key : order) {
+      std::vector<PendingFinding *> &g = groups[key];
+      PendingFinding *worst = g[0];
+      bool differ = false;
+      for (PendingFinding *p : g) {
+        differ |= p->finding.message != g[0]->finding.message;
+        if (p->ratio > worst->ratio)
+          worst = p;
+      }
+      Finding f = worst->finding;
+      if (differ)
+        f.message += " (with " + shapeText(worst->shape) +
+                     " blocks, the worst of the kernel's " +
+                     std::to_string(configurations) + " launch configurations)";
+      emit(k, m, worst->rule, f, worst->loc, worst->range, worst->calls);
     }
   }
 

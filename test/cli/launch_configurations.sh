@@ -1,0 +1,23 @@
+# A kernel launched with several block shapes: one warning per line, the
+# worst configuration's, naming its shape only where the shapes disagree.
+source "$(dirname "$0")/lib.bash"
+cat >"$TMP/k.cu" <<'CU'
+__global__ void strided(float *o) { o[threadIdx.x * 32] = 1; }
+__global__ void columns(float *o) { o[threadIdx.x * 64 + threadIdx.y] = 1; }
+void run(float *o) {
+  strided<<<1, 64>>>(o);
+  strided<<<1, 128>>>(o);
+  columns<<<1, dim3(32, 4)>>>(o);
+  columns<<<1, dim3(16, 8)>>>(o);
+}
+CU
+run both "$TMP/k.cu"
+expect_rc both 0
+[ "$(grep -c 'k.cu:1:.*warning:' "$TMP/both.out")" = 1 ] || fail "strided: not one warning"
+[ "$(grep -c 'k.cu:2:.*warning:' "$TMP/both.out")" = 1 ] || fail "columns: not one warning"
+expect_not_in both out "k.cu:1:37: warning: global store is uncoalesced: adjacent lanes are 128 bytes apart; 32 sectors per request where 4 would do (with"
+expect_in both out "32 sectors per request where 4 would do (with 32x4x1 blocks, the worst of the kernel's 2 launch configurations)"
+run json --format=json "$TMP/k.cu"
+json json "len(d['kernels']) == 4"
+json json "len([x for x in d['diagnostics'] if x['rule'] == 'uncoalesced-global-access']) == 2"
+done_checks
