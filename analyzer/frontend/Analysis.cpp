@@ -193,6 +193,7 @@ private:
     std::vector<PendingFinding> pending;
     bool gather = choices.size() > 1;
     Pending = gather ? &pending : nullptr;
+    bool stopped = false; // by --timeout
     for (const ShapeChoice &choice : choices) {
       std::string key = context + " " + choice.source;
       for (const Shape &sh : choice.shapes)
@@ -205,7 +206,6 @@ private:
       kr.pos = pos(k->getLocation());
       kr.block = choice.shapes[0];
       kr.blockSource = choice.source;
-      bool stopped = false;
       for (const AccessSite &site : m.accesses)
         if (site.space != Space::Local && site.mergedInto < 0) {
           if (outOfTime()) {
@@ -221,10 +221,7 @@ private:
                                       std::to_string(m.accesses.size()) +
                                       " accesses)");
         Rep.kernels.push_back(kr);
-        Pending = nullptr;
-        if (gather)
-          emitWorst(k, m, pending, choices.size());
-        return;
+        break;
       }
       kr.accessesLeftOut = int(m.accessesLeftOut);
       analyzeControlFlow(*AC, k, m, choice, Opts, Rep, *this);
@@ -233,6 +230,8 @@ private:
     Pending = nullptr;
     if (gather)
       emitWorst(k, m, pending, choices.size());
+    if (stopped)
+      return;
     if (m.accessesLeftOut)
       CI.getDiagnostics().Report(k->getLocation(), WarnId)
           << "warplint modelled the first " + std::to_string(m.accesses.size()) +

@@ -24,22 +24,31 @@ static void conjuncts(const LaneExpr &m, std::set<const Node *> &out) {
   out.insert(m.get());
 }
 
-/// nvcc loads an element once when the same address was loaded before on
-/// every path to the later load, with no store to that memory and no barrier
-/// in between: `if (m[k] != 0) t += m[k] * x[j]` reads m[k] once, on the
-/// condition's line. The later load joins the earlier one (as a merge does).
-/// Offsets are hash-consed, so "the same address" is one node once the
-/// source origins (which differ between two copies of `m[k]`) are cleared.
-static void dropRepeatedLoads(KernelModel &m) {
+/// The accesses' indices in program order (their seq; the pieces of a split
+/// element share their first piece's).
+static std::vector<size_t> programOrder(const KernelModel &m) {
   std::vector<size_t> order(m.accesses.size());
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
     return m.accesses[x].seq < m.accesses[y].seq;
   });
+  return order;
+}
+
+/// nvcc loads an element once when the same address was loaded before on
+/// every path to the later load, with no store to that memory and no barrier
+/// in between: `if (m[k] != 0) t += m[k] * x[j]` reads m[k] once, on the
+/// condition's line. The later load joins the earlier one (as a merge does).
+/// Offsets are hash-consed, so "the same address" is one node once the
+/// source origins (which differ between two copies of `m[k]`) are cleared.
+static void dropRepeatedLoads(KernelModel &m,
+                              const std::vector<size_t> &order) {
   using Key = std::tuple<const Node *, const clang::ValueDecl *, int, int,
                          int>;
-  std::map<Key, std::vector<size_t>> seen;
+  // Per address, the loads that may stand for a later one, with their
+  // masks' conjuncts.
+  std::map<Key, std::vector<std::pair<size_t, std::set<const Node *>>>> seen;
   OriginFreeMemo memo;
   auto plainConjuncts = [&](const LaneExpr &mask) {
     std::set<const Node *> out;
@@ -66,42 +75,33 @@ static void dropRepeatedLoads(KernelModel &m) {
     auto &earlier = seen[key];
     std::set<const Node *> mine = plainConjuncts(s.access.mask);
     bool joined = false;
-    for (size_t e : earlier) {
-      std::set<const Node *> theirs = plainConjuncts(m.accesses[e].access.mask);
+    for (const auto &[e, theirs] : earlier)
       if (std::includes(mine.begin(), mine.end(), theirs.begin(),
                         theirs.end())) {
         s.mergedInto = int(e);
         joined = true;
         break;
       }
-    }
     if (!joined)
-      earlier.push_back(i);
+      earlier.emplace_back(i, std::move(mine));
   }
 }
 
 /// What nvcc merges (Vectorize.h): accesses of one statement to one
 /// allocation, loads with loads and stores with stores, and loads only where
 /// no store to that memory comes between them (it may alias).
-static void mergeVectorAccesses(KernelModel &m) {
+static void mergeVectorAccesses(KernelModel &m,
+                                const std::vector<size_t> &order) {
   std::map<std::tuple<int, int, const clang::ValueDecl *, int, bool, int>, int>
       groups;
   // Stores and atomics to each space walked before each access.
   std::vector<int> storesBefore(m.accesses.size());
-  {
-    std::vector<size_t> order(m.accesses.size());
-    for (size_t i = 0; i < order.size(); ++i)
-      order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-      return m.accesses[x].seq < m.accesses[y].seq;
-    });
-    std::map<int, int> stores;
-    for (size_t i : order) {
-      const AccessSite &s = m.accesses[i];
-      storesBefore[i] = stores[int(s.space)];
-      if (s.store || s.atomic)
-        ++stores[int(s.space)];
-    }
+  std::map<int, int> stores;
+  for (size_t i : order) {
+    const AccessSite &s = m.accesses[i];
+    storesBefore[i] = stores[int(s.space)];
+    if (s.store || s.atomic)
+      ++stores[int(s.space)];
   }
   std::vector<MergeInput> in;
   std::vector<size_t> site;
@@ -158,8 +158,9 @@ KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
   for (const SyncSite &s : m.syncs)
     exprs.insert(exprs.end(), {s.mask, s.maskArg});
   classifyAtoms(m.ctx, exprs);
-  dropRepeatedLoads(m);
-  mergeVectorAccesses(m);
+  std::vector<size_t> order = programOrder(m);
+  dropRepeatedLoads(m, order);
+  mergeVectorAccesses(m, order);
   return m;
 }
 

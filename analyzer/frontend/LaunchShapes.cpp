@@ -45,87 +45,59 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v) {
   return out;
 }
 
-/// The right-hand sides of the plain assignments `v = E` to a local in the
-/// function that declares it, or nullopt when it is also changed in another
-/// way (op=, ++, --, an element, its address taken).
-std::optional<std::vector<const Expr *>> plainAssignments(const VarDecl *v) {
-  std::vector<const Expr *> out;
+/// How the function that declares `v` changes it after its initialisation:
+/// the right-hand sides of its plain assignments `v = E`, and whether it is
+/// also changed another way (op=, ++, --, an element written, its address
+/// taken).
+struct Changes {
+  std::vector<const Expr *> plain;
   bool other = false;
+  bool any() const { return other || !plain.empty(); }
+};
+
+Changes changesOf(const VarDecl *v) {
+  Changes out;
   auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
   if (!fd || !fd->getBody())
-    return std::nullopt;
+    return out;
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *V;
-    std::vector<const Expr *> &Out;
-    bool &Other;
-    Finder(const VarDecl *v, std::vector<const Expr *> &o, bool &x)
-        : V(v), Out(o), Other(x) {}
+    Changes &Out;
+    Finder(const VarDecl *v, Changes &o) : V(v), Out(o) {}
     bool refersToV(const Expr *e) {
       auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
       return d && d->getDecl() == V;
     }
     bool VisitBinaryOperator(BinaryOperator *b) {
+      if (!b->isAssignmentOp())
+        return true;
       const Expr *lhs = b->getLHS()->IgnoreParenImpCasts();
       if (auto *s = dyn_cast<ArraySubscriptExpr>(lhs)) {
-        if (refersToV(s->getBase()))
-          Other = true;
+        Out.other |= refersToV(s->getBase()); // an element written
         return true;
       }
-      if (!b->isAssignmentOp() || !refersToV(lhs))
+      if (!refersToV(lhs))
         return true;
       if (b->getOpcode() == BO_Assign)
-        Out.push_back(b->getRHS());
+        Out.plain.push_back(b->getRHS());
       else
-        Other = true;
+        Out.other = true;
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator *u) {
       if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
           refersToV(u->getSubExpr()))
-        Other = true;
+        Out.other = true;
       return true;
     }
-  } f(v, out, other);
+  } f(v, out);
   f.TraverseStmt(fd->getBody());
-  if (other)
-    return std::nullopt;
   return out;
 }
 
-/// A variable the function that declares it changes after its
-/// initialisation (=, op=, ++, --, or its address taken): its initialiser is
-/// not its value at a launch.
-bool reassigned(const VarDecl *v) {
-  bool found = false;
-  auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
-  if (fd && fd->getBody()) {
-    struct Finder : RecursiveASTVisitor<Finder> {
-      const VarDecl *V;
-      bool &Found;
-      Finder(const VarDecl *v, bool &f) : V(v), Found(f) {}
-      bool refersToV(const Expr *e) {
-        auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-        return d && d->getDecl() == V;
-      }
-      bool VisitBinaryOperator(BinaryOperator *b) {
-        const Expr *lhs = b->getLHS()->IgnoreParenImpCasts();
-        if (auto *s = dyn_cast<ArraySubscriptExpr>(lhs))
-          lhs = s->getBase(); // an element of an array variable
-        if (b->isAssignmentOp() && refersToV(lhs))
-          Found = true;
-        return !Found;
-      }
-      bool VisitUnaryOperator(UnaryOperator *u) {
-        if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
-            refersToV(u->getSubExpr()))
-          Found = true;
-        return !Found;
-      }
-    } f(v, found);
-    f.TraverseStmt(fd->getBody());
-  }
-  return found;
-}
+/// A variable changed after its initialisation: its initialiser is not its
+/// value at a launch.
+bool reassigned(const VarDecl *v) { return changesOf(v).any(); }
 
 /// What the launch visitor saw in the translation unit: calls of each host
 /// function (by canonical decl), and the range of each range-for loop
@@ -182,14 +154,11 @@ struct HostEval {
     }
     if (auto *c = dyn_cast<ConditionalOperator>(s)) {
       // `n < 1024 ? 128 : 256`: either.
-      auto t = ints(c->getTrueExpr(), depth + 1);
-      auto f = t ? ints(c->getFalseExpr(), depth + 1) : std::nullopt;
-      if (!t || !f)
+      std::vector<int64_t> out;
+      if (!unite(out, c->getTrueExpr(), depth) ||
+          !unite(out, c->getFalseExpr(), depth))
         return std::nullopt;
-      for (int64_t x : *f)
-        if (!add(*t, x))
-          return std::nullopt;
-      return t;
+      return out;
     }
     if (auto *b = dyn_cast<BinaryOperator>(s)) {
       auto l = ints(b->getLHS(), depth + 1);
@@ -227,25 +196,27 @@ struct HostEval {
                                                      int depth) const {
     if (!v->isLocalVarDecl() || isa<ParmVarDecl>(v))
       return std::nullopt;
-    auto rhs = plainAssignments(v);
-    if (!rhs || rhs->empty())
+    Changes c = changesOf(v);
+    if (c.other || c.plain.empty())
       return std::nullopt;
     std::vector<int64_t> out;
-    if (v->getInit()) {
-      auto i = ints(v->getInit(), depth + 1);
-      if (!i)
+    if (v->getInit() && !unite(out, v->getInit(), depth))
+      return std::nullopt;
+    for (const Expr *e : c.plain)
+      if (!unite(out, e, depth))
         return std::nullopt;
-      out = *i;
-    }
-    for (const Expr *e : *rhs) {
-      auto x = ints(e, depth + 1);
-      if (!x)
-        return std::nullopt;
-      for (int64_t y : *x)
-        if (!add(out, y))
-          return std::nullopt;
-    }
     return out;
+  }
+
+  /// Adds the values of `e` to `out`; false when it has none, or too many.
+  bool unite(std::vector<int64_t> &out, const Expr *e, int depth) const {
+    auto v = ints(e, depth + 1);
+    if (!v)
+      return false;
+    for (int64_t x : *v)
+      if (!add(out, x))
+        return false;
+    return true;
   }
 
   /// The range of the range-for loop whose variable `v` is
@@ -277,14 +248,9 @@ struct HostEval {
     if (!list || list->getNumInits() == 0)
       return std::nullopt;
     std::vector<int64_t> out;
-    for (const Expr *x : list->inits()) {
-      auto v = ints(x, depth + 1);
-      if (!v)
+    for (const Expr *x : list->inits())
+      if (!unite(out, x, depth))
         return std::nullopt;
-      for (int64_t y : *v)
-        if (!add(out, y))
-          return std::nullopt;
-    }
     return out;
   }
 
@@ -300,15 +266,10 @@ struct HostEval {
       return std::nullopt;
     unsigned index = p->getFunctionScopeIndex();
     std::vector<int64_t> out;
-    for (const CallExpr *c : it->second) {
-      const Expr *arg = index < c->getNumArgs() ? c->getArg(index) : nullptr;
-      auto v = ints(arg, depth + 1);
-      if (!v)
+    for (const CallExpr *c : it->second)
+      if (!unite(out, index < c->getNumArgs() ? c->getArg(index) : nullptr,
+                 depth))
         return std::nullopt;
-      for (int64_t x : *v)
-        if (!add(out, x))
-          return std::nullopt;
-    }
     return out;
   }
 

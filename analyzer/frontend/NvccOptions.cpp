@@ -202,6 +202,19 @@ struct Translator {
   std::vector<std::string> out;
   int depth = 0;
 
+  // A comma-separated list, one Clang option per item: `-Dx` (or the item
+  // itself, a host flag), or `-isystem x`.
+  void eachJoined(const char *flag, const std::string &v) {
+    for (const std::string &d : commaList(v))
+      out.push_back(flag + d);
+  }
+  void eachSeparate(const char *flag, const std::string &v) {
+    for (const std::string &d : commaList(v)) {
+      out.push_back(flag);
+      out.push_back(d);
+    }
+  }
+
   void apply(const NvccOption &o, const std::string &v) {
     switch (o.effect) {
     case E::Drop:
@@ -213,29 +226,15 @@ struct Translator {
       out.push_back(std::string(o.shortName) + "=" + v);
       return;
     case E::Define:
-      for (const std::string &d : commaList(v))
-        out.push_back("-D" + d);
-      return;
+      return eachJoined("-D", v);
     case E::Undefine:
-      for (const std::string &d : commaList(v))
-        out.push_back("-U" + d);
-      return;
+      return eachJoined("-U", v);
     case E::Include:
-      for (const std::string &d : commaList(v))
-        out.push_back("-I" + d);
-      return;
+      return eachJoined("-I", v);
     case E::SystemInclude:
-      for (const std::string &d : commaList(v)) {
-        out.push_back("-isystem");
-        out.push_back(d);
-      }
-      return;
+      return eachSeparate("-isystem", v);
     case E::PreInclude:
-      for (const std::string &d : commaList(v)) {
-        out.push_back("-include");
-        out.push_back(d);
-      }
-      return;
+      return eachSeparate("-include", v);
     case E::Std:
       out.push_back("-std=" + v);
       return;
@@ -249,9 +248,7 @@ struct Translator {
       out.push_back("-fno-exceptions");
       return;
     case E::HostOptions:
-      for (const std::string &d : commaList(v))
-        out.push_back(d);
-      return;
+      return eachJoined("", v);
     case E::ExtendedLambda:
       out.push_back("-D__CUDACC_EXTENDED_LAMBDA__");
       return;

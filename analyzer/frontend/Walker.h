@@ -140,12 +140,15 @@ private:
   bool NoRecord = false;
   int Depth = 0;
   std::vector<const CallExpr *> Calls;
-  /// Set while walking an implicit, non-trivial struct copy: the struct's
-  /// line, where the access to `ReportFor` (the object copied, or copied
-  /// to) is reported (AccessSite::reportAt). Accesses that compute its
-  /// address stay on their own lines.
-  SourceLocation ReportAt;
-  const Expr *ReportFor = nullptr;
+  /// The objects an implicit, non-trivial struct copy reads or writes, and
+  /// the struct's line, where their accesses are reported
+  /// (AccessSite::reportAt). Accesses that compute their addresses stay on
+  /// their own lines.
+  std::map<const Expr *, SourceLocation> CopyLines;
+  void reportCopyAt(const Expr *object, SourceLocation line) {
+    if (line.isValid())
+      CopyLines[object] = line;
+  }
   /// The struct's line for a copy through `fn` when nvcc reports it there.
   static SourceLocation implicitCopyLine(const FunctionDecl *fn);
   std::vector<std::pair<LaneExpr, Val>> *Returns = nullptr;

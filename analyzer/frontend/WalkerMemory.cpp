@@ -155,8 +155,8 @@ void Walker::record(const Expr *e, const Addr &a, bool store, bool atomic) {
   s.store = store;
   s.atomic = atomic;
   s.expr = e;
-  if (e == ReportFor)
-    s.reportAt = ReportAt;
+  if (auto it = CopyLines.find(e); it != CopyLines.end())
+    s.reportAt = it->second;
   s.structMember = a.structMember;
   s.elementStride = a.elementStride;
   s.calls = Calls;

@@ -136,14 +136,8 @@ Val Walker::rvalue(const Expr *e) {
     if (cc->getNumArgs() == 1 && cc->getConstructor() &&
         cc->getConstructor()->isCopyOrMoveConstructor() &&
         cc->getArg(0)->isGLValue()) {
-      SourceLocation saved = ReportAt;
-      const Expr *savedFor = ReportFor;
-      ReportAt = implicitCopyLine(cc->getConstructor());
-      ReportFor = cc->getArg(0);
-      Val v = load(cc->getArg(0), e);
-      ReportAt = saved;
-      ReportFor = savedFor;
-      return v;
+      reportCopyAt(cc->getArg(0), implicitCopyLine(cc->getConstructor()));
+      return load(cc->getArg(0), e);
     }
   }
   if (auto *oc = dyn_cast<CXXOperatorCallExpr>(e)) {
@@ -162,23 +156,14 @@ Val Walker::rvalue(const Expr *e) {
           return r;
       }
       SourceLocation line = implicitCopyLine(oc->getDirectCallee());
-      SourceLocation saved = ReportAt;
-      const Expr *savedFor = ReportFor;
-      ReportAt = line;
-      ReportFor = src;
+      reportCopyAt(src, line);
+      reportCopyAt(oc->getArg(0), line);
       if (src->isGLValue())
         load(src, e);
       else
         rvalue(src);
-      ReportAt = saved;
-      ReportFor = savedFor;
-      if (auto a = lvalue(oc->getArg(0))) {
-        ReportAt = line;
-        ReportFor = oc->getArg(0);
+      if (auto a = lvalue(oc->getArg(0)))
         record(oc->getArg(0), *a, true);
-        ReportAt = saved;
-        ReportFor = savedFor;
-      }
       return opaque(e, true);
     }
   }
