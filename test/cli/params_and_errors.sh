@@ -50,11 +50,12 @@ for bad in 1 0.5 inf nan 1e400; do
   expect_in "threshold_$bad" err "--threshold must be a number greater than 1"
 done
 
-# --timeout: what was not analyzed in time is named, and the file fails.
+# --timeout: what was not analyzed in time is named, and the file fails. (A
+# slow build may run out before the first access, so no count is expected.)
 big="$TESTDIR/stress/big-kernel.cu"
 run timeout --timeout=0.000001 --format=json "$big"
 expect_rc timeout 2
-expect_in timeout err "analysis stopped by --timeout: 1 kernel not analyzed in full: big (0 of"
+expect_in timeout err "analysis stopped by --timeout: 1 kernel not analyzed in full: big"
 json timeout "d['files'][0]['status'] == 'error' and 'timeout' in d['files'][0]['error']"
 run notimeout --timeout=60 "$TMP/k.cu" --param=d=64
 expect_rc notimeout 0
