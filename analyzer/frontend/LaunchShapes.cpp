@@ -6,6 +6,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
 
+#include <cstdlib>
+
 using namespace clang;
 
 namespace warplint {
@@ -45,8 +47,8 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v) {
   return out;
 }
 
-/// How the function that declares `v` changes it after its initialisation:
-/// the right-hand sides of its plain assignments `v = E`, and whether it is
+/// How `root` (by default the function that declares `v`) changes `v` after
+/// its initialisation: the right-hand sides of its plain assignments `v = E`, and whether it is
 /// also changed another way (op=, ++, --, an element written, its address
 /// taken).
 struct Changes {
@@ -55,10 +57,9 @@ struct Changes {
   bool any() const { return other || !plain.empty(); }
 };
 
-Changes changesOf(const VarDecl *v) {
+Changes changesIn(const VarDecl *v, const Stmt *root) {
   Changes out;
-  auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
-  if (!fd || !fd->getBody())
+  if (!root)
     return out;
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *V;
@@ -91,8 +92,13 @@ Changes changesOf(const VarDecl *v) {
       return true;
     }
   } f(v, out);
-  f.TraverseStmt(fd->getBody());
+  f.TraverseStmt(const_cast<Stmt *>(root));
   return out;
+}
+
+Changes changesOf(const VarDecl *v) {
+  auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
+  return changesIn(v, fd ? fd->getBody() : nullptr);
 }
 
 /// A variable changed after its initialisation: its initialiser is not its
@@ -105,6 +111,9 @@ bool reassigned(const VarDecl *v) { return changesOf(v).any(); }
 struct HostFacts {
   std::map<const FunctionDecl *, std::vector<const CallExpr *>> calls;
   std::map<const VarDecl *, const Expr *> ranges;
+  /// The counted loop each loop variable is declared by
+  /// (`for (int x = 1; x <= 8; x *= 2)`).
+  std::map<const VarDecl *, const ForStmt *> loops;
 };
 const HostFacts NoFacts;
 
@@ -142,6 +151,8 @@ struct HostEval {
       auto *v = dyn_cast<VarDecl>(d->getDecl());
       if (!v)
         return std::nullopt;
+      if (auto loop = facts.loops.find(v); loop != facts.loops.end())
+        return loopValues(v, loop->second, depth);
       if (reassigned(v))
         return assignedValues(v, depth);
       if (auto *p = dyn_cast<ParmVarDecl>(v))
@@ -206,6 +217,80 @@ struct HostEval {
       if (!unite(out, e, depth))
         return std::nullopt;
     return out;
+  }
+
+  /// The values a counted host loop's variable takes, when they are few:
+  /// a constant start, a comparison with a constant, a constant step
+  /// (`++`, `--`, `+=`, `-=`, `*=`, `/=`, `<<=`, `>>=`), and a body that does
+  /// not change the variable. A benchmark's sweep over sizes
+  /// (`for (int x = 1; x <= 8; x *= 2) kernel<<<g, b>>>(..., x);`) makes one
+  /// value per iteration, as a range-for over a list does.
+  std::optional<std::vector<int64_t>> loopValues(const VarDecl *v,
+                                                 const ForStmt *f,
+                                                 int depth) const {
+    auto start = v->getInit() ? one(v->getInit(), depth + 1) : std::nullopt;
+    auto *cond = dyn_cast_or_null<BinaryOperator>(
+        f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (!start || !cond || !isVar(cond->getLHS(), v) ||
+        changesIn(v, f->getBody()).any())
+      return std::nullopt;
+    auto bound = one(cond->getRHS(), depth + 1);
+    if (!bound)
+      return std::nullopt;
+    // The step: x' = step(x), or none.
+    const Expr *inc = f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr;
+    BinaryOperatorKind stepOp;
+    int64_t by = 1;
+    if (auto *u = dyn_cast_or_null<UnaryOperator>(inc);
+        u && u->isIncrementDecrementOp() && isVar(u->getSubExpr(), v)) {
+      stepOp = u->isIncrementOp() ? BO_Add : BO_Sub;
+    } else if (auto *c = dyn_cast_or_null<CompoundAssignOperator>(inc);
+               c && isVar(c->getLHS(), v)) {
+      auto amount = one(c->getRHS(), depth + 1);
+      if (!amount)
+        return std::nullopt;
+      by = *amount;
+      stepOp = BinaryOperator::getOpForCompoundAssignment(c->getOpcode());
+    } else {
+      return std::nullopt;
+    }
+    auto holds = [&](int64_t x) {
+      switch (cond->getOpcode()) {
+      case BO_LT: return x < *bound;
+      case BO_LE: return x <= *bound;
+      case BO_GT: return x > *bound;
+      case BO_GE: return x >= *bound;
+      case BO_NE: return x != *bound;
+      default: return false;
+      }
+    };
+    std::vector<int64_t> out;
+    int64_t x = *start;
+    while (holds(x)) {
+      if (!add(out, x))
+        return std::nullopt; // too many to be one launch each
+      int64_t next;
+      switch (stepOp) {
+      case BO_Add: next = x + by; break;
+      case BO_Sub: next = x - by; break;
+      case BO_Mul: next = x * by; break;
+      case BO_Div: next = by ? x / by : x; break;
+      case BO_Shl: next = by >= 0 && by < 32 ? x << by : x; break;
+      case BO_Shr: next = by >= 0 && by < 63 ? x >> by : x; break;
+      default: return std::nullopt;
+      }
+      if (next == x || std::abs(next) > (int64_t(1) << 40))
+        return std::nullopt; // no progress, or runaway
+      x = next;
+    }
+    if (out.empty())
+      return std::nullopt;
+    return out;
+  }
+
+  static bool isVar(const Expr *e, const VarDecl *v) {
+    auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return d && d->getDecl() == v;
   }
 
   /// Adds the values of `e` to `out`; false when it has none, or too many.
@@ -467,6 +552,14 @@ public:
       return true;
     if (const FunctionDecl *f = c->getDirectCallee())
       Facts.calls[f->getCanonicalDecl()].push_back(c);
+    return true;
+  }
+  bool VisitForStmt(ForStmt *f) {
+    if (auto *ds = dyn_cast_or_null<DeclStmt>(f->getInit());
+        ds && ds->isSingleDecl())
+      if (auto *v = dyn_cast<VarDecl>(ds->getSingleDecl());
+          v && v->getType()->isIntegerType() && v->getInit())
+        Facts.loops[v] = f;
     return true;
   }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *f) {

@@ -33,6 +33,6 @@ json unknown "[(a['exact'], a['depends_on']) for a in d['accesses'] if a['expr']
 # the dependence and the assumption it rests on; the range covers all values.
 run symbolic --format=json "$fx/unknown-values.cu"
 expect_rc symbolic 0
-json symbolic "[(a['exact'], a['sectors_per_request_range'], a['depends_on']) for a in d['accesses'] if a['expr'] == 'in[g * s]'] == [(False, [4, 32], ['s'])]"
+json symbolic "[(a['exact'], a['sectors_per_request_range'], a['depends_on']) for a in d['accesses'] if a['expr'] == 'in[g * s]' and a['kernel'] == 'runtimeStride'] == [(False, [4, 32], ['s'])]"
 json symbolic "any(\"4*s bytes apart\" in x['message'] and \"assuming 's' >= 32\" in x['message'] for x in d['diagnostics'])"
 done_checks
