@@ -20,7 +20,9 @@ README.md). The programs' sources are read in place from the corpus
 nothing from them is copied here.
 
 Per (file, line, space) the measured excess is sum(actual) / sum(ideal) over
-all kernels (template instantiations included) that ran the line. warplint
+all kernels (template instantiations included) that ran the line. A template
+instantiation warplint analyzed that did not run is left out of the
+predictions (instances_not_run()). warplint
 is run once per program over the .cu files its Makefile compiles, with the
 Makefile's -D and -I flags; its accesses on the same line are folded into one
 predicted excess (predicted_excess()).
@@ -451,6 +453,60 @@ def kernel_base_name(demangled):
     return name.split('::')[-1].split()[-1] if name else demangled
 
 
+_CAST_RE = re.compile(r'\((?:unsigned |signed )?(?:int|long|short|char|bool|long long)\)(?=-?\d)')
+_SUFFIX_RE = re.compile(r'(?<=\d)(?:[uU](?:[lL]{1,2})?|[lL]{1,2}[uU]?)\b')
+
+
+def canonical_instance(sig):
+    """A kernel instantiation's name comparable between warplint's
+    kernel_signature ('k<float, 4U>') and the demangled name the GPU
+    measured ('void ns::k<float, (unsigned int)4>(float *, int)'): the last
+    name component with its template arguments, casts, integer suffixes and
+    spaces dropped. None when it is not a template instantiation."""
+    head, depth = sig, 0
+    for i, ch in enumerate(sig):
+        if ch == '<':
+            depth += 1
+        elif ch == '>':
+            depth -= 1
+        elif ch == '(' and depth == 0:
+            head = sig[:i]
+            break
+    lt = head.find('<')
+    if lt < 0:
+        return None
+    name = head[:lt].split('::')[-1].split()[-1] if head[:lt].strip() else ''
+    args = _SUFFIX_RE.sub('', _CAST_RE.sub('', head[lt:]))
+    return name + re.sub(r'\s+', '', args)
+
+
+def instances_not_run(prog, doc):
+    """warplint's kernel signatures of template instantiations that did not
+    run on the GPU: a kernel whose measured instantiations can be matched to
+    warplint's by canonical_instance(), and this instantiation is not one of
+    them. What a template instantiation that never ran would cost is not
+    measured, so its predictions are neither right nor wrong. Where no
+    instantiation of a kernel matches (the demangler and Clang spell an
+    argument differently), all are kept."""
+    ran = collections.defaultdict(set)
+    for k in prog.get('kernels', []):
+        c = canonical_instance(k.get('demangled') or '')
+        if c:
+            ran[c.split('<', 1)[0]].add(c)
+    sigs = {k.get('signature') or '' for k in doc.get('kernels', [])}
+    by_name = collections.defaultdict(set)
+    for sig in sigs:
+        c = canonical_instance(sig)
+        if c:
+            by_name[c.split('<', 1)[0]].add((sig, c))
+    out = set()
+    for name, insts in by_name.items():
+        measured = ran.get(name)
+        if measured and any(c in measured for _, c in insts):
+            out |= {sig for sig, c in insts if c not in measured}
+    return out
+
+
 def measured_lines(prog, progdir):
     """{(abs file, line, space): dict(actual, ideal, inst, kernels, sass)}, and
     {(abs file, line): instructions executed} for every line that ran."""
@@ -505,6 +561,14 @@ def predicted_excess(accesses, space, how='mean'):
     return sum(c / i for c, i in pairs) / len(pairs)
 
 
+def excess_of(a):
+    """An evaluated access's cost over ideal, or 0."""
+    for spec in SPACES.values():
+        if a.get(spec['cost']) is not None and a.get(spec['ideal']):
+            return a[spec['cost']] / a[spec['ideal']]
+    return 0.0
+
+
 def agrees(pred, meas):
     return pred is not None and abs(pred - meas) <= TOLERANCE * meas
 
@@ -514,9 +578,13 @@ def join(run, prog, progdir, how):
     diagnostics that fall on no executed line."""
     meas, ran = measured_lines(prog, progdir)
     doc = run['doc'] or {}
+    skip = instances_not_run(prog, doc)
+    run['instances_not_run'] = len(skip)
     acc = collections.defaultdict(list)
     other = collections.defaultdict(list)
     for a in doc.get('accesses', []):
+        if a.get('kernel_signature') in skip:
+            continue
         key = (os.path.realpath(a['file']), a['line'])
         if a.get('space') in SPACES:
             acc[key + (a['space'],)].append(a)
@@ -530,6 +598,14 @@ def join(run, prog, progdir, how):
     parse_failed = any(f.get('status') == 'error' for f in doc.get('files', []))
     warned = collections.defaultdict(list)
     for d in doc.get('diagnostics', []):
+        # warplint reports a message once per line, under the first kernel
+        # that has it: a skipped instantiation's warning stays when a kept
+        # one's access on that line is as bad.
+        if d.get('kernel_signature') in skip and not any(
+                excess_of(a) >= 2.0
+                for space in SPACES
+                for a in acc.get((os.path.realpath(d['file']), d['line'], space), [])):
+            continue
         for space, spec in SPACES.items():
             if d['rule'] == spec['rule']:
                 warned[(os.path.realpath(d['file']), d['line'], space)].append(d)
@@ -692,6 +768,7 @@ def summarize(rows, stray, runs):
                             for r in runs if r['doc']
                             for f in r['doc'].get('files', [])
                             if f.get('status') == 'error'),
+        instances_not_run=sum(r.get('instances_not_run', 0) for r in runs),
         seconds=round(sum(r['seconds'] or 0 for r in runs), 1),
         slowest=['%s %.1fs' % (r['program'], r['seconds'] or 0) for r in
                  sorted(runs, key=lambda r: -(r['seconds'] or 0))[:5]])
@@ -742,6 +819,9 @@ def print_table(gpu, s, how):
              if r['parse_errors'] else ''))
     if r['other_failures']:
         print('        not analyzed: ' + ', '.join(r['other_failures']))
+    if r['instances_not_run']:
+        print('        left out: the predictions of %d template instantiations '
+              'that did not run on the GPU' % r['instances_not_run'])
     print('        warplint time %.0fs in all; slowest: %s' % (
         r['seconds'], ', '.join(r['slowest'])))
 
