@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -143,6 +144,104 @@ static void mergeVectorAccesses(KernelModel &m,
   }
 }
 
+/// The constant first value and trip count of a loop `for (i = c0; i < N;
+/// ++i)` (or `<=`), when its variable's value at iteration k is c0 + k.
+static std::optional<std::pair<int64_t, int64_t>>
+countedLoop(const Context &ctx, int L) {
+  const Loop &lp = ctx.loops[L];
+  auto isVar = [&](const LaneExpr &e) {
+    return e && e->op == Op::LoopVar && e->value == L;
+  };
+  auto isConst = [](const LaneExpr &e) { return e && e->op == Op::Const; };
+  if (!isConst(lp.init) || !lp.next || lp.next->op != Op::Add || !lp.cond)
+    return std::nullopt;
+  const LaneExpr &step = isVar(lp.next->a) ? lp.next->b : lp.next->a;
+  if (!(isVar(lp.next->a) || isVar(lp.next->b)) || !isConst(step) ||
+      step->value != 1)
+    return std::nullopt;
+  int64_t c0 = lp.init->value, bound;
+  const Node &c = *lp.cond;
+  if ((c.op == Op::Lt || c.op == Op::Le) && isVar(c.a) && isConst(c.b))
+    bound = c.b->value + (c.op == Op::Le);
+  else if ((c.op == Op::Gt || c.op == Op::Ge) && isVar(c.b) && isConst(c.a))
+    bound = c.a->value + (c.op == Op::Ge);
+  else
+    return std::nullopt;
+  if (bound <= c0)
+    return std::nullopt;
+  return std::make_pair(c0, bound - c0);
+}
+
+/// nvcc unrolls a loop with a small constant trip count and merges the
+/// iterations' adjacent accesses, as it does within a statement: CUB's
+/// `for (ITEM = 0; ITEM < 4; ++ITEM) buff[tid * 4 + ITEM] = items[ITEM];` is
+/// one 16-byte store per lane (STS.128), not four conflicting 4-byte ones.
+/// An access of such a loop whose offsets in m consecutive iterations are
+/// adjacent for every lane and whose first is aligned to the merged width
+/// (Vectorize.h decides both) becomes one access of m elements in the first
+/// trip/m iterations. The loop must be straight-line code
+/// (Loop::straight), and its other accesses to the same memory of the same
+/// kind (a load between the stores could alias them).
+static void mergeUnrolledIterations(KernelModel &m) {
+  constexpr int64_t MaxTrip = 32; // nvcc unrolls small constant loops fully
+  for (AccessSite &s : m.accesses) {
+    if (s.space == Space::Local || s.isVolatile || !s.base || s.atomic ||
+        s.mergedInto >= 0)
+      continue;
+    Props p = props(s.access.offset, m.ctx);
+    if (p.loops.size() != 1 || m.ctx.loops[p.loops[0]].iterOf >= 0 ||
+        !m.ctx.loops[p.loops[0]].straight)
+      continue;
+    int L = p.loops[0];
+    auto counted = countedLoop(m.ctx, L);
+    if (!counted || counted->second < 2 || counted->second > MaxTrip)
+      continue;
+    auto [c0, trip] = *counted;
+    bool mixed = false;
+    for (const AccessSite &o : m.accesses)
+      if (&o != &s && o.base == s.base && o.space == s.space &&
+          (o.store != s.store || o.atomic)) {
+        Props q = props(o.access.offset, m.ctx);
+        mixed |= std::count(q.loops.begin(), q.loops.end(), L) > 0;
+      }
+    if (mixed)
+      continue;
+    int eb = s.access.elementBytes;
+    for (int64_t w = 4; w >= 2; w /= 2) {
+      if (trip % w || w * eb > 16)
+        continue;
+      // Iteration k of the merged access covers the variable's values
+      // c0 + w*(k - c0) + j for j < w.
+      LaneExpr var = loopVar(L);
+      std::vector<MergeInput> in;
+      bool sameMask = true;
+      for (int64_t j = 0; j < w; ++j) {
+        LaneExpr with = cst(c0) + cst(w) * (var - cst(c0)) + cst(j);
+        OriginFreeMemo memo; // per replacement: it maps nodes to results
+        Access a = s.access;
+        a.offset = replaceLoopVar(s.access.offset, L, with, memo);
+        sameMask &= replaceLoopVar(s.access.mask, L, with, memo) ==
+                    s.access.mask;
+        in.push_back({a, 0, s.align ? s.align : eb});
+      }
+      if (!sameMask)
+        break;
+      std::vector<MergedAccess> merged = mergeAdjacent(in, m.ctx, Shape{});
+      if (merged.size() != 1 || merged[0].members.size() != size_t(w) ||
+          merged[0].first != 0)
+        continue;
+      s.access.offset = in[0].access.offset;
+      s.access.elementBytes = merged[0].bytes;
+      LaneExpr first = bin(Op::Lt, var, cst(c0 + trip / w));
+      s.access.mask =
+          s.access.mask ? bin(Op::LAnd, s.access.mask, first) : first;
+      if (s.elementStride <= merged[0].bytes)
+        s.structMember = false;
+      break;
+    }
+  }
+}
+
 KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
                        const std::map<std::string, int64_t> &params,
                        const ParamBindings &bindings) {
@@ -161,6 +260,7 @@ KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
   std::vector<size_t> order = programOrder(m);
   dropRepeatedLoads(m, order);
   mergeVectorAccesses(m, order);
+  mergeUnrolledIterations(m);
   return m;
 }
 

@@ -161,6 +161,8 @@ private:
   std::vector<const FunctionDecl *> Inlining;
   int Seq = 0, Epoch = 0;
   int StmtId = 0; // the statement being walked, for merging its accesses
+  /// The next loop is marked `#pragma unroll 1` or `#pragma nounroll`.
+  bool NoUnrollNext = false;
   int RestWeight = 0; // statements after the current one in its block
 
   /// Statements a warp runs in `s`: a rough count of the work a split warp

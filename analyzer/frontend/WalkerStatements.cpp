@@ -272,8 +272,56 @@ std::map<const VarDecl *, const Expr *> Walker::bodyInductions(const Stmt *body)
   return out;
 }
 
+/// Straight-line code: no branch, loop, call or jump (Loop::straight). An
+/// `if` on a constant (`if (INSERT_PADDING)`, `if constexpr`) is its taken
+/// arm: nvcc drops the other.
+static bool straightLine(const Stmt *s, const ASTContext &ac) {
+  if (!s)
+    return true;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ASTContext &AC;
+    explicit Finder(const ASTContext &ac) : AC(ac) {}
+    bool straight = true;
+    bool TraverseIfStmt(IfStmt *x) {
+      bool taken;
+      const Expr *c = x->getCond();
+      if (!x->getInit() && !x->getConditionVariable() && c &&
+          !c->isValueDependent() && c->EvaluateAsBooleanCondition(taken, AC)) {
+        straight &= straightLine(taken ? x->getThen() : x->getElse(), AC);
+        return straight;
+      }
+      straight = false;
+      return false;
+    }
+    bool VisitStmt(Stmt *x) {
+      if (isa<IfStmt, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt,
+              AbstractConditionalOperator, ReturnStmt, BreakStmt,
+              ContinueStmt, GotoStmt, AsmStmt>(x))
+        straight = false;
+      // A call: a builtin without a body (threadIdx.x reads, math) is
+      // straight-line; a function with a body may branch, and barriers,
+      // warp collectives and atomics order the accesses around them.
+      if (auto *c = dyn_cast<CallExpr>(x)) {
+        const FunctionDecl *f = c->getDirectCallee();
+        StringRef n = f && f->getIdentifier() ? f->getName() : "";
+        if (!f || f->hasBody() || n.contains("sync") || n.contains("atomic") ||
+            n.contains("fence") || n.starts_with("__shfl") ||
+            n.starts_with("__nv_atomic"))
+          straight = false;
+      }
+      if (auto *b = dyn_cast<BinaryOperator>(x); b && b->isLogicalOp())
+        straight = false;
+      return straight;
+    }
+  } f(ac);
+  f.TraverseStmt(const_cast<Stmt *>(s));
+  return f.straight;
+}
+
 void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
           bool testAfterBody) {
+  bool unrollable = !NoUnrollNext;
+  NoUnrollNext = false;
   AssignedVars incVars;
   if (inc)
     incVars.TraverseStmt(const_cast<Expr *>(inc));
@@ -325,6 +373,8 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   if (primary >= 0) {
     M.ctx.loops[primary].cond = c;
     M.ctx.loops[primary].testAfterBody = testAfterBody;
+    M.ctx.loops[primary].straight =
+        unrollable && straightLine(body, AC) && straightLine(inc, AC);
     Mask = land(Mask, loopActive(primary));
   }
   // The condition's own accesses (while (a[i] > x), a compare-and-swap in a
@@ -454,8 +504,19 @@ void Walker::stmt(const Stmt *s) {
     return stmt(cs->getSubStmt());
   if (auto *ls = dyn_cast<LabelStmt>(s))
     return stmt(ls->getSubStmt());
-  if (auto *as = dyn_cast<AttributedStmt>(s))
+  if (auto *as = dyn_cast<AttributedStmt>(s)) {
+    for (const Attr *a : as->getAttrs())
+      if (auto *h = dyn_cast<LoopHintAttr>(a)) {
+        std::optional<llvm::APSInt> n;
+        if (h->getValue())
+          n = h->getValue()->getIntegerConstantExpr(AC);
+        if ((h->getOption() == LoopHintAttr::Unroll &&
+             h->getState() == LoopHintAttr::Disable) ||
+            (h->getOption() == LoopHintAttr::UnrollCount && n && *n == 1))
+          NoUnrollNext = true;
+      }
     return stmt(as->getSubStmt());
+  }
   if (auto *e = dyn_cast<Expr>(s)) {
     rvalue(e);
     return;

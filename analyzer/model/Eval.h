@@ -73,6 +73,11 @@ struct Loop {
   int iterOf = -1;
   /// do { } while (cond): the body runs once before the condition is tested.
   bool testAfterBody = false;
+  /// The body and update are straight-line code (no branch, loop, call or
+  /// jump) and the loop is not marked `#pragma unroll 1`: once nvcc unrolls
+  /// it, its iterations are one basic block, where nvcc merges the
+  /// iterations' adjacent accesses.
+  bool straight = false;
 };
 
 class Context {

@@ -222,6 +222,28 @@ LaneExpr withoutOrigins(const LaneExpr &e, OriginFreeMemo &memo) {
   return r;
 }
 
+LaneExpr replaceLoopVar(const LaneExpr &e, int loop, const LaneExpr &with,
+                        OriginFreeMemo &memo) {
+  if (!e || e->op == Op::TooDeep)
+    return e;
+  if (e->op == Op::LoopVar && e->value == loop)
+    return with;
+  if (!e->a)
+    return e;
+  auto it = memo.find(e.get());
+  if (it != memo.end())
+    return it->second;
+  // Operands are at most MaxDepth deep, so the recursion is bounded.
+  LaneExpr a = replaceLoopVar(e->a, loop, with, memo);
+  LaneExpr b = replaceLoopVar(e->b, loop, with, memo);
+  LaneExpr c = replaceLoopVar(e->c, loop, with, memo);
+  LaneExpr r = a == e->a && b == e->b && c == e->c
+                   ? e
+                   : intern(e->op, e->value, a, b, c, e->origin);
+  memo.emplace(e.get(), r);
+  return r;
+}
+
 LaneExpr withOrigin(LaneExpr e, int origin) {
   if (!e || e->origin == origin || e->op == Op::TooDeep)
     return e;

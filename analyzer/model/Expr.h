@@ -95,6 +95,12 @@ LaneExpr withOrigin(LaneExpr e, int origin);
 using OriginFreeMemo = std::unordered_map<const Node *, LaneExpr>;
 LaneExpr withoutOrigins(const LaneExpr &e, OriginFreeMemo &memo);
 
+/// `e` with the variable of loop `loop` replaced by `with` (the loop's
+/// activity, a LoopActive node, is kept). Unchanged sub-expressions are the
+/// same nodes, so `e` that does not use the variable comes back as is.
+LaneExpr replaceLoopVar(const LaneExpr &e, int loop, const LaneExpr &with,
+                        OriginFreeMemo &memo);
+
 inline LaneExpr operator+(LaneExpr a, LaneExpr b) { return bin(Op::Add, a, b); }
 inline LaneExpr operator-(LaneExpr a, LaneExpr b) { return bin(Op::Sub, a, b); }
 inline LaneExpr operator*(LaneExpr a, LaneExpr b) { return bin(Op::Mul, a, b); }

@@ -123,6 +123,25 @@ TEST(Scale, CopiesWithTheirOwnOriginsAreOneValue) {
   EXPECT_NE(a, withoutOrigins(withOrigin(threadIdx(0) * n + cst(4), 5), memo));
 }
 
+TEST(Merges, ReplacingALoopVariableKeepsWhatDoesNotUseIt) {
+  // buff[t * 4 + i] at iteration i = 2k + 1 (the second of a merged pair).
+  Context ctx;
+  int L = ctx.addLoop({"i", cst(0), nullptr, nullptr});
+  LaneExpr offset = (threadIdx(0) * cst(4) + loopVar(L)) * cst(4);
+  LaneExpr mask = loopActive(L);
+  LaneExpr with = cst(2) * loopVar(L) + cst(1);
+  OriginFreeMemo memo;
+  LaneExpr r = replaceLoopVar(offset, L, with, memo);
+  EXPECT_NE(r, offset);
+  EXPECT_EQ(r, (threadIdx(0) * cst(4) + with) * cst(4));
+  // The loop's activity is not its variable; other loops are untouched.
+  EXPECT_EQ(replaceLoopVar(mask, L, with, memo), mask);
+  int M = ctx.addLoop({"j", cst(0), nullptr, nullptr});
+  OriginFreeMemo other;
+  EXPECT_EQ(replaceLoopVar(loopVar(M) + cst(1), L, with, other),
+            loopVar(M) + cst(1));
+}
+
 TEST(Scale, ConditionalChainIsLinear) {
   // x = t; 40 times: if (t & bit) x = x + k. A tree would have 2^40 paths;
   // shared nodes make it 40 selects, evaluated once each per warp.
