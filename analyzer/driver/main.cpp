@@ -1,6 +1,7 @@
 // warplint: predicts, per warp, how CUDA kernels touch memory.
 // Usage: warplint [options] <file.cu>... [-- <compiler args>]
 #include "frontend/Action.h"
+#include "report/CiReports.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -24,8 +25,16 @@ static cl::list<std::string> ExtraArgs(
 static cl::list<std::string> ExtraArgsBefore(
     "extra-arg-before", cl::desc("Prepend an argument to each compile command"),
     cl::cat(Category));
-static cl::opt<std::string> Format("format", cl::desc("Output: text or json"),
-                                   cl::init("text"), cl::cat(Category));
+static cl::opt<std::string>
+    Format("format",
+           cl::desc("Output: text, json, sarif (SARIF 2.1.0) or github "
+                    "(GitHub Actions annotations)"),
+           cl::init("text"), cl::cat(Category));
+static cl::opt<std::string> ProjectRoot(
+    "project-root",
+    cl::desc("Directory that sarif and github output paths are relative to "
+             "(default: the current directory)"),
+    cl::value_desc("dir"), cl::cat(Category));
 static cl::opt<std::string> BlockDim(
     "block-dim",
     cl::desc("Threads per block X[,Y[,Z]] for kernels without a launch site "
@@ -122,6 +131,21 @@ static bool parseShape(const std::string &s, warplint::Shape &out) {
 /// warplint's bundled headers: next to an installed binary
 /// (<prefix>/share/warplint/include-stub, see `cmake --install`), else in the
 /// source tree it was built from.
+/// The doc pages: installed next to the binary (<prefix>/share/doc/warplint)
+/// or, in a build tree, the source's docs/.
+static std::string docDirectory(const char *argv0) {
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&docDirectory));
+  if (!exe.empty()) {
+    llvm::SmallString<256> dir(llvm::sys::path::parent_path(exe));
+    llvm::sys::path::append(dir, "..", "share", "doc", "warplint");
+    llvm::sys::path::remove_dots(dir, true);
+    if (llvm::sys::fs::is_directory(dir + "/rules"))
+      return std::string(dir);
+  }
+  return WARPLINT_DOC_DIR;
+}
+
 static std::string stubDirectory(const char *argv0) {
   std::string exe = llvm::sys::fs::getMainExecutable(
       argv0, reinterpret_cast<void *>(&stubDirectory));
@@ -183,10 +207,27 @@ int main(int argc, const char **argv) {
               "<file.cu>... [-- <compiler args>])\n";
     return 2;
   }
-  if (Format != "text" && Format != "json") {
-    errs() << "warplint: error: --format must be text or json, not '" << Format
-           << "'\n";
+  if (Format != "text" && Format != "json" && Format != "sarif" &&
+      Format != "github") {
+    errs() << "warplint: error: --format must be text, json, sarif or github, "
+              "not '"
+           << Format << "'\n";
     return 2;
+  }
+  std::string root = ProjectRoot;
+  if (root.empty()) {
+    llvm::SmallString<256> cwd;
+    if (!llvm::sys::fs::current_path(cwd))
+      root = std::string(cwd);
+  } else {
+    llvm::SmallString<256> abs(root);
+    if (llvm::sys::fs::make_absolute(abs) || !llvm::sys::fs::is_directory(abs)) {
+      errs() << "warplint: error: --project-root: no directory '" << root
+             << "'\n";
+      return 2;
+    }
+    llvm::sys::path::remove_dots(abs, true);
+    root = std::string(abs);
   }
   warplint::ToolOptions opts;
   opts.files.assign(Files.begin(), Files.end());
@@ -278,6 +319,17 @@ int main(int argc, const char **argv) {
   bool failed = failedFiles > 0;
   if (Format == "json") {
     outs() << warplint::toJson(report) << "\n";
+  } else if (Format == "sarif") {
+    std::vector<warplint::RuleDoc> rules;
+    for (const warplint::RuleInfo &r : warplint::allRules())
+      rules.push_back({r.id, r.summary});
+    warplint::SarifOptions so;
+    so.root = root;
+    so.docDir = docDirectory(argv[0]);
+    so.version = WARPLINT_VERSION;
+    outs() << warplint::toSarif(report, rules, so) << "\n";
+  } else if (Format == "github") {
+    outs() << warplint::toGithub(report, root);
   } else {
     size_t n = 0, remarks = 0;
     for (const auto &d : report.diagnostics)

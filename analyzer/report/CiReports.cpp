@@ -1,0 +1,306 @@
+// Reports for CI systems: SARIF 2.1.0 (GitHub code scanning and other SARIF
+// consumers) and GitHub Actions workflow commands (docs/ci.md). Both take
+// the findings from the Report after the analysis; neither includes a Clang
+// header.
+#include "CiReports.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <map>
+
+namespace warplint {
+
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+namespace {
+
+/// `path` relative to `root` with '/' separators when it lies under it;
+/// empty otherwise.
+std::string relativeTo(const std::string &path, const std::string &root) {
+  if (root.empty())
+    return "";
+  llvm::StringRef p(path), r(root);
+  r.consume_back("/");
+  if (!p.starts_with(r) || p.size() <= r.size() || p[r.size()] != '/')
+    return "";
+  return llvm::sys::path::convert_to_slash(p.drop_front(r.size() + 1));
+}
+
+/// A file URI for an absolute path, percent-encoding what RFC 3986 does
+/// not allow in a path segment.
+std::string fileUri(llvm::StringRef path) {
+  std::string out = "file://";
+  for (char c : path) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (llvm::isAlnum(c) || llvm::StringRef("/-._~").contains(c))
+      out += c;
+    else
+      out += "%" + llvm::utohexstr(u, /*LowerCase=*/false, 2);
+  }
+  return out;
+}
+
+/// A relative URI reference: the path with unsafe characters encoded.
+std::string relativeUri(llvm::StringRef path) {
+  std::string uri = fileUri(path);
+  return uri.substr(std::string("file://").size());
+}
+
+/// Source lines of the files findings point at, read once each.
+class SourceLines {
+public:
+  llvm::StringRef line(const std::string &file, unsigned n) {
+    auto it = files.find(file);
+    if (it == files.end()) {
+      std::vector<std::string> lines;
+      if (auto buf = llvm::MemoryBuffer::getFile(file)) {
+        llvm::SmallVector<llvm::StringRef, 0> parts;
+        (*buf)->getBuffer().split(parts, '\n');
+        for (llvm::StringRef l : parts)
+          lines.push_back(l.rtrim("\r").str());
+      }
+      it = files.emplace(file, std::move(lines)).first;
+    }
+    return n >= 1 && n <= it->second.size() ? llvm::StringRef(it->second[n - 1])
+                                             : llvm::StringRef();
+  }
+
+private:
+  std::map<std::string, std::vector<std::string>> files;
+};
+
+/// The message with the numbers that move with the code left out: a
+/// location quoted in it (`main.cu:52`) keeps its file, not its line.
+std::string stableMessage(llvm::StringRef m) {
+  std::string out;
+  for (size_t i = 0; i < m.size(); ++i) {
+    out += m[i];
+    if (m[i] == ':' && i > 0 && i + 1 < m.size() && llvm::isDigit(m[i + 1]) &&
+        (llvm::isAlnum(m[i - 1]) || m[i - 1] == '_')) {
+      while (i + 1 < m.size() && (llvm::isDigit(m[i + 1]) || m[i + 1] == ':'))
+        ++i;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<std::string> findingFingerprints(const Report &r,
+                                             const std::string &root) {
+  SourceLines src;
+  std::map<std::string, int> seen;
+  std::vector<std::string> out;
+  for (const DiagnosticRecord &d : r.diagnostics) {
+    std::string rel = relativeTo(d.pos.file, root);
+    std::string key = d.rule + '\0' +
+                      (rel.empty() ? d.pos.file : rel) + '\0' + d.signature +
+                      '\0' + src.line(d.pos.file, d.pos.line).trim().str() +
+                      '\0' + stableMessage(d.message);
+    uint64_t h = llvm::xxh3_64bits(llvm::StringRef(key));
+    // Two findings alike in all of that (a repeated line) are told apart by
+    // their order.
+    int n = seen[key]++;
+    out.push_back(llvm::utohexstr(h, true, 16) + ":" + std::to_string(n + 1));
+  }
+  return out;
+}
+
+std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
+                    const SarifOptions &opts) {
+  std::map<std::string, size_t> ruleIndex;
+  Array ruleArray;
+  for (const RuleDoc &rd : rules) {
+    ruleIndex[rd.id] = ruleArray.size();
+    std::string helpUri = fileUri(opts.docDir + "/rules/" + rd.id + ".md");
+    ruleArray.push_back(Object{
+        {"id", rd.id},
+        {"name", rd.id},
+        {"shortDescription", Object{{"text", rd.summary}}},
+        {"fullDescription", Object{{"text", rd.summary}}},
+        {"help", Object{{"text", rd.summary + " See " + helpUri + "."},
+                        {"markdown", rd.summary + " See [the rule's page](" +
+                                         helpUri + ")."}}},
+        {"helpUri", helpUri},
+        {"defaultConfiguration", Object{{"level", "warning"}}},
+        {"properties", Object{{"tags", Array{"performance", "cuda"}}}}});
+  }
+  auto location = [&](const SourcePos &p) {
+    Object artifact;
+    std::string rel = relativeTo(p.file, opts.root);
+    if (!rel.empty()) {
+      artifact["uri"] = relativeUri(rel);
+      artifact["uriBaseId"] = "%SRCROOT%";
+    } else {
+      artifact["uri"] = fileUri(p.file);
+    }
+    Object region{{"startLine", int64_t(p.line)}};
+    if (p.column)
+      region["startColumn"] = int64_t(p.column);
+    return Object{{"physicalLocation",
+                   Object{{"artifactLocation", std::move(artifact)},
+                          {"region", std::move(region)}}}};
+  };
+  std::vector<std::string> prints = findingFingerprints(r, opts.root);
+  Array results;
+  for (size_t i = 0; i < r.diagnostics.size(); ++i) {
+    const DiagnosticRecord &d = r.diagnostics[i];
+    std::string text = d.message;
+    Array related;
+    for (const NoteRecord &n : d.notes) {
+      if (n.pos.file.empty() || !n.pos.line) {
+        text += "\n" + n.message; // a note without a place belongs to the text
+        continue;
+      }
+      Object rl = location(n.pos);
+      rl["id"] = int64_t(related.size());
+      rl["message"] = Object{{"text", n.message}};
+      related.push_back(std::move(rl));
+    }
+    Object res{{"ruleId", d.rule},
+               {"level", d.severity == "remark" ? "note" : "warning"},
+               {"message", Object{{"text", text}}},
+               {"locations", Array{location(d.pos)}},
+               {"partialFingerprints", Object{{"warplint/v1", prints[i]}}}};
+    if (auto it = ruleIndex.find(d.rule); it != ruleIndex.end())
+      res["ruleIndex"] = int64_t(it->second);
+    if (!related.empty())
+      res["relatedLocations"] = std::move(related);
+    if (!d.signature.empty())
+      res["properties"] = Object{{"kernel", d.signature}};
+    results.push_back(std::move(res));
+  }
+  // Files that could not be analyzed fail the run: a consumer must not read
+  // an empty result list as "all clear".
+  Array notifications;
+  bool ok = true;
+  for (const FileRecord &f : r.files) {
+    if (f.ok)
+      continue;
+    ok = false;
+    notifications.push_back(Object{
+        {"level", "error"},
+        {"message", Object{{"text", f.path + " could not be analyzed: " +
+                                        f.error}}},
+        {"locations", Array{location(SourcePos{f.path, 1, 0})}}});
+  }
+  Object invocation{{"executionSuccessful", ok}};
+  if (!notifications.empty())
+    invocation["toolExecutionNotifications"] = std::move(notifications);
+  Object run{
+      {"tool",
+       Object{{"driver", Object{{"name", "warplint"},
+                                {"version", opts.version},
+                                {"semanticVersion", opts.version},
+                                {"informationUri", fileUri(opts.docDir +
+                                                           "/user-guide.md")},
+                                {"rules", std::move(ruleArray)}}}}},
+      {"invocations", Array{std::move(invocation)}},
+      {"results", std::move(results)}};
+  if (!opts.root.empty()) {
+    std::string base = fileUri(opts.root);
+    if (!llvm::StringRef(base).ends_with("/"))
+      base += "/";
+    run["originalUriBaseIds"] =
+        Object{{"%SRCROOT%", Object{{"uri", base}}}};
+  }
+  Object doc{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+             {"version", "2.1.0"},
+             {"runs", Array{std::move(run)}}};
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << llvm::formatv("{0:2}", Value(std::move(doc)));
+  return os.str();
+}
+
+namespace {
+
+/// Workflow-command escaping: the message (data) and a property value.
+std::string escapeData(llvm::StringRef s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '%')
+      out += "%25";
+    else if (c == '\r')
+      out += "%0D";
+    else if (c == '\n')
+      out += "%0A";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string escapeProperty(llvm::StringRef s) {
+  std::string out;
+  for (char c : escapeData(s)) {
+    if (c == ':')
+      out += "%3A";
+    else if (c == ',')
+      out += "%2C";
+    else
+      out += c;
+  }
+  return out;
+}
+
+} // namespace
+
+std::string toGithub(const Report &r, const std::string &root) {
+  std::string out;
+  auto file = [&](const std::string &path) {
+    std::string rel = relativeTo(path, root);
+    return escapeProperty(rel.empty() ? path : rel);
+  };
+  size_t warnings = 0, notes = 0;
+  for (const DiagnosticRecord &d : r.diagnostics) {
+    bool remark = d.severity == "remark";
+    (remark ? notes : warnings) += 1;
+    std::string text = d.message;
+    for (const NoteRecord &n : d.notes) {
+      text += "\n";
+      if (!n.pos.file.empty() && n.pos.line) {
+        std::string rel = relativeTo(n.pos.file, root);
+        text += (rel.empty() ? n.pos.file : rel) + ":" +
+                std::to_string(n.pos.line) + ": ";
+      }
+      text += "note: " + n.message;
+    }
+    out += std::string("::") + (remark ? "notice" : "warning") +
+           " file=" + file(d.pos.file) +
+           ",line=" + std::to_string(d.pos.line) +
+           (d.pos.column ? ",col=" + std::to_string(d.pos.column) : "") +
+           ",title=" + escapeProperty("warplint " + d.rule) +
+           "::" + escapeData(text) + "\n";
+  }
+  size_t failed = 0;
+  for (const FileRecord &f : r.files) {
+    if (f.ok)
+      continue;
+    ++failed;
+    out += "::error file=" + file(f.path) +
+           ",title=" + escapeProperty("warplint could not analyze the file") +
+           "::" + escapeData(f.error) + "\n";
+  }
+  out += "warplint: " + std::to_string(warnings) + " warning" +
+         (warnings == 1 ? "" : "s");
+  if (notes)
+    out += ", " + std::to_string(notes) + " upper bound" +
+           (notes == 1 ? "" : "s") + " under data-dependent conditions";
+  out += " in " + std::to_string(r.files.size()) + " file" +
+         (r.files.size() == 1 ? "" : "s");
+  if (failed)
+    out += "; " + std::to_string(failed) + " could not be analyzed";
+  out += "\n";
+  return out;
+}
+
+} // namespace warplint

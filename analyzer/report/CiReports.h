@@ -1,0 +1,54 @@
+//===- CiReports.h - SARIF and GitHub Actions output ------------*- C++ -*-===//
+//
+// Writers for CI systems over the findings of a Report (docs/ci.md). No Clang
+// types.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPLINT_REPORT_CIREPORTS_H
+#define WARPLINT_REPORT_CIREPORTS_H
+
+#include "Report.h"
+
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+/// What a SARIF consumer shows about a rule.
+struct RuleDoc {
+  std::string id;
+  std::string summary; // the first sentence of its doc page
+};
+
+struct SarifOptions {
+  /// Findings under this directory get URIs relative to it (`%SRCROOT%`,
+  /// the repository root for code scanning); others absolute file URIs.
+  std::string root;
+  /// Where the doc pages are (docs/ or the installed doc directory): each
+  /// rule's helpUri is its page there.
+  std::string docDir;
+  std::string version;
+};
+
+/// SARIF 2.1.0: every rule in tool.driver.rules, one result per finding
+/// (remarks as level "note"), notes as related locations, stable partial
+/// fingerprints, and files that could not be analyzed as error
+/// notifications of an unsuccessful invocation.
+std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
+                    const SarifOptions &opts);
+
+/// GitHub Actions workflow commands: one `::warning` (a remark: `::notice`)
+/// per finding with its notes in the message, one `::error` per file that
+/// could not be analyzed, then a summary line.
+std::string toGithub(const Report &r, const std::string &root);
+
+/// Per finding of `r`, a key that survives moving the code: a hash of the
+/// rule, the file (relative to `root`), the kernel, the text of the line
+/// and the message without line numbers, then `:n` for the n-th finding
+/// alike in all of those.
+std::vector<std::string> findingFingerprints(const Report &r,
+                                             const std::string &root);
+
+} // namespace warplint
+
+#endif

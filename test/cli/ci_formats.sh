@@ -1,0 +1,103 @@
+# SARIF 2.1.0 and GitHub Actions annotations, as CI systems read them.
+source "$(dirname "$0")/lib.bash"
+fx="$TESTDIR/fixtures"
+root=$(cd "$TESTDIR/.." && pwd)
+schema="$root/../shared/schemas/sarif-schema-2.1.0.json"
+cd "$root"
+
+# --- SARIF ---------------------------------------------------------------
+run sarif --format=sarif test/fixtures/smem-bank-conflict/compiler-merges.cu \
+  test/fixtures/smem-bank-conflict/data-dependent-masks.cu
+expect_rc sarif 0
+json sarif "d['version'] == '2.1.0' and len(d['runs']) == 1"
+# Every rule is described, with a help page that exists.
+rules=$("$WARPLINT" --list-rules | grep -v '^ ' | sort | tr '\n' ' ')
+json sarif "sorted(r['id'] for r in d['runs'][0]['tool']['driver']['rules']) == '$rules'.split()"
+json sarif "all(r['shortDescription']['text'] and r['help']['text'] and r['defaultConfiguration']['level'] == 'warning' for r in d['runs'][0]['tool']['driver']['rules'])"
+json sarif "all(__import__('os').path.isfile(__import__('urllib.parse').parse.unquote(r['helpUri'][len('file://'):])) for r in d['runs'][0]['tool']['driver']['rules'])"
+# Results: repository-relative URIs, regions with columns, notes as related
+# locations, the rule's index, remarks as notes.
+json sarif "all(x['locations'][0]['physicalLocation']['artifactLocation'] == {'uri': x['locations'][0]['physicalLocation']['artifactLocation']['uri'], 'uriBaseId': '%SRCROOT%'} and x['locations'][0]['physicalLocation']['artifactLocation']['uri'].startswith('test/fixtures/') for x in d['runs'][0]['results'])"
+json sarif "d['runs'][0]['originalUriBaseIds']['%SRCROOT%']['uri'] == 'file://$root/'"
+json sarif "[(x['level'], x['locations'][0]['physicalLocation']['region']) for x in d['runs'][0]['results'] if x['ruleId'] == 'smem-bank-conflict' and 'halves' == x['properties']['kernel']] == [('warning', {'startLine': 24, 'startColumn': 12})]"
+json sarif "any(x['level'] == 'note' and x['locations'][0]['physicalLocation']['artifactLocation']['uri'].endswith('data-dependent-masks.cu') for x in d['runs'][0]['results'])"
+json sarif "all(d['runs'][0]['tool']['driver']['rules'][x['ruleIndex']]['id'] == x['ruleId'] for x in d['runs'][0]['results'])"
+json sarif "all(len(x['relatedLocations']) >= 1 and all('text' in l['message'] for l in x['relatedLocations']) for x in d['runs'][0]['results'] if x['level'] == 'warning')"
+json sarif "d['runs'][0]['invocations'][0]['executionSuccessful'] is True"
+cp "$TMP/sarif.out" "$TMP/before.sarif"
+
+# Fingerprints survive moving the code: the same findings, ten lines lower.
+mkdir -p "$TMP/moved/test/fixtures/smem-bank-conflict"
+for f in compiler-merges data-dependent-masks; do
+  { printf '\n%.0s' $(seq 10); cat "$fx/smem-bank-conflict/$f.cu"; } \
+    >"$TMP/moved/test/fixtures/smem-bank-conflict/$f.cu"
+done
+(cd "$TMP/moved" && "$WARPLINT" --format=sarif test/fixtures/smem-bank-conflict/compiler-merges.cu \
+  test/fixtures/smem-bank-conflict/data-dependent-masks.cu >"$TMP/moved.out" 2>"$TMP/moved.err")
+python3 - "$TMP/before.sarif" "$TMP/moved.out" <<'PY' || fail "fingerprints changed when the code moved"
+import json, sys
+a, b = (json.load(open(p))['runs'][0]['results'] for p in sys.argv[1:3])
+fa = sorted(x['partialFingerprints']['warplint/v1'] for x in a)
+fb = sorted(x['partialFingerprints']['warplint/v1'] for x in b)
+lines = [x['locations'][0]['physicalLocation']['region']['startLine'] for x in a]
+moved = [x['locations'][0]['physicalLocation']['region']['startLine'] for x in b]
+assert fa == fb and len(set(fa)) == len(fa), (fa, fb)
+assert sorted(l + 10 for l in lines) == sorted(moved), (lines, moved)
+PY
+checks=$((checks + 1))
+
+# Outside the project root: absolute file URIs.
+run outside --format=sarif --project-root="$TMP" "$fx/smem-bank-conflict/compiler-merges.cu"
+json outside "all(x['locations'][0]['physicalLocation']['artifactLocation']['uri'].startswith('file:///') and 'uriBaseId' not in x['locations'][0]['physicalLocation']['artifactLocation'] for x in d['runs'][0]['results'])"
+run badroot --format=sarif --project-root="$TMP/none" "$fx/smem-bank-conflict/compiler-merges.cu"
+expect_rc badroot 2
+expect_in badroot err "--project-root: no directory"
+
+# A file that does not parse: the run is not successful, and says why.
+printf '__global__ void k(float *p) { p[threadIdx.x] = undeclared; }\n' >"$TMP/broken.cu"
+run broken --format=sarif "$TMP/broken.cu"
+expect_rc broken 2
+json broken "d['runs'][0]['invocations'][0]['executionSuccessful'] is False and 'could not be analyzed' in d['runs'][0]['invocations'][0]['toolExecutionNotifications'][0]['message']['text']"
+
+# Validated against the OASIS schema with a real validator.
+if [ -f "$schema" ]; then
+  for name in sarif broken outside; do
+    python3 - "$schema" "$TMP/$name.out" <<'PY' || fail "$name: not valid SARIF 2.1.0"
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+PY
+    checks=$((checks + 1))
+  done
+fi
+
+# --- GitHub Actions ---------------------------------------------------------
+run gh --format=github test/fixtures/smem-bank-conflict/compiler-merges.cu \
+  test/fixtures/smem-bank-conflict/data-dependent-masks.cu
+expect_rc gh 0
+expect_in gh out "::warning file=test/fixtures/smem-bank-conflict/compiler-merges.cu,line=24,col=12,title=warplint smem-bank-conflict::shared load has a 2-way bank conflict"
+expect_in gh out "::notice file=test/fixtures/smem-bank-conflict/data-dependent-masks.cu"
+# Notes ride in the message, newlines escaped: one line per annotation.
+expect_in gh out "%0Atest/fixtures/smem-bank-conflict/compiler-merges.cu:24: note: '2 * t' makes adjacent lanes 2 elements apart"
+expect_in gh out "warplint: 3 warnings, 1 upper bound under data-dependent conditions in 2 files"
+[ "$(grep -c '^::' "$TMP/gh.out")" = 4 ] || fail "gh: expected 4 annotations: $(cat "$TMP/gh.out")"
+checks=$((checks + 1))
+# Property values escape ',' and ':'; data escapes '%'.
+mkdir -p "$TMP/odd"
+cp "$fx/smem-bank-conflict/compiler-merges.cu" "$TMP/odd/a,b:100%.cu"
+(cd "$TMP/odd" && "$WARPLINT" --format=github "a,b:100%.cu" >"$TMP/odd.out" 2>"$TMP/odd.err")
+expect_in odd out "::warning file=a%2Cb%3A100%25.cu,line=24,"
+run ghbroken --format=github "$TMP/broken.cu"
+expect_rc ghbroken 2
+expect_in ghbroken out "::error file=$TMP/broken.cu,title=warplint could not analyze the file::"
+expect_in ghbroken out "1 could not be analyzed"
+
+run badformat --format=xml "$fx/smem-bank-conflict/compiler-merges.cu"
+expect_rc badformat 2
+expect_in badformat err "--format must be text, json, sarif or github, not 'xml'"
+
+if [ ! -f "$schema" ]; then
+  echo "SKIP: $schema not found; SARIF output not validated against the schema"
+  done_checks
+  exit 77
+fi
+done_checks
