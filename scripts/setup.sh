@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build and test warplint:
 # Clang/LLVM 22 (older Clang cannot parse CUDA 13 headers), CMake, GoogleTest,
-# python3 (the CLI tests read JSON with it). Run as root; idempotent.
+# python3 (the CLI tests read JSON with it) and its jsonschema. Run as root; idempotent.
 set -euo pipefail
 need=()
 for pkg in clang-22 libclang-22-dev llvm-22-dev cmake make g++ libgtest-dev \
@@ -9,6 +9,9 @@ for pkg in clang-22 libclang-22-dev llvm-22-dev cmake make g++ libgtest-dev \
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
     need+=("$pkg")
 done
+# The SARIF test validates with jsonschema (Debian's python3-jsonschema, or
+# any the python3 on PATH already has).
+python3 -c 'import jsonschema' 2>/dev/null || need+=(python3-jsonschema)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   if [ "$(id -u)" -ne 0 ]; then
