@@ -30,6 +30,15 @@ static cl::opt<std::string>
            cl::desc("Output: text, json, sarif (SARIF 2.1.0) or github "
                     "(GitHub Actions annotations)"),
            cl::init("text"), cl::cat(Category));
+static cl::opt<std::string> Baseline(
+    "baseline",
+    cl::desc("Report only findings not recorded in this file "
+             "(written by --write-baseline)"),
+    cl::value_desc("file"), cl::cat(Category));
+static cl::opt<std::string> WriteBaseline(
+    "write-baseline",
+    cl::desc("Record the findings of this run in a baseline file"),
+    cl::value_desc("file"), cl::cat(Category));
 static cl::opt<std::string> ProjectRoot(
     "project-root",
     cl::desc("Directory that sarif and github output paths are relative to "
@@ -298,6 +307,20 @@ int main(int argc, const char **argv) {
            << "' turns on no rule (see --list-rules)\n";
     return 2;
   }
+  opts.projectRoot = root;
+  if (!Baseline.empty() && !WriteBaseline.empty()) {
+    errs() << "warplint: error: --baseline and --write-baseline do not go "
+              "together (write a new baseline from a run without one)\n";
+    return 2;
+  }
+  if (!Baseline.empty()) {
+    std::string error;
+    if (!warplint::readBaseline(Baseline, opts.baseline, error)) {
+      errs() << "warplint: error: --baseline: " << error << "\n";
+      return 2;
+    }
+    opts.baselineUsed = true;
+  }
   opts.textDiagnostics = Format == "text";
   opts.remarks = Remarks;
   opts.compilerWarnings = CompilerWarnings;
@@ -313,9 +336,23 @@ int main(int argc, const char **argv) {
   warplint::Report report;
   if (!warplint::analyzeFiles(opts, report))
     return 2;
+  report.baselineUsed = opts.baselineUsed;
   size_t failedFiles = 0;
   for (const auto &f : report.files)
     failedFiles += !f.ok;
+  if (!WriteBaseline.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(WriteBaseline, ec);
+    if (ec) {
+      errs() << "warplint: error: --write-baseline: cannot write '"
+             << WriteBaseline << "': " << ec.message() << "\n";
+      return 2;
+    }
+    os << warplint::toBaseline(report, root) << "\n";
+    errs() << "warplint: wrote " << report.diagnostics.size() << " finding"
+           << (report.diagnostics.size() == 1 ? "" : "s") << " to "
+           << WriteBaseline << "\n";
+  }
   bool failed = failedFiles > 0;
   if (Format == "json") {
     outs() << warplint::toJson(report) << "\n";
@@ -361,6 +398,8 @@ int main(int argc, const char **argv) {
       errs() << "; " << failedFiles << " of " << report.files.size()
              << " file" << (report.files.size() == 1 ? "" : "s")
              << " could not be analyzed";
+    if (report.baselined)
+      errs() << "; " << report.baselined << " in the baseline not shown";
     errs() << "\n";
   }
   if (failed)

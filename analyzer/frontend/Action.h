@@ -7,6 +7,7 @@
 #include "rules/Rule.h"
 
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,11 @@ struct ToolOptions {
   /// them) with a known value instead of sampled ones.
   std::map<std::string, int64_t> params;
   RuleOptions rules;
+  /// Paths in fingerprints are relative to it (--project-root).
+  std::string projectRoot;
+  /// --baseline: fingerprints of findings not to report.
+  std::set<std::string> baseline;
+  bool baselineUsed = false;
   bool textDiagnostics = true; // print warnings clang-style on stdout
   bool remarks = false;        // the model's view of every access
   bool compilerWarnings = false;

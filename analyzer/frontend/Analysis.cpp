@@ -514,6 +514,13 @@ private:
     if (!Run.recorded.insert({dr.signature, dr.pos.file, dr.pos.line, message})
              .second)
       return;
+    if (!Run.prints)
+      Run.prints = std::make_unique<FingerprintState>(Opts.projectRoot);
+    dr.fingerprint = Run.prints->next(dr);
+    if (Opts.baseline.count(dr.fingerprint)) {
+      ++Rep.baselined; // known: neither printed nor recorded
+      return;
+    }
     Rep.diagnostics.push_back(dr);
     if (!Run.emitted.insert({dr.pos.file, dr.pos.line, message}).second)
       return;

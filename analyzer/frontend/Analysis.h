@@ -4,6 +4,7 @@
 
 #include "Action.h"
 #include "KernelWalker.h"
+#include "report/CiReports.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -52,6 +53,9 @@ struct RunState {
   /// The current file's kernels (signatures) that --timeout left out,
   /// whole or in part.
   std::vector<std::string> kernelsTimedOut;
+  /// Fingerprints of the findings in the order they are found; those the
+  /// --baseline lists are left out of the report.
+  std::unique_ptr<FingerprintState> prints;
 };
 
 /// The consumer that analyzes every kernel of a translation unit.

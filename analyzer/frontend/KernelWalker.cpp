@@ -184,27 +184,34 @@ countedLoop(const Context &ctx, int L) {
 /// kind (a load between the stores could alias them).
 static void mergeUnrolledIterations(KernelModel &m) {
   constexpr int64_t MaxTrip = 32; // nvcc unrolls small constant loops fully
-  for (AccessSite &s : m.accesses) {
+  // The loops each access's offset uses, and per (memory, loop) whether
+  // loads, stores or atomics touch it: computed once, so the pass stays
+  // linear in the accesses.
+  std::vector<std::vector<int>> loopsOf(m.accesses.size());
+  std::map<std::tuple<const clang::ValueDecl *, int, int>, int> kinds;
+  for (size_t i = 0; i < m.accesses.size(); ++i) {
+    const AccessSite &s = m.accesses[i];
+    if (s.space == Space::Local || !s.base)
+      continue;
+    loopsOf[i] = props(s.access.offset, m.ctx).loops;
+    int kind = s.atomic ? 4 : s.store ? 2 : 1;
+    for (int L : loopsOf[i])
+      kinds[{s.base, int(s.space), L}] |= kind;
+  }
+  for (size_t i = 0; i < m.accesses.size(); ++i) {
+    AccessSite &s = m.accesses[i];
     if (s.space == Space::Local || s.isVolatile || !s.base || s.atomic ||
-        s.mergedInto >= 0)
+        s.mergedInto >= 0 || loopsOf[i].size() != 1)
       continue;
-    Props p = props(s.access.offset, m.ctx);
-    if (p.loops.size() != 1 || m.ctx.loops[p.loops[0]].iterOf >= 0 ||
-        !m.ctx.loops[p.loops[0]].straight)
+    int L = loopsOf[i][0];
+    if (m.ctx.loops[L].iterOf >= 0 || !m.ctx.loops[L].straight)
       continue;
-    int L = p.loops[0];
     auto counted = countedLoop(m.ctx, L);
     if (!counted || counted->second < 2 || counted->second > MaxTrip)
       continue;
     auto [c0, trip] = *counted;
-    bool mixed = false;
-    for (const AccessSite &o : m.accesses)
-      if (&o != &s && o.base == s.base && o.space == s.space &&
-          (o.store != s.store || o.atomic)) {
-        Props q = props(o.access.offset, m.ctx);
-        mixed |= std::count(q.loops.begin(), q.loops.end(), L) > 0;
-      }
-    if (mixed)
+    // Loads and stores of one memory in the loop may alias: keep them apart.
+    if (kinds[{s.base, int(s.space), L}] != (s.store ? 2 : 1))
       continue;
     int eb = s.access.elementBytes;
     for (int64_t w = 4; w >= 2; w /= 2) {

@@ -94,24 +94,75 @@ std::string stableMessage(llvm::StringRef m) {
 
 } // namespace
 
-std::vector<std::string> findingFingerprints(const Report &r,
-                                             const std::string &root) {
+struct FingerprintState::Impl {
   SourceLines src;
   std::map<std::string, int> seen;
-  std::vector<std::string> out;
+};
+
+FingerprintState::FingerprintState(std::string root)
+    : root(std::move(root)), impl(std::make_unique<Impl>()) {}
+FingerprintState::~FingerprintState() = default;
+
+std::string FingerprintState::next(const DiagnosticRecord &d) {
+  std::string rel = relativeTo(d.pos.file, root);
+  std::string key = d.rule + '\0' + (rel.empty() ? d.pos.file : rel) + '\0' +
+                    d.signature + '\0' +
+                    impl->src.line(d.pos.file, d.pos.line).trim().str() +
+                    '\0' + stableMessage(d.message);
+  uint64_t h = llvm::xxh3_64bits(llvm::StringRef(key));
+  // Findings alike in all of that (a repeated line) are told apart by order.
+  int n = ++impl->seen[key];
+  return llvm::utohexstr(h, true, 16) + ":" + std::to_string(n);
+}
+
+bool readBaseline(const std::string &path, std::set<std::string> &out,
+                  std::string &error) {
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf) {
+    error = "cannot read '" + path + "': " + buf.getError().message();
+    return false;
+  }
+  llvm::Expected<Value> doc = llvm::json::parse((*buf)->getBuffer());
+  if (!doc) {
+    error = "'" + path + "' is not JSON: " + llvm::toString(doc.takeError());
+    return false;
+  }
+  const Object *o = doc->getAsObject();
+  const Array *findings = o ? o->getArray("findings") : nullptr;
+  if (!o || o->getInteger("warplint_baseline") != 1 || !findings) {
+    error = "'" + path + "' is not a warplint baseline (version 1) written "
+            "by --write-baseline";
+    return false;
+  }
+  for (const Value &f : *findings) {
+    const Object *fo = f.getAsObject();
+    auto fp = fo ? fo->getString("fingerprint") : std::nullopt;
+    if (!fp) {
+      error = "'" + path + "': a finding without a fingerprint";
+      return false;
+    }
+    out.insert(fp->str());
+  }
+  return true;
+}
+
+std::string toBaseline(const Report &r, const std::string &root) {
+  FingerprintState prints(root);
+  Array findings;
   for (const DiagnosticRecord &d : r.diagnostics) {
     std::string rel = relativeTo(d.pos.file, root);
-    std::string key = d.rule + '\0' +
-                      (rel.empty() ? d.pos.file : rel) + '\0' + d.signature +
-                      '\0' + src.line(d.pos.file, d.pos.line).trim().str() +
-                      '\0' + stableMessage(d.message);
-    uint64_t h = llvm::xxh3_64bits(llvm::StringRef(key));
-    // Two findings alike in all of that (a repeated line) are told apart by
-    // their order.
-    int n = seen[key]++;
-    out.push_back(llvm::utohexstr(h, true, 16) + ":" + std::to_string(n + 1));
+    findings.push_back(Object{
+        {"fingerprint", d.fingerprint.empty() ? prints.next(d) : d.fingerprint},
+        {"rule", d.rule},
+        {"file", rel.empty() ? d.pos.file : rel},
+        {"line", int64_t(d.pos.line)},
+        {"message", d.message}});
   }
-  return out;
+  Object doc{{"warplint_baseline", 1}, {"findings", std::move(findings)}};
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << llvm::formatv("{0:2}", Value(std::move(doc)));
+  return os.str();
 }
 
 std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
@@ -149,10 +200,9 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
                    Object{{"artifactLocation", std::move(artifact)},
                           {"region", std::move(region)}}}};
   };
-  std::vector<std::string> prints = findingFingerprints(r, opts.root);
+  FingerprintState prints(opts.root);
   Array results;
-  for (size_t i = 0; i < r.diagnostics.size(); ++i) {
-    const DiagnosticRecord &d = r.diagnostics[i];
+  for (const DiagnosticRecord &d : r.diagnostics) {
     std::string text = d.message;
     Array related;
     for (const NoteRecord &n : d.notes) {
@@ -169,7 +219,11 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
                {"level", d.severity == "remark" ? "note" : "warning"},
                {"message", Object{{"text", text}}},
                {"locations", Array{location(d.pos)}},
-               {"partialFingerprints", Object{{"warplint/v1", prints[i]}}}};
+               {"partialFingerprints",
+                Object{{"warplint/v1", d.fingerprint.empty() ? prints.next(d)
+                                                             : d.fingerprint}}}};
+    if (r.baselineUsed)
+      res["baselineState"] = "new";
     if (auto it = ruleIndex.find(d.rule); it != ruleIndex.end())
       res["ruleIndex"] = int64_t(it->second);
     if (!related.empty())
@@ -299,6 +353,8 @@ std::string toGithub(const Report &r, const std::string &root) {
          (r.files.size() == 1 ? "" : "s");
   if (failed)
     out += "; " + std::to_string(failed) + " could not be analyzed";
+  if (r.baselined)
+    out += "; " + std::to_string(r.baselined) + " in the baseline not shown";
   out += "\n";
   return out;
 }

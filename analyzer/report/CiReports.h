@@ -9,6 +9,8 @@
 
 #include "Report.h"
 
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,12 +44,28 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
 /// could not be analyzed, then a summary line.
 std::string toGithub(const Report &r, const std::string &root);
 
-/// Per finding of `r`, a key that survives moving the code: a hash of the
-/// rule, the file (relative to `root`), the kernel, the text of the line
-/// and the message without line numbers, then `:n` for the n-th finding
-/// alike in all of those.
-std::vector<std::string> findingFingerprints(const Report &r,
-                                             const std::string &root);
+/// Fingerprints of findings in the order they are found: a key that
+/// survives moving the code, a hash of the rule, the file (relative to
+/// `root`), the kernel, the text of the flagged line and the message without
+/// line numbers, then `:n` for the n-th finding alike in all of those.
+class FingerprintState {
+public:
+  explicit FingerprintState(std::string root = "");
+  ~FingerprintState();
+  std::string next(const DiagnosticRecord &d);
+
+private:
+  struct Impl;
+  std::string root;
+  std::unique_ptr<Impl> impl;
+};
+
+/// A --baseline file: the fingerprints of the findings it records.
+/// Returns false with `error` set when the file is unreadable or not one.
+bool readBaseline(const std::string &path, std::set<std::string> &out,
+                  std::string &error);
+/// The --write-baseline document for the findings of `r`.
+std::string toBaseline(const Report &r, const std::string &root);
 
 } // namespace warplint
 

@@ -113,6 +113,8 @@ std::string toJson(const Report &r) {
     o["kernel"] = d.kernel;
     o["kernel_signature"] = d.signature;
     o["message"] = d.message;
+    if (!d.fingerprint.empty())
+      o["fingerprint"] = d.fingerprint;
     Array notes;
     for (const NoteRecord &n : d.notes) {
       Object no = position(n.pos);
@@ -129,6 +131,8 @@ std::string toJson(const Report &r) {
              {"accesses", std::move(accesses)},
              {"branches", std::move(branches)},
              {"diagnostics", std::move(diagnostics)}};
+  if (r.baselineUsed)
+    doc["baselined"] = int64_t(r.baselined);
   std::string out;
   llvm::raw_string_ostream os(out);
   os << llvm::formatv("{0:2}", Value(std::move(doc)));

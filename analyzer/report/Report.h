@@ -92,6 +92,8 @@ struct DiagnosticRecord {
   std::string signature; // of the kernel instantiation
   std::string message;
   std::vector<NoteRecord> notes;
+  /// A key that survives moving the code (CiReports.h, FingerprintState).
+  std::string fingerprint;
 };
 
 struct Report {
@@ -100,6 +102,9 @@ struct Report {
   std::vector<AccessRecord> accesses;
   std::vector<BranchRecord> branches;
   std::vector<DiagnosticRecord> diagnostics;
+  /// Findings left out because --baseline lists their fingerprints.
+  size_t baselined = 0;
+  bool baselineUsed = false;
 };
 
 /// Version of the JSON document (docs/json-format.md).

@@ -91,6 +91,58 @@ expect_rc ghbroken 2
 expect_in ghbroken out "::error file=$TMP/broken.cu,title=warplint could not analyze the file::"
 expect_in ghbroken out "1 could not be analyzed"
 
+# --- Baselines ---------------------------------------------------------------
+mkdir -p "$TMP/bl"
+cp "$fx/smem-bank-conflict/compiler-merges.cu" "$TMP/bl/k.cu"
+cd "$TMP/bl"
+run write --write-baseline=base.json k.cu
+expect_rc write 0
+expect_in write err "wrote 3 findings to base.json"
+python3 - base.json <<'PY' || fail "base.json: not a baseline of 3 findings"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['warplint_baseline'] == 1 and len(d['findings']) == 3
+assert all(f['file'] == 'k.cu' and f['fingerprint'] and f['rule'] for f in d['findings'])
+PY
+checks=$((checks + 1))
+# The same findings, moved down and joined by a new one: only the new one
+# is reported, and it fails the run.
+{ printf '\n\n\n'; cat "$fx/smem-bank-conflict/compiler-merges.cu"; cat <<'CU'
+__global__ void added(float *o) {
+  __shared__ float s[64];
+  s[threadIdx.x] = 1.f;
+  __syncthreads();
+  o[threadIdx.x] = s[2 * threadIdx.x];
+}
+void launchAdded(float *o) { added<<<1, 32>>>(o); }
+CU
+} >k.cu
+run known --baseline=base.json --fail-on-warnings k.cu
+expect_rc known 1
+expect_in known out "k.cu:$(grep -n 's\[2 \* threadIdx.x\]' k.cu | cut -d: -f1):20: warning: shared load has a 2-way bank conflict"
+expect_in known err "1 warning in 1 file"
+expect_in known err "3 in the baseline not shown"
+[ "$(grep -c 'warning:' "$TMP/known.out")" = 1 ] || fail "known: expected 1 warning: $(cat "$TMP/known.out")"
+checks=$((checks + 1))
+run knownjson --baseline=base.json --format=json k.cu
+json knownjson "d['baselined'] == 3 and len(d['diagnostics']) == 1 and d['diagnostics'][0]['fingerprint']"
+run knownsarif --baseline=base.json --format=sarif k.cu
+json knownsarif "[x['baselineState'] for x in d['runs'][0]['results']] == ['new']"
+run knowngh --baseline=base.json --format=github k.cu
+expect_in knowngh out "3 in the baseline not shown"
+printf 'not json' >bad.json
+run badbase --baseline=bad.json k.cu
+expect_rc badbase 2
+expect_in badbase err "--baseline: 'bad.json' is not JSON"
+printf '{"findings": []}' >other.json
+run otherbase --baseline=other.json k.cu
+expect_rc otherbase 2
+expect_in otherbase err "is not a warplint baseline"
+run both --baseline=base.json --write-baseline=new.json k.cu
+expect_rc both 2
+expect_in both err "--baseline and --write-baseline do not go together"
+cd "$root"
+
 run badformat --format=xml "$fx/smem-bank-conflict/compiler-merges.cu"
 expect_rc badformat 2
 expect_in badformat err "--format must be text, json, sarif or github, not 'xml'"
