@@ -1,10 +1,13 @@
 // warplint: predicts, per warp, how CUDA kernels touch memory.
 // Usage: warplint [options] <file.cu>... [-- <compiler args>]
 #include "frontend/Action.h"
+#include "frontend/Config.h"
 #include "report/CiReports.h"
 
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -77,6 +80,26 @@ static cl::opt<std::string> Rules(
     cl::desc("Rules to run, clang-tidy style: comma-separated globs, '-' to "
              "turn one off (default '*'; --list-rules shows them)"),
     cl::init("*"), cl::cat(Category));
+static cl::opt<std::string> ConfigText(
+    "config",
+    cl::desc("Configuration as YAML, used for every file instead of the "
+             ".warplint.yaml files: --config='{Rules: \"-*,smem-*\"}'"),
+    cl::value_desc("yaml"), cl::cat(Category));
+static cl::opt<std::string> ConfigFile(
+    "config-file",
+    cl::desc("Configuration file used for every file instead of the "
+             ".warplint.yaml files"),
+    cl::value_desc("path"), cl::cat(Category));
+static cl::opt<bool> DumpConfig(
+    "dump-config",
+    cl::desc("Print the configuration that applies to the first input file "
+             "(or the current directory), options included, and exit"),
+    cl::cat(Category));
+static cl::opt<bool> VerifyConfig(
+    "verify-config",
+    cl::desc("Check the configuration files that apply to the input files "
+             "(or the current directory) and exit"),
+    cl::cat(Category));
 static cl::opt<bool> ListRules("list-rules",
                                cl::desc("List the rules and exit"),
                                cl::cat(Category));
@@ -155,6 +178,65 @@ static std::string docDirectory(const char *argv0) {
   return WARPLINT_DOC_DIR;
 }
 
+/// What the command line sets, as a configuration over the files' own
+/// (options win).
+static warplint::Config commandLineConfig(
+    const std::map<std::string, int64_t> &params,
+    const std::optional<warplint::Shape> &blockDim) {
+  warplint::Config c;
+  if (Rules.getNumOccurrences())
+    c.rules = Rules;
+  c.blockDim = blockDim;
+  if (Arch.getNumOccurrences())
+    c.arch = Arch;
+  c.params = params;
+  if (Threshold.getNumOccurrences())
+    c.thresholds["uncoalesced-global-access"] = Threshold;
+  if (DataMasks.getNumOccurrences())
+    c.dataMasks = DataMasks;
+  if (DataBranches.getNumOccurrences())
+    c.dataDependentBranches = DataBranches;
+  return c;
+}
+
+/// Applies a configuration (options already overlaid) to a file's options;
+/// returns an error, or "".
+static std::string applyConfig(const warplint::Config &c,
+                               warplint::ToolOptions &o) {
+  std::string where = c.sources.empty() ? "the options" : c.sources.front();
+  if (c.rules) {
+    bool any = false;
+    for (const warplint::RuleInfo &r : warplint::allRules())
+      any |= warplint::ruleEnabled(*c.rules, r.id);
+    if (!any)
+      return where + ": Rules '" + *c.rules +
+             "' turns on no rule (see --list-rules)";
+    o.rules.enabled = *c.rules;
+  }
+  if (c.blockDim)
+    o.blockDim = c.blockDim;
+  if (c.arch)
+    o.cuda.arch = *c.arch;
+  for (const auto &[k, v] : c.params)
+    o.params[k] = v;
+  for (const auto &[rule, t] : c.thresholds) {
+    if (rule == "uncoalesced-global-access")
+      o.rules.threshold = t;
+    else if (rule == "smem-bank-conflict")
+      o.rules.bankThreshold = t;
+    else if (rule == "constant-nonuniform-access")
+      o.rules.constantThreshold = t;
+  }
+  if (c.dataMasks)
+    o.rules.dataMasks =
+        *c.dataMasks == "off"       ? warplint::RuleOptions::DataMasks::Off
+        : *c.dataMasks == "warning" ? warplint::RuleOptions::DataMasks::Warning
+                                    : warplint::RuleOptions::DataMasks::Remark;
+  if (c.dataDependentBranches)
+    o.rules.warnDataDependentBranches = *c.dataDependentBranches;
+  return "";
+}
+
 static std::string stubDirectory(const char *argv0) {
   std::string exe = llvm::sys::fs::getMainExecutable(
       argv0, reinterpret_cast<void *>(&stubDirectory));
@@ -184,7 +266,8 @@ int main(int argc, const char **argv) {
   }
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &os) {
-    os << "warplint " << WARPLINT_VERSION << "\n";
+    os << "warplint " << WARPLINT_VERSION << " (built with Clang/LLVM "
+       << LLVM_VERSION_STRING << ")\n";
   });
   if (!cl::ParseCommandLineOptions(int(args.size()), args.data(),
                                    "warplint: per-warp memory analysis of CUDA "
@@ -211,7 +294,7 @@ int main(int argc, const char **argv) {
       outs() << r.id << "\n    " << r.summary << "\n";
     return 0;
   }
-  if (Files.empty()) {
+  if (Files.empty() && !DumpConfig && !VerifyConfig) {
     errs() << "warplint: error: no input files (usage: warplint [options] "
               "<file.cu>... [-- <compiler args>])\n";
     return 2;
@@ -304,7 +387,23 @@ int main(int argc, const char **argv) {
     anyRule |= warplint::ruleEnabled(Rules, r.id);
   if (!anyRule) {
     errs() << "warplint: error: --rules='" << Rules
-           << "' turns on no rule (see --list-rules)\n";
+           << "' turns on no rule (see --list-rules)";
+    // A misspelt rule name: the closest one.
+    llvm::SmallVector<llvm::StringRef, 4> globs;
+    llvm::StringRef(Rules).split(globs, ',');
+    std::string best;
+    unsigned bestDistance = 4;
+    for (llvm::StringRef g : globs)
+      for (const warplint::RuleInfo &r : warplint::allRules()) {
+        unsigned d = g.trim().edit_distance(r.id);
+        if (d < bestDistance) {
+          bestDistance = d;
+          best = r.id;
+        }
+      }
+    if (!best.empty())
+      errs() << "; did you mean '" << best << "'?";
+    errs() << "\n";
     return 2;
   }
   opts.projectRoot = root;
@@ -315,10 +414,12 @@ int main(int argc, const char **argv) {
   }
   if (!Baseline.empty()) {
     std::string error;
-    if (!warplint::readBaseline(Baseline, opts.baseline, error)) {
+    auto known = std::make_shared<std::set<std::string>>();
+    if (!warplint::readBaseline(Baseline, *known, error)) {
       errs() << "warplint: error: --baseline: " << error << "\n";
       return 2;
     }
+    opts.baseline = std::move(known);
     opts.baselineUsed = true;
   }
   opts.textDiagnostics = Format == "text";
@@ -332,6 +433,89 @@ int main(int argc, const char **argv) {
   opts.timeoutSeconds = Timeout;
   opts.explainFile = explainFile;
   opts.explainLine = explainLine;
+
+  // The project's configuration: --config or --config-file for every file,
+  // else each file's closest .warplint.yaml; options override both.
+  std::shared_ptr<warplint::Config> fixedConfig;
+  if (ConfigText.getNumOccurrences() && ConfigFile.getNumOccurrences()) {
+    errs() << "warplint: error: --config and --config-file do not go "
+              "together\n";
+    return 2;
+  }
+  if (ConfigText.getNumOccurrences() || ConfigFile.getNumOccurrences()) {
+    std::string text = ConfigText, name = "--config", error;
+    if (ConfigFile.getNumOccurrences()) {
+      name = ConfigFile;
+      auto buf = llvm::MemoryBuffer::getFile(ConfigFile);
+      if (!buf) {
+        errs() << "warplint: error: --config-file: cannot read '" << ConfigFile
+               << "': " << buf.getError().message() << "\n";
+        return 2;
+      }
+      text = (*buf)->getBuffer().str();
+    }
+    fixedConfig = std::make_shared<warplint::Config>();
+    if (!warplint::parseConfig(text, name, *fixedConfig, error)) {
+      errs() << "warplint: error: " << error << "\n";
+      return 2;
+    }
+  }
+  warplint::Config cli = commandLineConfig(opts.params, opts.blockDim);
+  auto finder = std::make_shared<warplint::ConfigFinder>();
+  auto configFor = [finder, fixedConfig, cli](const std::string &file,
+                                              warplint::Config &c,
+                                              std::string &error) {
+    if (fixedConfig)
+      c = *fixedConfig;
+    else if (!finder->forFile(file, c, error))
+      return false;
+    c.overlay(cli);
+    return true;
+  };
+  if (DumpConfig || VerifyConfig) {
+    std::vector<std::string> targets(Files.begin(), Files.end());
+    if (targets.empty())
+      targets.push_back("./.");
+    bool ok = true;
+    for (const std::string &t : targets) {
+      warplint::Config c;
+      std::string error;
+      if (!configFor(t, c, error)) {
+        errs() << "warplint: error: " << error << "\n";
+        ok = false;
+        continue;
+      }
+      if (std::string e = applyConfig(c, opts); !e.empty()) {
+        errs() << "warplint: error: " << e << "\n";
+        ok = false;
+        continue;
+      }
+      std::string from = c.sources.empty() ? "no configuration file" : "";
+      for (size_t i = 0; i < c.sources.size(); ++i)
+        from += (i ? ", " : "") + c.sources[i];
+      if (DumpConfig) {
+        outs() << "# warplint configuration for " << t << " (from " << from
+               << (cli.rules || cli.blockDim || cli.arch || !cli.params.empty() ||
+                           !cli.thresholds.empty() || cli.dataMasks ||
+                           cli.dataDependentBranches
+                       ? ", with the command line's options"
+                       : "")
+               << ")\n"
+               << warplint::dumpConfig(c);
+        break;
+      }
+      outs() << "warplint: " << t << ": configuration ok (" << from << ")\n";
+    }
+    return ok ? 0 : 2;
+  }
+  opts.configure = [configFor](const std::string &file,
+                               warplint::ToolOptions &o) -> std::string {
+    warplint::Config c;
+    std::string error;
+    if (!configFor(file, c, error))
+      return error;
+    return applyConfig(c, o);
+  };
 
   warplint::Report report;
   if (!warplint::analyzeFiles(opts, report))
@@ -378,8 +562,10 @@ int main(int argc, const char **argv) {
     errs() << " in "
            << report.files.size() << " file"
            << (report.files.size() == 1 ? "" : "s") << " ("
-           << report.kernels.size() << " kernel configurations, "
-           << report.accesses.size() << " memory accesses)";
+           << report.kernels.size() << " kernel configuration"
+           << (report.kernels.size() == 1 ? "" : "s") << ", "
+           << report.accesses.size() << " memory access"
+           << (report.accesses.size() == 1 ? "" : "es") << ")";
     size_t unknown = 0, ranged = 0;
     for (const auto &a : report.accesses) {
       unknown += !a.evaluated;

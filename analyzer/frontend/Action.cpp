@@ -174,7 +174,8 @@ std::string precheck(const std::string &path, uint64_t maxBytes) {
 
 } // namespace
 
-bool analyzeFiles(const ToolOptions &opts, Report &report) {
+bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
+  const ToolOptions &opts = runOpts;
   std::unique_ptr<CompilationDatabase> userDb;
   if (!opts.buildPath.empty()) {
     std::string err;
@@ -189,7 +190,17 @@ bool analyzeFiles(const ToolOptions &opts, Report &report) {
   for (const std::string &file : opts.files) {
     FileRecord fr;
     fr.path = file;
-    std::string why = precheck(file, opts.maxFileBytes);
+    // The file's own options: the project configuration applied to a copy.
+    std::optional<ToolOptions> own;
+    std::string why;
+    if (opts.configure) {
+      own.emplace(opts);
+      own->files.clear();
+      why = opts.configure(file, *own);
+    }
+    const ToolOptions &opts = own ? *own : runOpts; // this file's
+    if (why.empty())
+      why = precheck(file, opts.maxFileBytes);
     if (!why.empty()) {
       fr.ok = false;
       fr.error = why;

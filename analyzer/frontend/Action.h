@@ -7,6 +7,8 @@
 #include "rules/Rule.h"
 
 #include <map>
+#include <memory>
+#include <functional>
 #include <set>
 #include <optional>
 #include <string>
@@ -27,8 +29,9 @@ struct ToolOptions {
   RuleOptions rules;
   /// Paths in fingerprints are relative to it (--project-root).
   std::string projectRoot;
-  /// --baseline: fingerprints of findings not to report.
-  std::set<std::string> baseline;
+  /// --baseline: fingerprints of findings not to report (shared by the
+  /// per-file copies of the options).
+  std::shared_ptr<const std::set<std::string>> baseline;
   bool baselineUsed = false;
   bool textDiagnostics = true; // print warnings clang-style on stdout
   bool remarks = false;        // the model's view of every access
@@ -37,6 +40,10 @@ struct ToolOptions {
   /// --timeout: seconds of analysis per file after its parse (0: none); the
   /// kernels not analyzed in time are reported, and the file fails.
   double timeoutSeconds = 0;
+  /// Sets a file's own options from its project configuration
+  /// (.warplint.yaml, Config.h) on a copy of these; returns an error, or "".
+  std::function<std::string(const std::string &file, ToolOptions &own)>
+      configure;
   // --explain FILE:LINE: draw one warp's request for the accesses on it.
   std::string explainFile;
   unsigned explainLine = 0;

@@ -442,9 +442,11 @@ private:
         msg += formatFigure(r.actual);
       else
         msg += formatFigure(r.minActual) + " to " + formatFigure(r.maxActual);
-      std::string unit = ar.space == "global"   ? " sectors"
-                         : ar.space == "shared" ? " wavefronts"
-                                                : " addresses";
+      std::string unit = ar.space == "global"   ? " sector"
+                         : ar.space == "shared" ? " wavefront"
+                                                : " address";
+      if (!r.exact || formatFigure(r.actual) != "1")
+        unit += ar.space == "constant" ? "es" : "s";
       msg += unit + " per request (ideal " + formatFigure(r.ideal) + ")";
       if (r.laneStride)
         msg += ", lanes " + std::to_string(*r.laneStride) + " B apart";
@@ -517,7 +519,7 @@ private:
     if (!Run.prints)
       Run.prints = std::make_unique<FingerprintState>(Opts.projectRoot);
     dr.fingerprint = Run.prints->next(dr);
-    if (Opts.baseline.count(dr.fingerprint)) {
+    if (Opts.baseline && Opts.baseline->count(dr.fingerprint)) {
       ++Rep.baselined; // known: neither printed nor recorded
       return;
     }
