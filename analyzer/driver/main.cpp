@@ -120,6 +120,12 @@ static cl::opt<bool> Remarks(
 static cl::opt<bool> FailOnWarnings(
     "fail-on-warnings", cl::desc("Exit with 1 when there are findings"),
     cl::cat(Category));
+static cl::opt<std::string> FailOn(
+    "fail-on",
+    cl::desc("Exit with 1 when there are findings at or above this level: "
+             "warning, remark (also the upper bounds under data-dependent "
+             "conditions) or none (default)"),
+    cl::value_desc("level"), cl::init("none"), cl::cat(Category));
 static cl::opt<bool> CompilerWarnings(
     "compiler-warnings", cl::desc("Also show the compiler's own warnings"),
     cl::cat(Category));
@@ -297,6 +303,11 @@ int main(int argc, const char **argv) {
   if (Files.empty() && !DumpConfig && !VerifyConfig) {
     errs() << "warplint: error: no input files (usage: warplint [options] "
               "<file.cu>... [-- <compiler args>])\n";
+    return 2;
+  }
+  if (FailOn != "none" && FailOn != "warning" && FailOn != "remark") {
+    errs() << "warplint: error: --fail-on wants warning, remark or none, not '"
+           << FailOn << "'\n";
     return 2;
   }
   if (Format != "text" && Format != "json" && Format != "sarif" &&
@@ -590,8 +601,10 @@ int main(int argc, const char **argv) {
   }
   if (failed)
     return 2;
-  bool anyWarning = false;
+  bool anyWarning = false, anyRemark = false;
   for (const auto &d : report.diagnostics)
-    anyWarning |= d.severity == "warning";
-  return FailOnWarnings && anyWarning ? 1 : 0;
+    (d.severity == "warning" ? anyWarning : anyRemark) = true;
+  if (FailOn == "remark")
+    return anyWarning || anyRemark ? 1 : 0;
+  return (FailOnWarnings || FailOn == "warning") && anyWarning ? 1 : 0;
 }

@@ -19,7 +19,29 @@ expect_in clean err "warplint: 0 warnings in 1 file"
 run threshold --threshold=20 --fail-on-warnings "$fx/structs-and-masks.cu"
 expect_rc threshold 0
 
+# --fail-on=<level>: warnings, or also the upper bounds (remarks).
+run failon --fail-on=warning "$fx/structs-and-masks.cu"
+expect_rc failon 1
+dm=$TESTDIR/fixtures/smem-bank-conflict/data-dependent-masks.cu
+run remarkonly --fail-on=warning "$dm"
+expect_rc remarkonly 0
+run failremark --fail-on=remark "$dm"
+expect_rc failremark 1
+run failnone --fail-on=none "$fx/structs-and-masks.cu"
+expect_rc failnone 0
+run badfailon --fail-on=error "$fx/structs-and-masks.cu"
+expect_rc badfailon 2
+expect_in badfailon err "--fail-on wants warning, remark or none, not 'error'"
+
 run version --version
 expect_rc version 0
 expect_in version out "warplint"
+expect_in version out "built with Clang/LLVM 22."
+# Plurals.
+printf '__global__ void k(float *o) { o[threadIdx.x] = 1.f; }\nvoid l(float *o) { k<<<1, 32>>>(o); }\n' >"$TMP/one.cu"
+run one "$TMP/one.cu"
+expect_in one err "warplint: 0 warnings in 1 file (1 kernel configuration, 1 memory access)"
+run norule --rules=smem-bank-conflicts "$fx/structs-and-masks.cu"
+expect_rc norule 2
+expect_in norule err "did you mean 'smem-bank-conflict'?"
 done_checks
