@@ -30,8 +30,8 @@ static cl::list<std::string> ExtraArgsBefore(
     cl::cat(Category));
 static cl::opt<std::string>
     Format("format",
-           cl::desc("Output: text, json, sarif (SARIF 2.1.0) or github "
-                    "(GitHub Actions annotations)"),
+           cl::desc("Output: text, json, sarif (SARIF 2.1.0), github "
+                    "(GitHub Actions annotations) or rdjson (reviewdog)"),
            cl::init("text"), cl::cat(Category));
 static cl::opt<std::string> Baseline(
     "baseline",
@@ -311,9 +311,9 @@ int main(int argc, const char **argv) {
     return 2;
   }
   if (Format != "text" && Format != "json" && Format != "sarif" &&
-      Format != "github") {
-    errs() << "warplint: error: --format must be text, json, sarif or github, "
-              "not '"
+      Format != "github" && Format != "rdjson") {
+    errs() << "warplint: error: --format must be text, json, sarif, github "
+              "or rdjson, not '"
            << Format << "'\n";
     return 2;
   }
@@ -562,6 +562,8 @@ int main(int argc, const char **argv) {
     outs() << warplint::toSarif(report, rules, so) << "\n";
   } else if (Format == "github") {
     outs() << warplint::toGithub(report, root);
+  } else if (Format == "rdjson") {
+    outs() << warplint::toRdjson(report, root, docDirectory(argv[0])) << "\n";
   } else {
     size_t n = 0, remarks = 0;
     for (const auto &d : report.diagnostics)
@@ -595,6 +597,8 @@ int main(int argc, const char **argv) {
       errs() << "; " << failedFiles << " of " << report.files.size()
              << " file" << (report.files.size() == 1 ? "" : "s")
              << " could not be analyzed";
+    if (report.suppressed)
+      errs() << "; " << report.suppressed << " suppressed by NOLINT";
     if (report.baselined)
       errs() << "; " << report.baselined << " in the baseline not shown";
     errs() << "\n";

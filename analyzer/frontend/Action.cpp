@@ -291,6 +291,7 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
     }
     report.files.push_back(fr);
   }
+  report.suppressed = router.Run.suppressed.size();
   return true;
 }
 

@@ -162,8 +162,14 @@ private:
     StringRef buf = sm.getBufferData(f, &invalid);
     if (invalid)
       return false;
-    return isSuppressed(std::string_view(buf.data(), buf.size()),
-                        sm.getExpansionLineNumber(e), rule);
+    unsigned line = sm.getExpansionLineNumber(e);
+    if (!isSuppressed(std::string_view(buf.data(), buf.size()), line, rule))
+      return false;
+    // Counted once per place and rule, however many instantiations or
+    // launch configurations found it.
+    if (auto fe = sm.getFileEntryRefForID(f))
+      Run.suppressed.insert({fe->getName().str(), line, rule});
+    return true;
   }
 
   static std::string signature(const FunctionDecl *k) {

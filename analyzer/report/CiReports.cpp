@@ -275,6 +275,50 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
   return os.str();
 }
 
+std::string toRdjson(const Report &r, const std::string &root,
+                     const std::string &docDir) {
+  auto location = [&](const SourcePos &p) {
+    std::string rel = relativeTo(p.file, root);
+    Object start{{"line", int64_t(p.line)}};
+    if (p.column)
+      start["column"] = int64_t(p.column);
+    return Object{{"path", rel.empty() ? p.file : rel},
+                  {"range", Object{{"start", std::move(start)}}}};
+  };
+  Array diagnostics;
+  for (const DiagnosticRecord &d : r.diagnostics) {
+    Array related;
+    for (const NoteRecord &n : d.notes)
+      if (!n.pos.file.empty() && n.pos.line)
+        related.push_back(
+            Object{{"message", n.message}, {"location", location(n.pos)}});
+    Object o{{"message", d.message},
+             {"location", location(d.pos)},
+             {"severity", d.severity == "remark" ? "INFO" : "WARNING"},
+             {"code", Object{{"value", d.rule},
+                             {"url", fileUri(docDir + "/rules/" + d.rule +
+                                             ".md")}}}};
+    if (!related.empty())
+      o["related_locations"] = std::move(related);
+    diagnostics.push_back(std::move(o));
+  }
+  // A file that could not be analyzed is an error diagnostic on it: the
+  // review shows it rather than an empty "all clear".
+  for (const FileRecord &f : r.files)
+    if (!f.ok)
+      diagnostics.push_back(Object{
+          {"message", "warplint could not analyze this file: " + f.error},
+          {"location", location(SourcePos{f.path, 1, 0})},
+          {"severity", "ERROR"}});
+  Object doc{{"source", Object{{"name", "warplint"},
+                               {"url", fileUri(docDir + "/user-guide.md")}}},
+             {"diagnostics", std::move(diagnostics)}};
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << llvm::formatv("{0:2}", Value(std::move(doc)));
+  return os.str();
+}
+
 namespace {
 
 /// Workflow-command escaping: the message (data) and a property value.
@@ -353,6 +397,8 @@ std::string toGithub(const Report &r, const std::string &root) {
          (r.files.size() == 1 ? "" : "s");
   if (failed)
     out += "; " + std::to_string(failed) + " could not be analyzed";
+  if (r.suppressed)
+    out += "; " + std::to_string(r.suppressed) + " suppressed by NOLINT";
   if (r.baselined)
     out += "; " + std::to_string(r.baselined) + " in the baseline not shown";
   out += "\n";

@@ -44,6 +44,13 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
 /// could not be analyzed, then a summary line.
 std::string toGithub(const Report &r, const std::string &root);
 
+/// reviewdog's Diagnostic Format (rdjson): one DiagnosticResult with a
+/// diagnostic per finding (remarks at severity INFO), paths relative to
+/// `root`, 1-based lines and UTF-8 byte columns, the rule as `code` with its
+/// page as `url`, notes as related locations.
+std::string toRdjson(const Report &r, const std::string &root,
+                     const std::string &docDir);
+
 /// Fingerprints of findings in the order they are found: a key that
 /// survives moving the code, a hash of the rule, the file (relative to
 /// `root`), the kernel, the text of the flagged line and the message without

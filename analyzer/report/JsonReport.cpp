@@ -131,6 +131,7 @@ std::string toJson(const Report &r) {
              {"accesses", std::move(accesses)},
              {"branches", std::move(branches)},
              {"diagnostics", std::move(diagnostics)}};
+  doc["suppressed"] = int64_t(r.suppressed);
   if (r.baselineUsed)
     doc["baselined"] = int64_t(r.baselined);
   std::string out;

@@ -104,6 +104,8 @@ struct Report {
   std::vector<DiagnosticRecord> diagnostics;
   /// Findings left out because --baseline lists their fingerprints.
   size_t baselined = 0;
+  /// Findings NOLINT comments suppressed (per place and rule).
+  size_t suppressed = 0;
   bool baselineUsed = false;
 };
 

@@ -36,7 +36,7 @@ expect_in unknownflag err "no-such-flag"
 
 run badformat --format=xml "$good"
 expect_rc badformat 2
-expect_in badformat err "--format must be text, json, sarif or github"
+expect_in badformat err "--format must be text, json, sarif, github or rdjson"
 
 run badblock --block-dim=64,64 "$good"
 expect_rc badblock 2

@@ -91,6 +91,18 @@ expect_rc ghbroken 2
 expect_in ghbroken out "::error file=$TMP/broken.cu,title=warplint could not analyze the file::"
 expect_in ghbroken out "1 could not be analyzed"
 
+# --- reviewdog (rdjson) -----------------------------------------------------
+run rd --format=rdjson test/fixtures/smem-bank-conflict/compiler-merges.cu \
+  test/fixtures/smem-bank-conflict/data-dependent-masks.cu
+expect_rc rd 0
+json rd "d['source']['name'] == 'warplint' and len(d['diagnostics']) == 4"
+json rd "[(x['location']['path'], x['location']['range']['start'], x['severity'], x['code']['value']) for x in d['diagnostics'] if x['location']['range']['start']['line'] == 24 and x['location']['path'].endswith('compiler-merges.cu')] == [('test/fixtures/smem-bank-conflict/compiler-merges.cu', {'line': 24, 'column': 12}, 'WARNING', 'smem-bank-conflict')]"
+json rd "sum(x['severity'] == 'INFO' for x in d['diagnostics']) == 1"
+json rd "all(x['code']['url'].startswith('file:///') and x['related_locations'] for x in d['diagnostics'])"
+run rdbroken --format=rdjson "$TMP/broken.cu"
+expect_rc rdbroken 2
+json rdbroken "[x['severity'] for x in d['diagnostics']] == ['ERROR'] and 'could not analyze' in d['diagnostics'][0]['message']"
+
 # --- Baselines ---------------------------------------------------------------
 mkdir -p "$TMP/bl"
 cp "$fx/smem-bank-conflict/compiler-merges.cu" "$TMP/bl/k.cu"
@@ -145,7 +157,7 @@ cd "$root"
 
 run badformat --format=xml "$fx/smem-bank-conflict/compiler-merges.cu"
 expect_rc badformat 2
-expect_in badformat err "--format must be text, json, sarif or github, not 'xml'"
+expect_in badformat err "--format must be text, json, sarif, github or rdjson, not 'xml'"
 
 if [ ! -f "$schema" ]; then
   echo "SKIP: $schema not found; SARIF output not validated against the schema"

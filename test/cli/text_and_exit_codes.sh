@@ -15,6 +15,11 @@ expect_rc fail 1
 run clean --fail-on-warnings "$fx/negatives.cu"
 expect_rc clean 0
 expect_in clean err "warplint: 0 warnings in 1 file"
+# The three NOLINT forms there (NOLINT, NOLINTNEXTLINE, NOLINTBEGIN/END) each
+# hide one finding, and the summary says so.
+expect_in clean err "; 3 suppressed by NOLINT"
+run cleanjson --format=json "$fx/negatives.cu"
+json cleanjson "d['suppressed'] == 3 and d['diagnostics'] == []"
 
 run threshold --threshold=20 --fail-on-warnings "$fx/structs-and-masks.cu"
 expect_rc threshold 0
