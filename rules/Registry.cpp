@@ -50,6 +50,11 @@ const std::vector<RuleInfo> &allRules() {
        "Flags shared-memory values passed between lanes of one warp with no "
        "__syncwarp() between the store and the load.",
        nullptr, nullptr, nullptr, checkMissingSyncwarp},
+      {"idle-lanes",
+       "Flags branch and loop bodies that run with most lanes of their warps "
+       "idle, at several times the warp instructions of a layout with the "
+       "active lanes packed into full warps.",
+       nullptr, checkIdleLanes},
       {"partial-warp-block",
        "Flags launches whose block is not a whole number of warps.",
        nullptr, nullptr, nullptr, nullptr, checkPartialWarpBlock},

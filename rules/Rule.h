@@ -83,6 +83,9 @@ struct BranchFacts {
   std::vector<std::string> laneSources; // what varies across the lanes
   bool reductionModulo = false; // `tid % (2 * s) == 0` with s a loop counter
   bool laneModulo = false;      // `threadIdx.x % k` / `& k` with k < 32
+  bool condUsesLoop = false;    // the condition changes from one iteration to the next
+  bool bodyAccessesMemory = false; // the then-branch or loop body loads or stores
+  bool unrolled = false; // a loop nvcc unrolls fully (a constant bound)
 };
 
 /// A barrier or warp-collective call.
@@ -115,6 +118,9 @@ struct RuleOptions {
   /// clang-tidy style: comma-separated globs, '-' to turn off ("*,-foo").
   std::string enabled = "*";
   int branchMinWeight = 4; // smaller divergent bodies are predicated: no warning
+  /// idle-lanes: warps that run a body over the fewest that could
+  /// (BranchResult::Fill) from which it warns.
+  double issueRatioThreshold = 2.0;
   bool warnDataDependentBranches = false;
   /// Accesses under a condition on data loaded per lane (`if (a > b) swap`):
   /// the address pattern is known, which lanes take it is not. Reported as
@@ -149,6 +155,10 @@ struct RuleInfo {
   HazardCheck hazard = nullptr;
   LaunchCheck launch = nullptr;
 };
+
+/// idle-lanes (rules/IdleLanes.cpp).
+std::optional<Finding> checkIdleLanes(const BranchFacts &facts,
+                                      const RuleOptions &opts);
 
 /// Every rule warplint has (rules/Registry.cpp).
 const std::vector<RuleInfo> &allRules();

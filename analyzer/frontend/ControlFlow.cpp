@@ -66,7 +66,43 @@ BranchResult branchResult(const BranchSite &b, const KernelModel &m,
   return best;
 }
 
-void runBranchRules(const FunctionDecl *k, const KernelModel &m,
+/// Does the body of branch `b` (an if's then-branch, a loop's body) hold
+/// one of the kernel's memory accesses?
+bool bodyAccessesMemory(ASTContext &ac, const BranchSite &b,
+                        const KernelModel &m) {
+  const Stmt *body = nullptr;
+  if (auto *i = dyn_cast_or_null<IfStmt>(b.stmt))
+    body = i->getThen();
+  else if (b.kind == BranchSite::Loop)
+    body = b.stmt; // recorded on the loop's body
+  if (!body)
+    return false;
+  const SourceManager &sm = ac.getSourceManager();
+  SourceRange r = body->getSourceRange();
+  SourceLocation from = sm.getExpansionLoc(r.getBegin()),
+                 to = sm.getExpansionLoc(r.getEnd());
+  for (const AccessSite &a : m.accesses) {
+    if (!a.expr || a.space == Space::Local)
+      continue;
+    SourceLocation at = sm.getExpansionLoc(a.expr->getBeginLoc());
+    if (!sm.isBeforeInTranslationUnit(at, from) &&
+        !sm.isBeforeInTranslationUnit(to, at))
+      return true;
+  }
+  return false;
+}
+
+/// A loop nvcc unrolls fully, its condition a comparison with a constant
+/// (`for (i = lane; i < 4; i += 2)`): its iterations are predicated
+/// straight-line code, not a loop the warp runs for its longest lane.
+bool unrolledByNvcc(const LaneExpr &cond) {
+  if (!cond || !isComparison(cond->op) || !cond->a || !cond->b)
+    return false;
+  return (cond->a->op == Op::LoopVar && cond->b->op == Op::Const) ||
+         (cond->b->op == Op::LoopVar && cond->a->op == Op::Const);
+}
+
+void runBranchRules(ASTContext &ac, const FunctionDecl *k, const KernelModel &m,
                     const ShapeChoice &choice, const ToolOptions &opts,
                     Report &report, Reporter &rep) {
   for (const BranchSite &b : m.branches) {
@@ -90,13 +126,31 @@ void runBranchRules(const FunctionDecl *k, const KernelModel &m,
       br.skippedLanes = laneList(r.active & ~r.taken);
     }
     br.divergentShare = r.divergentShare;
+    // As the GPU runs it: a small if-body is predicated (every warp that
+    // reaches it issues it), a larger one, a loop and the rest after an
+    // exit are branched over by warps with no lane on the path.
+    const BranchResult::Fill &fill =
+        b.kind == BranchSite::Exit ? r.restFill : r.takenFill;
+    bool predicated = (b.kind == BranchSite::If ||
+                       b.kind == BranchSite::Ternary) &&
+                      b.weight < opts.rules.branchMinWeight;
+    // A switch's figure would be per case: not given.
+    const BranchResult::Fill none;
+    const BranchResult::Fill &known = b.kind == BranchSite::Switch ? none : fill;
+    br.activeLanes = predicated ? known.lanesPredicated : known.lanesBranched;
+    br.issueRatio = predicated ? known.issuePredicated : known.spread;
+    br.spread = known.spread;
+    br.predicated = predicated;
     br.weight = b.weight;
     br.dependsOn = laneSources(cond, m.ctx);
     report.branches.push_back(br);
 
     BranchFacts facts{r, m.ctx, choice.shapes[0], choice.assumed, br.kind,
                       b.weight, cond, cond ? cond->origin : -1, br.dependsOn,
-                      isReductionModulo(cond), isLaneModulo(cond)};
+                      isReductionModulo(cond), isLaneModulo(cond),
+                      cond && !props(cond, m.ctx).loops.empty(),
+                      bodyAccessesMemory(ac, b, m),
+                      b.kind == BranchSite::Loop && unrolledByNvcc(cond)};
     for (const RuleInfo &rule : allRules()) {
       if (!rule.branch || !ruleEnabled(opts.rules.enabled, rule.id))
         continue;
@@ -186,11 +240,11 @@ void runHazardRules(const FunctionDecl *k, const KernelModel &m,
 
 } // namespace
 
-void analyzeControlFlow(ASTContext &, const FunctionDecl *k,
+void analyzeControlFlow(ASTContext &ac, const FunctionDecl *k,
                         const KernelModel &m, const ShapeChoice &choice,
                         const ToolOptions &opts, Report &report,
                         Reporter &rep) {
-  runBranchRules(k, m, choice, opts, report, rep);
+  runBranchRules(ac, k, m, choice, opts, report, rep);
   runSyncRules(k, m, choice, opts, rep);
   runHazardRules(k, m, choice, opts, rep);
 }

@@ -19,6 +19,51 @@ void forEachWarp(const Context &ctx, const Props &p,
         for (int w = 0; w < shapes[s].warps(); ++w)
           f(s, a, env, w);
 }
+/// Accumulates BranchResult::Fill over the warps of one environment after
+/// another (forEachWarp's order: all warps of an environment, then the
+/// next), with one lane count per group of instructions issued together
+/// (a loop's iterations are groups of their own).
+class FillCounter {
+public:
+  /// Warp `w` reaches the body (`reach`) and runs it with `lanes`, in group
+  /// `g`; w == 0 starts a new environment.
+  void add(int w, size_t g, bool reach, LaneMask lanes) {
+    if (w == 0 && started)
+      flush();
+    started = true;
+    if (reach)
+      reached += 1;
+    if (!lanes)
+      return;
+    if (perGroup.size() <= g)
+      perGroup.resize(g + 1, 0);
+    int n = __builtin_popcount(lanes);
+    perGroup[g] += n;
+    issued += 1;
+    total += n;
+  }
+  BranchResult::Fill finish() {
+    flush();
+    BranchResult::Fill f;
+    if (issued > 0 && packed > 0) {
+      f.lanesBranched = total / issued;
+      f.lanesPredicated = total / reached;
+      f.spread = issued / packed;
+      f.issuePredicated = reached / packed;
+    }
+    return f;
+  }
+
+private:
+  void flush() {
+    for (int n : perGroup)
+      packed += (n + 31) / 32;
+    perGroup.assign(perGroup.size(), 0);
+  }
+  bool started = false;
+  std::vector<int> perGroup;
+  double issued = 0, reached = 0, total = 0, packed = 0;
+};
 } // namespace
 
 BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
@@ -40,12 +85,17 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
   std::vector<char> splits(shapes.size() * nAssign, 0);
   double execs = 0, divergent = 0;
   bool repSeen = false;
+  FillCounter takenFill, restFill;
   forEachWarp(ctx, p, shapes, [&](size_t s, size_t a, const Env &env, int w) {
     WarpEval ev(pc.ctx, shapes[s], env, w);
     LaneMask active = ev.mask(pm.mask);
+    LaneMask taken = active ? active & ev.mask(pc.mask) : 0;
+    if (s == 0 && a == 0) {
+      takenFill.add(w, 0, active != 0, taken);
+      restFill.add(w, 0, active != 0, active & ~taken);
+    }
     if (!active)
       return;
-    LaneMask taken = active & ev.mask(pc.mask);
     bool split = taken != 0 && taken != active;
     if (s == 0 && a == 0) {
       execs += 1;
@@ -66,6 +116,8 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
   r.maybe = std::count(splits.begin(), splits.end(), 1) > 0;
   r.divergent = std::count(splits.begin(), splits.end(), 0) == 0;
   r.divergentShare = execs ? divergent / execs : 0;
+  r.takenFill = takenFill.finish();
+  r.restFill = restFill.finish();
   return r;
 }
 
@@ -91,12 +143,22 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   std::vector<char> splits(shapes.size() * nAssign, 0);
   double execs = 0, divergent = 0;
   constexpr int MaxIterations = 64;
+  FillCounter bodyFill;
   forEachWarp(pc, p, shapes, [&](size_t s, size_t a, const Env &env, int w) {
     WarpEval ev(pc, shapes[s], env, w);
     LaneMask before = ev.mask(pm.mask);
+    if (s == 0 && a == 0)
+      bodyFill.add(w, 0, false, 0); // a new environment starts at warp 0
     if (!before)
       return;
     std::vector<LaneMask> seq = ev.loopActiveSequence(loop, MaxIterations);
+    if (s == 0 && a == 0) {
+      LaneMask in = before;
+      // A loop is never predicated away: a warp runs the iterations of its
+      // longest lane, each with the lanes still in.
+      for (size_t k = 0; k < seq.size() && (in &= seq[k]); ++k)
+        bodyFill.add(1, k, true, in); // iteration k: one group
+    }
     for (size_t k = 0; k < seq.size(); ++k) {
       LaneMask now = seq[k] & before;
       bool split = now != 0 && now != before;
@@ -121,6 +183,7 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   r.maybe = std::count(splits.begin(), splits.end(), 1) > 0;
   r.divergent = std::count(splits.begin(), splits.end(), 0) == 0;
   r.divergentShare = execs ? divergent / execs : 0;
+  r.takenFill = bodyFill.finish();
   return r;
 }
 

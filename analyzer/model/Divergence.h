@@ -28,6 +28,22 @@ struct BranchResult {
   LaneMask active = 0, taken = 0;
   // Share of warp executions of the branch that split (representative).
   double divergentShare = 0;
+  /// How full the warps are that run a body (representative environment,
+  /// over its blocks and iterations): `taken`, the then-branch or a loop's
+  /// body; `rest`, the else-branch or what follows an early exit.
+  struct Fill {
+    /// Mean lanes per warp instruction of the body (Nsight Compute's
+    /// predicated-on threads per instruction executed), when a warp that
+    /// none of whose lanes takes the path skips it (a real branch, a loop),
+    /// and when every warp that reaches the branch issues it (a body nvcc
+    /// predicates); 0 when no warp runs it.
+    double lanesBranched = 0, lanesPredicated = 0;
+    /// Warps that run the body over the fewest its lanes would fill, packed
+    /// into full warps of the same block: `spread` when warps with no lane
+    /// on the path skip it (how scattered the lanes are), `issuePredicated`
+    /// when every warp that reaches it issues it.
+    double spread = 0, issuePredicated = 0;
+  } takenFill, restFill;
 };
 
 /// An if/switch/ternary: `cond` evaluated for the lanes that reach it.

@@ -102,6 +102,10 @@ std::string toJson(const Report &r) {
       o["split"] = std::move(split);
     }
     o["divergent_share"] = b.divergentShare;
+    o["active_lanes"] = b.issueRatio > 0 ? Value(b.activeLanes) : Value(nullptr);
+    o["issue_ratio"] = b.issueRatio > 0 ? Value(b.issueRatio) : Value(nullptr);
+    o["lane_spread"] = b.spread > 0 ? Value(b.spread) : Value(nullptr);
+    o["predicated"] = b.predicated;
     o["weight"] = b.weight;
     o["depends_on"] = strings(b.dependsOn);
     branches.push_back(std::move(o));

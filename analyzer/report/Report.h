@@ -75,6 +75,13 @@ struct BranchRecord {
   int warp = -1, iteration = -1;
   std::string takenLanes, skippedLanes;
   double divergentShare = 0;
+  /// The body's (an early exit's: the rest's) mean lanes per warp
+  /// instruction, warp instructions over the fewest its lanes would need
+  /// packed into full warps, both as the GPU runs it (`predicated`: every
+  /// warp that reaches a small body issues it), and `spread`: warps with a
+  /// lane on the path over that fewest; 0: not known.
+  double activeLanes = 0, issueRatio = 0, spread = 0;
+  bool predicated = false;
   int weight = 0;
   std::vector<std::string> dependsOn;
 };
