@@ -142,6 +142,21 @@ void runBranchRules(ASTContext &ac, const FunctionDecl *k, const KernelModel &m,
     br.spread = known.spread;
     br.predicated = predicated;
     br.weight = b.weight;
+    // The body's lines: an if's then-branch, a ternary's true arm, a loop's
+    // or a switch's body; none for an early exit (the rest of the kernel).
+    const Stmt *body = nullptr;
+    if (auto *is = dyn_cast_or_null<IfStmt>(b.stmt))
+      body = b.kind == BranchSite::If ? is->getThen() : nullptr;
+    else if (auto *co = dyn_cast_or_null<ConditionalOperator>(b.stmt))
+      body = co->getTrueExpr();
+    else if (auto *sw = dyn_cast_or_null<SwitchStmt>(b.stmt))
+      body = sw->getBody();
+    else if (b.kind == BranchSite::Loop)
+      body = b.stmt;
+    if (body) {
+      br.bodyFirst = rep.pos(body->getBeginLoc()).line;
+      br.bodyLast = rep.pos(body->getEndLoc()).line;
+    }
     br.dependsOn = laneSources(cond, m.ctx);
     report.branches.push_back(br);
 

@@ -106,6 +106,9 @@ std::string toJson(const Report &r) {
     o["issue_ratio"] = b.issueRatio > 0 ? Value(b.issueRatio) : Value(nullptr);
     o["lane_spread"] = b.spread > 0 ? Value(b.spread) : Value(nullptr);
     o["predicated"] = b.predicated;
+    o["body_lines"] = b.bodyFirst ? Value(Array{int64_t(b.bodyFirst),
+                                                 int64_t(b.bodyLast)})
+                                  : Value(nullptr);
     o["weight"] = b.weight;
     o["depends_on"] = strings(b.dependsOn);
     branches.push_back(std::move(o));

@@ -82,6 +82,7 @@ struct BranchRecord {
   /// lane on the path over that fewest; 0: not known.
   double activeLanes = 0, issueRatio = 0, spread = 0;
   bool predicated = false;
+  unsigned bodyFirst = 0, bodyLast = 0; // the body's lines; 0: none
   int weight = 0;
   std::vector<std::string> dependsOn;
 };

@@ -6,6 +6,7 @@ warplint's `active_lanes` (docs/rules/idle-lanes.md).
   compare_lanes.py --warplint build/warplint --check    exit 1 when fewer
                                                         bodies agree than recorded
   compare_lanes.py --warplint build/warplint --record   write the baseline
+  (--gpu h100 or h200: which recorded measurement; default h100)
 
 For each branch or loop marked "branch under test" in the case files, the
 body is the line marked "body under test" under it (else the next line). The
@@ -110,13 +111,14 @@ def main():
     print('bodies with a figure: %d of %d; within 1 lane or 10%%: %d of %d (%d%%)' % (
         len(figured), len(rows), agree, len(figured),
         round(100 * agree / len(figured)) if figured else 0))
-    summary = {'gpu': a.gpu, 'bodies': len(rows), 'with_figure': len(figured),
-               'agree': agree}
+    summary = {'bodies': len(rows), 'with_figure': len(figured), 'agree': agree}
+    recorded = json.load(open(BASELINE)) if os.path.exists(BASELINE) else {}
     if a.record:
-        json.dump(summary, open(BASELINE, 'w'), indent=1)
+        recorded[a.gpu] = summary
+        json.dump(recorded, open(BASELINE, 'w'), indent=1, sort_keys=True)
         print('recorded', BASELINE)
     if a.check:
-        base = json.load(open(BASELINE))
+        base = recorded[a.gpu]
         if agree < base['agree'] or len(figured) < base['with_figure']:
             print('FAIL: %d agree (%d with a figure); recorded %d (%d)' % (
                 agree, len(figured), base['agree'], base['with_figure']))

@@ -12,6 +12,10 @@ json br "[b['depends_on'] for b in d['branches'] if b['kernel'] == 'oddLanes' an
 json br "all(b['divergent'] in (False, None) or b['weight'] < 4 for b in d['branches'] if b['kernel'] == 'uniformBranches')"
 json br "[b['divergent'] for b in d['branches'] if b['kernel'] == 'uniformBranches' and b['data_dependent']] == [None]"
 json br "any(x['rule'] == 'divergent-branch' for x in d['diagnostics'])"
+# How full the warps are that run a body, and where the body is.
+json br "[(b['body_lines'], b['active_lanes'], b['predicated'], b['lane_spread']) for b in d['branches'] if b['kernel'] == 'oddLanes' and b['kind'] == 'if'] == [([22, 26], 16, False, 2)]"
+json br "[(b['active_lanes'], b['issue_ratio']) for b in d['branches'] if b['kernel'] == 'laneLoop' and b['kind'] == 'loop' and b['line'] == 41][0][0] == 16"
+json br "all(b['active_lanes'] is None for b in d['branches'] if b['data_dependent'] or b['kind'] == 'switch')"
 
 run some --rules='*,-divergent-branch' --format=json "$fx/divergent-branch/branches.cu"
 expect_rc some 0
