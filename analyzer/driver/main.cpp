@@ -7,6 +7,7 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -257,6 +258,9 @@ static std::string stubDirectory(const char *argv0) {
 }
 
 int main(int argc, const char **argv) {
+  // LLVM's signal handlers: a crash outside a file's analysis (which
+  // recovers on its own) still prints a stack trace, never dies silently.
+  llvm::InitLLVM initLLVM(argc, argv);
   // Everything after "--" is the compile command for files without a database.
   std::vector<const char *> args;
   std::optional<std::vector<std::string>> fixed;
@@ -602,6 +606,13 @@ int main(int argc, const char **argv) {
     if (report.baselined)
       errs() << "; " << report.baselined << " in the baseline not shown";
     errs() << "\n";
+  }
+  if (report.crashed) {
+    // What the crashed file's parse left behind (timers, caches) may fail to
+    // tear down: the results are out, leave without running destructors.
+    outs().flush();
+    errs().flush();
+    std::_Exit(2);
   }
   if (failed)
     return 2;

@@ -8,6 +8,7 @@
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -176,6 +177,7 @@ std::string precheck(const std::string &path, uint64_t maxBytes) {
 
 bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
   const ToolOptions &opts = runOpts;
+  llvm::CrashRecoveryContext::Enable();
   std::unique_ptr<CompilationDatabase> userDb;
   if (!opts.buildPath.empty()) {
     std::string err;
@@ -261,7 +263,23 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
     router.Run.kernelsTimedOut.clear();
     size_t kernelsBefore = router.Run.kernelsFound;
     Factory factory(opts, report, router);
-    int rc = tool.run(&factory);
+    // A crash in the parse or the analysis of one file ends that file, not
+    // the run: the other files' results stand, and the file says where.
+    int rc = 1;
+    router.Run.currentKernel.clear();
+    llvm::CrashRecoveryContext crc;
+    if (!crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20)) {
+      fr.ok = false;
+      fr.error = "warplint crashed while analyzing this file" +
+                 (router.Run.currentKernel.empty()
+                      ? std::string(" (while parsing it)")
+                      : " (in kernel " + router.Run.currentKernel + ")") +
+                 "; please report it with the file";
+      llvm::errs() << "warplint: error: " << file << ": " << fr.error << "\n";
+      report.files.push_back(fr);
+      report.crashed = true;
+      continue;
+    }
     if (rc != 0 || router.FileErrors > 0) {
       fr.ok = false;
       fr.error = router.FirstError.empty() ? "the file could not be parsed"

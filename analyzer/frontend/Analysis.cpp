@@ -113,8 +113,10 @@ public:
         Run.kernelsTimedOut.push_back(signature(k));
         continue;
       }
+      Run.currentKernel = signature(k);
       analyzeKernel(k, sites);
     }
+    Run.currentKernel = "(the launch checks)";
     analyzeLaunches(ac, sites, Opts, *this);
   }
 

@@ -56,6 +56,8 @@ struct RunState {
   /// Fingerprints of the findings in the order they are found; those the
   /// --baseline lists are left out of the report.
   std::unique_ptr<FingerprintState> prints;
+  /// The kernel being analyzed (its signature), for a crash report.
+  std::string currentKernel;
   /// Findings a NOLINT comment suppressed: file, line, rule.
   std::set<std::tuple<std::string, unsigned, std::string>> suppressed;
 };
