@@ -10,6 +10,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -81,6 +82,12 @@ static cl::opt<std::string> Rules(
     cl::desc("Rules to run, clang-tidy style: comma-separated globs, '-' to "
              "turn one off (default '*'; --list-rules shows them)"),
     cl::init("*"), cl::cat(Category));
+static cl::opt<std::string> HeaderFilter(
+    "header-filter",
+    cl::desc("Show findings in headers only when the header's path matches "
+             "this regular expression (default: all; '' hides them); the "
+             "summary counts the others"),
+    cl::value_desc("regex"), cl::cat(Category));
 static cl::opt<std::string> ConfigText(
     "config",
     cl::desc("Configuration as YAML, used for every file instead of the "
@@ -203,6 +210,8 @@ static warplint::Config commandLineConfig(
     c.dataMasks = DataMasks;
   if (DataBranches.getNumOccurrences())
     c.dataDependentBranches = DataBranches;
+  if (HeaderFilter.getNumOccurrences())
+    c.headerFilter = HeaderFilter;
   return c;
 }
 
@@ -241,6 +250,13 @@ static std::string applyConfig(const warplint::Config &c,
                                     : warplint::RuleOptions::DataMasks::Remark;
   if (c.dataDependentBranches)
     o.rules.warnDataDependentBranches = *c.dataDependentBranches;
+  if (c.headerFilter) {
+    std::string error;
+    if (!llvm::Regex(*c.headerFilter).isValid(error))
+      return where + ": HeaderFilter '" + *c.headerFilter +
+             "' is not a regular expression: " + error;
+    o.headerFilter = c.headerFilter;
+  }
   return "";
 }
 
@@ -512,7 +528,7 @@ int main(int argc, const char **argv) {
         outs() << "# warplint configuration for " << t << " (from " << from
                << (cli.rules || cli.blockDim || cli.arch || !cli.params.empty() ||
                            !cli.thresholds.empty() || cli.dataMasks ||
-                           cli.dataDependentBranches
+                           cli.dataDependentBranches || cli.headerFilter
                        ? ", with the command line's options"
                        : "")
                << ")\n"
@@ -603,6 +619,9 @@ int main(int argc, const char **argv) {
              << " could not be analyzed";
     if (report.suppressed)
       errs() << "; " << report.suppressed << " suppressed by NOLINT";
+    if (report.headerHidden)
+      errs() << "; " << report.headerHidden
+             << " in headers --header-filter leaves out";
     if (report.baselined)
       errs() << "; " << report.baselined << " in the baseline not shown";
     errs() << "\n";

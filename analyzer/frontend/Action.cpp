@@ -310,6 +310,7 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
     report.files.push_back(fr);
   }
   report.suppressed = router.Run.suppressed.size();
+  report.headerHidden = router.Run.headerHidden.size();
   return true;
 }
 

@@ -27,6 +27,9 @@ struct ToolOptions {
   /// them) with a known value instead of sampled ones.
   std::map<std::string, int64_t> params;
   RuleOptions rules;
+  /// --header-filter: findings in headers whose path does not match this
+  /// regular expression are left out (counted); unset: all shown.
+  std::optional<std::string> headerFilter;
   /// Paths in fingerprints are relative to it (--project-root).
   std::string projectRoot;
   /// --baseline: fingerprints of findings not to report (shared by the

@@ -1,5 +1,7 @@
 #include "Analysis.h"
 
+#include "llvm/Support/Regex.h"
+
 #include "ControlFlow.h"
 #include "KernelWalker.h"
 #include "LaunchShapes.h"
@@ -476,6 +478,21 @@ private:
             const Finding &f, SourceLocation loc, SourceRange siteRange,
             const std::vector<const CallExpr *> &calls) override {
     std::string message = f.message + " [" + rule + "]";
+    // --header-filter: a finding in a header (not the file being analyzed)
+    // is shown only when the header's path matches; the others are counted.
+    if (Opts.headerFilter) {
+      const SourceManager &sm = AC->getSourceManager();
+      SourceLocation at = sm.getExpansionLoc(loc);
+      if (!sm.isInMainFile(at)) {
+        auto fe = sm.getFileEntryRefForID(sm.getFileID(at));
+        std::string path = fe ? fe->getName().str() : "";
+        if (!llvm::Regex(*Opts.headerFilter).match(path)) {
+          Run.headerHidden.insert(
+              {path, sm.getExpansionLineNumber(at), rule});
+          return;
+        }
+      }
+    }
     DiagnosticRecord dr;
     dr.rule = rule;
     if (f.remark)

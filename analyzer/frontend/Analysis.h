@@ -58,6 +58,8 @@ struct RunState {
   std::unique_ptr<FingerprintState> prints;
   /// The kernel being analyzed (its signature), for a crash report.
   std::string currentKernel;
+  /// Findings in headers --header-filter left out: file, line, rule.
+  std::set<std::tuple<std::string, unsigned, std::string>> headerHidden;
   /// Findings a NOLINT comment suppressed: file, line, rule.
   std::set<std::tuple<std::string, unsigned, std::string>> suppressed;
 };

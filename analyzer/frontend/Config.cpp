@@ -17,7 +17,7 @@ struct Dim {
 };
 /// The document as written; validated into a warplint::Config afterwards.
 struct RawConfig {
-  std::optional<std::string> Rules, Arch, DataMasks;
+  std::optional<std::string> Rules, Arch, DataMasks, HeaderFilter;
   std::optional<std::vector<Dim>> BlockDim;
   std::map<std::string, int64_t> Params;
   std::map<std::string, double> Thresholds;
@@ -49,6 +49,7 @@ template <> struct MappingTraits<RawConfig> {
     io.mapOptional("Thresholds", c.Thresholds, std::map<std::string, double>{});
     io.mapOptional("DataMasks", c.DataMasks);
     io.mapOptional("DataDependentBranches", c.DataDependentBranches);
+    io.mapOptional("HeaderFilter", c.HeaderFilter);
     io.mapOptional("InheritParentConfig", c.InheritParentConfig);
   }
 };
@@ -79,6 +80,8 @@ void Config::overlay(const Config &inner) {
     dataMasks = inner.dataMasks;
   if (inner.dataDependentBranches)
     dataDependentBranches = inner.dataDependentBranches;
+  if (inner.headerFilter)
+    headerFilter = inner.headerFilter;
   inheritParentConfig = inner.inheritParentConfig;
   sources.insert(sources.begin(), inner.sources.begin(), inner.sources.end());
 }
@@ -163,6 +166,7 @@ bool parseConfig(const std::string &text, const std::string &name,
     c.dataMasks = raw.DataMasks;
   }
   c.dataDependentBranches = raw.DataDependentBranches;
+  c.headerFilter = raw.HeaderFilter;
   c.inheritParentConfig = raw.InheritParentConfig.value_or(false);
   c.sources.push_back(name);
   out = std::move(c);
@@ -180,6 +184,7 @@ std::string dumpConfig(const Config &c) {
   raw.Thresholds = c.thresholds;
   raw.DataMasks = c.dataMasks;
   raw.DataDependentBranches = c.dataDependentBranches;
+  raw.HeaderFilter = c.headerFilter;
   std::string out;
   llvm::raw_string_ostream os(out);
   llvm::yaml::Output yout(os);

@@ -33,6 +33,7 @@ struct Config {
   std::map<std::string, double> thresholds;  // by rule id
   std::optional<std::string> dataMasks;      // remark, warning or off
   std::optional<bool> dataDependentBranches;
+  std::optional<std::string> headerFilter; // regular expression
   bool inheritParentConfig = false;
   /// The files this configuration was read from, closest first.
   std::vector<std::string> sources;

@@ -399,6 +399,9 @@ std::string toGithub(const Report &r, const std::string &root) {
     out += "; " + std::to_string(failed) + " could not be analyzed";
   if (r.suppressed)
     out += "; " + std::to_string(r.suppressed) + " suppressed by NOLINT";
+  if (r.headerHidden)
+    out += "; " + std::to_string(r.headerHidden) +
+           " in headers --header-filter leaves out";
   if (r.baselined)
     out += "; " + std::to_string(r.baselined) + " in the baseline not shown";
   out += "\n";

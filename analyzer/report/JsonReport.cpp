@@ -139,6 +139,7 @@ std::string toJson(const Report &r) {
              {"branches", std::move(branches)},
              {"diagnostics", std::move(diagnostics)}};
   doc["suppressed"] = int64_t(r.suppressed);
+  doc["hidden_in_headers"] = int64_t(r.headerHidden);
   if (r.baselineUsed)
     doc["baselined"] = int64_t(r.baselined);
   std::string out;

@@ -114,6 +114,8 @@ struct Report {
   size_t baselined = 0;
   /// Findings NOLINT comments suppressed (per place and rule).
   size_t suppressed = 0;
+  /// Findings in headers --header-filter left out (per place and rule).
+  size_t headerHidden = 0;
   /// A file's analysis crashed and was recovered: the process state is not
   /// to be trusted past writing the results.
   bool crashed = false;

@@ -24,4 +24,19 @@ run other --format=json "$TMP/a.cu" "$TMP/c.cu"
 expect_rc other 0
 json other "sorted(k['block_dim'][0] for k in d['kernels']) == [64, 128]"
 json other "len(d['diagnostics']) == 1"
+
+# --header-filter: findings in headers that do not match are left out and
+# counted; the file's own findings stay.
+printf '#include "k.cuh"\n__global__ void own(float *o) { o[threadIdx.x * 32] = 1; }\nvoid d(float *o) { strided<<<1, 64>>>(o); own<<<1, 64>>>(o); }\n' >"$TMP/d.cu"
+run hide --header-filter='^$' "$TMP/d.cu"
+expect_rc hide 0
+expect_in hide out "d.cu:2:"
+expect_not_in hide out "k.cuh"
+expect_in hide err "1 warning in 1 file"
+expect_in hide err "; 1 in headers --header-filter leaves out"
+run show --header-filter='k\.cuh$' --format=json "$TMP/d.cu"
+json show "sorted(x['file'].split('/')[-1] for x in d['diagnostics']) == ['d.cu', 'k.cuh'] and d['hidden_in_headers'] == 0"
+run badre --header-filter='(' "$TMP/d.cu"
+expect_rc badre 2
+expect_in badre err "HeaderFilter '(' is not a regular expression"
 done_checks
