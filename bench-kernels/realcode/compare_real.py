@@ -573,6 +573,40 @@ def agrees(pred, meas):
     return pred is not None and abs(pred - meas) <= TOLERANCE * meas
 
 
+def branch_bodies(run, prog, progdir):
+    """warplint's active lanes of one-line branch and loop bodies (JSON
+    branches: body_lines, active_lanes) against the GPU's predicated-on
+    threads per instruction executed on that line, summed over the kernels
+    that ran it. The recorded per-line counts include the convergence-
+    barrier instructions (BSSY/BSYNC) of a branched body, which run with
+    every lane, so a branched body's GPU figure leans high."""
+    lines = collections.defaultdict(lambda: [0, 0])
+    for k in prog.get('kernels', []):
+        for l in k.get('lines', []):
+            key = (resolve(progdir, l['file']), int(l['line']))
+            lines[key][0] += l.get('inst_executed') or 0
+            lines[key][1] += l.get('pred_on_threads') or 0
+    pred = collections.defaultdict(list)
+    for b in (run['doc'] or {}).get('branches', []):
+        body = b.get('body_lines')
+        if (b.get('active_lanes') is None or not body or body[0] != body[1]
+                or body[0] == b['line']):
+            continue
+        pred[(os.path.realpath(b['file']), body[0])].append(b)
+    out = []
+    for key, bs in sorted(pred.items()):
+        inst, on = lines.get(key, (0, 0))
+        if not inst:
+            continue
+        p_ = sum(b['active_lanes'] for b in bs) / len(bs)
+        m = on / inst
+        out.append(dict(program=run['program'], line=key[1],
+                        file=os.path.relpath(key[0], progdir), predicted=p_,
+                        measured=m, predicated=all(b['predicated'] for b in bs),
+                        agree=abs(p_ - m) <= max(1.0, 0.1 * m)))
+    return out
+
+
 def join(run, prog, progdir, how):
     """Rows, one per measured executed (file, line, space), plus the
     diagnostics that fall on no executed line."""
@@ -1104,6 +1138,7 @@ def main():
     for gpu, digest, progs in measurements:
         rows, stray = [], []
         gruns = []
+        bodies = []
         for prog in progs:
             run = runs[prog['program']]
             gruns.append(run)
@@ -1111,10 +1146,20 @@ def main():
                         args.aggregate)
             rows += r
             stray += s
+            bodies += branch_bodies(run, prog, os.path.join(corpus, prog['program']))
         for r in rows + stray:
             r['gpu'] = gpu
         summary = summarize(rows, stray, gruns)
+        pb = [b for b in bodies if b['predicated']]
+        summary['branch_bodies'] = collections.OrderedDict(
+            bodies=len(bodies), agree=sum(b['agree'] for b in bodies),
+            predicated=len(pb), predicated_agree=sum(b['agree'] for b in pb))
         print_table(gpu, summary, args.aggregate)
+        bb = summary['branch_bodies']
+        print('branch  one-line bodies whose active lanes agree within 1 lane or 10%%: '
+              '%d of %d (predicated bodies: %d of %d; the GPU\'s per-line figure '
+              'includes the convergence-barrier instructions of branched ones)' % (
+                  bb['agree'], bb['bodies'], bb['predicated_agree'], bb['predicated']))
         report[gpu] = dict(measurements=digest, summary=summary)
         all_rows += [r for r in rows if not r.get('outside')] + stray
         if args.check:
