@@ -380,6 +380,11 @@ private:
     }
   }
 
+  bool explaining(const SourcePos &p) override {
+    return Opts.explainLine && p.line == Opts.explainLine &&
+           sameFile(p.file, Opts.explainFile);
+  }
+
   static bool sameFile(const std::string &a, const std::string &b) {
     SmallString<256> x(a), y(b);
     llvm::sys::fs::make_absolute(x);

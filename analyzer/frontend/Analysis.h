@@ -25,6 +25,8 @@ public:
   virtual SourcePos pos(clang::SourceLocation loc) = 0;
   virtual std::string text(clang::SourceRange r) = 0;
   virtual bool suppressed(clang::SourceLocation loc, const std::string &rule) = 0;
+  /// Does --explain ask for this line?
+  virtual bool explaining(const SourcePos &p) = 0;
   /// Reports `f` of `rule` at `loc`, with the notes' origins resolved through
   /// the kernel's model and a note for each call on the way.
   virtual void emit(const clang::FunctionDecl *kernel, const KernelModel &m,

@@ -187,6 +187,85 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   return r;
 }
 
+BranchPicture pictureBranch(const LaneExpr &cond, const LaneExpr &mask,
+                            const Context &ctx, const Shape &shape,
+                            int maxRows) {
+  BranchPicture pic;
+  PreparedConditions pm = prepareConditions(ctx, mask);
+  PreparedConditions pc = prepareConditions(pm.ctx, cond);
+  Props p = unionProps(pc.ctx, {pc.mask, pm.mask});
+  // The loop around it whose iterations change the split: the first one
+  // the condition uses, else any the mask uses.
+  int loop = -1;
+  for (int l : props(pc.mask, pc.ctx).loops)
+    if (pc.ctx.loops[l].iterOf < 0) {
+      loop = l;
+      break;
+    }
+  if (loop < 0)
+    for (int l : p.loops)
+      if (pc.ctx.loops[l].iterOf < 0) {
+        loop = l;
+        break;
+      }
+  Env env = representativeEnv(ctx);
+  int rows = loop < 0 ? 1 : maxRows;
+  for (int w = 0; w < shape.warps() && pic.warp < 0; ++w) {
+    WarpEval ev(pc.ctx, shape, env, w);
+    if (ev.mask(pm.mask))
+      pic.warp = w;
+  }
+  if (pic.warp < 0)
+    return pic;
+  if (loop >= 0)
+    pic.loopName = ctx.loops[loop].var;
+  for (int k = 0; k < rows; ++k) {
+    if (loop >= 0)
+      env.loopIter[loop] = k;
+    WarpEval ev(pc.ctx, shape, env, pic.warp);
+    LaneMask active = ev.mask(pm.mask);
+    if (!active && k > 0)
+      break;
+    BranchPicture::Row r;
+    r.active = active;
+    r.taken = active & ev.mask(pc.mask);
+    if (loop >= 0) {
+      LaneMask in = active ? active : ev.present();
+      int lane = in ? __builtin_ctz(in) : 0;
+      r.value = ev.value(loopVar(loop))[lane];
+    }
+    pic.rows.push_back(r);
+  }
+  return pic;
+}
+
+BranchPicture pictureLoop(int loop, const LaneExpr &mask, const Context &ctx,
+                          const Shape &shape, int maxRows) {
+  BranchPicture pic;
+  PreparedConditions pm = prepareConditions(ctx, mask);
+  Env env = representativeEnv(ctx);
+  for (int w = 0; w < shape.warps() && pic.warp < 0; ++w) {
+    WarpEval ev(pm.ctx, shape, env, w);
+    if (ev.mask(pm.mask))
+      pic.warp = w;
+  }
+  if (pic.warp < 0)
+    return pic;
+  pic.loopName = ctx.loops[loop].var;
+  WarpEval ev(pm.ctx, shape, env, pic.warp);
+  LaneMask before = ev.mask(pm.mask);
+  std::vector<LaneMask> seq = ev.loopActiveSequence(loop, maxRows);
+  LaneMask in = before;
+  for (size_t k = 0; k < seq.size() && (in &= seq[k]); ++k) {
+    BranchPicture::Row r;
+    r.value = int64_t(k); // the iteration: each lane's variable differs
+    r.active = before;
+    r.taken = in;
+    pic.rows.push_back(r);
+  }
+  return pic;
+}
+
 ReachResult analyzeReach(const LaneExpr &mask, const Context &ctx,
                          const std::vector<Shape> &shapes) {
   ReachResult r;

@@ -13,6 +13,7 @@
 
 #include "Eval.h"
 
+#include <string>
 #include <vector>
 
 namespace warplint {
@@ -54,6 +55,25 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
 BranchResult analyzeLoopExit(int loop, const LaneExpr &mask,
                              const Context &ctx,
                              const std::vector<Shape> &shapes);
+
+/// One warp's view of a branch or loop over the iterations of the loop
+/// around it (--explain): per row, the loop variable's value, the lanes
+/// that reach it and those that take it (a loop's own rows: the lanes
+/// still inside at each of its iterations).
+struct BranchPicture {
+  int warp = -1;
+  std::string loopName; // empty: no loop around it
+  struct Row {
+    int64_t value = 0;
+    LaneMask active = 0, taken = 0;
+  };
+  std::vector<Row> rows;
+};
+BranchPicture pictureBranch(const LaneExpr &cond, const LaneExpr &mask,
+                            const Context &ctx, const Shape &shape,
+                            int maxRows);
+BranchPicture pictureLoop(int loop, const LaneExpr &mask, const Context &ctx,
+                          const Shape &shape, int maxRows);
 
 struct ReachResult {
   bool evaluated = false;  // false: depends on data

@@ -1,4 +1,5 @@
-# --explain FILE:LINE draws one warp's request for the accesses on that line.
+# --explain FILE:LINE draws one warp's request for the accesses on that line,
+# and one warp's lanes for the branches and loops on it.
 source "$(dirname "$0")/lib.bash"
 fx=$TESTDIR/fixtures
 
@@ -18,6 +19,19 @@ expect_in aos out "sector +0       [....####........####........####] lanes 0-2"
 run gather --explain="$fx/uncoalesced-global-access/negatives.cu:22"
 expect_rc gather 0
 expect_in gather out "not drawn: the address depends on data loaded at run time"
+
+# A branch: one warp's lanes, by iteration of the loop around it.
+run branch --explain="$fx/idle-lanes/positives.cu:12"
+expect_rc branch 0
+expect_in branch out "explain: if 'tid % (2 * st) == 0' in interleaved, block 256x1x1 (launch site)"
+expect_in branch out "  st = 1          X.X.X.X.X.X.X.X.X.X.X.X.X.X.X.X.  16 of 32"
+expect_in branch out "  st = 128        X...............................  1 of 32"
+expect_in branch out "3.98 lanes per warp instruction (predicated"
+# A loop with a lane-dependent trip count: the lanes still in, by iteration.
+run loop --explain="$fx/idle-lanes/positives.cu:24"
+expect_in loop out "explain: loop 'k < (threadIdx.x & 31)' in laneLoop"
+expect_in loop out "  iteration 0     .XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX  31 of 32"
+expect_in loop out "(the first 16 iterations; more follow)"
 
 run badexplain --explain=nowhere
 expect_rc badexplain 2
