@@ -14,11 +14,8 @@ std::optional<Finding> checkIdleLanes(const BranchFacts &f,
     return std::nullopt;
   // The body of an if or loop; after an early exit, the rest.
   const BranchResult::Fill &fill = f.kind == "exit" ? r.restFill : r.takenFill;
-  // As the GPU runs it: nvcc predicates a small if-body, so that every warp
-  // that reaches it issues it.
-  bool predicated =
-      (f.kind == "if" || f.kind == "ternary") && f.weight < opts.branchMinWeight;
-  double lanes = predicated ? fill.lanesPredicated : fill.lanesBranched;
+  // As the GPU runs it (BranchFacts::predicated).
+  double lanes = f.predicated ? fill.lanesPredicated : fill.lanesBranched;
   // Warn where the lanes on the path are scattered over several times the
   // warps they would fill (a layout change packs them: whole warps then
   // skip it), or a loop runs most of its lanes idle (the warp runs the
@@ -50,7 +47,7 @@ std::optional<Finding> checkIdleLanes(const BranchFacts &f,
   if (scattered)
     out.message += ", its lanes spread over " + formatFigure(fill.spread) +
                    "x the warps they would fill if contiguous";
-  if (predicated)
+  if (f.predicated)
     out.notes.push_back(
         {-1, "small enough for nvcc to predicate: every warp that reaches it "
              "issues it, with or without lanes on the path"});

@@ -86,6 +86,8 @@ struct BranchFacts {
   bool condUsesLoop = false;    // the condition changes from one iteration to the next
   bool bodyAccessesMemory = false; // the then-branch or loop body loads or stores
   bool unrolled = false; // a loop nvcc unrolls fully (a constant bound)
+  /// A small if-body nvcc predicates: every warp that reaches it issues it.
+  bool predicated = false;
 };
 
 /// A barrier or warp-collective call.

@@ -136,6 +136,8 @@ private:
   const ToolOptions &Opts;
   Report &Rep;
   RunState &Run;
+  /// --header-filter, compiled on first use.
+  std::optional<llvm::Regex> HeaderFilter;
   std::chrono::steady_clock::time_point Start;
   ASTContext *AC = nullptr;
   unsigned WarnId = 0, NoteId = 0, RemarkId = 0;
@@ -491,7 +493,9 @@ private:
       if (!sm.isInMainFile(at)) {
         auto fe = sm.getFileEntryRefForID(sm.getFileID(at));
         std::string path = fe ? fe->getName().str() : "";
-        if (!llvm::Regex(*Opts.headerFilter).match(path)) {
+        if (!HeaderFilter)
+          HeaderFilter.emplace(*Opts.headerFilter);
+        if (!HeaderFilter->match(path)) {
           Run.headerHidden.insert(
               {path, sm.getExpansionLineNumber(at), rule});
           return;

@@ -222,7 +222,8 @@ void runBranchRules(ASTContext &ac, const FunctionDecl *k, const KernelModel &m,
                       isReductionModulo(cond), isLaneModulo(cond),
                       cond && !props(cond, m.ctx).loops.empty(),
                       bodyAccessesMemory(ac, b, m),
-                      b.kind == BranchSite::Loop && unrolledByNvcc(cond)};
+                      b.kind == BranchSite::Loop && unrolledByNvcc(cond),
+                      predicated};
     for (const RuleInfo &rule : allRules()) {
       if (!rule.branch || !ruleEnabled(opts.rules.enabled, rule.id))
         continue;

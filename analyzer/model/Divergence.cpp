@@ -187,6 +187,16 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   return r;
 }
 
+/// The first warp of block 0 (representative values) with a lane that
+/// reaches `mask`, or -1.
+static int firstWarpReaching(const Context &ctx, const Shape &shape,
+                             const Env &env, const LaneExpr &mask) {
+  for (int w = 0; w < shape.warps(); ++w)
+    if (WarpEval(ctx, shape, env, w).mask(mask))
+      return w;
+  return -1;
+}
+
 BranchPicture pictureBranch(const LaneExpr &cond, const LaneExpr &mask,
                             const Context &ctx, const Shape &shape,
                             int maxRows) {
@@ -196,25 +206,18 @@ BranchPicture pictureBranch(const LaneExpr &cond, const LaneExpr &mask,
   Props p = unionProps(pc.ctx, {pc.mask, pm.mask});
   // The loop around it whose iterations change the split: the first one
   // the condition uses, else any the mask uses.
-  int loop = -1;
-  for (int l : props(pc.mask, pc.ctx).loops)
-    if (pc.ctx.loops[l].iterOf < 0) {
-      loop = l;
-      break;
-    }
+  auto primary = [&](const std::vector<int> &loops) {
+    for (int l : loops)
+      if (pc.ctx.loops[l].iterOf < 0)
+        return l;
+    return -1;
+  };
+  int loop = primary(props(pc.mask, pc.ctx).loops);
   if (loop < 0)
-    for (int l : p.loops)
-      if (pc.ctx.loops[l].iterOf < 0) {
-        loop = l;
-        break;
-      }
+    loop = primary(p.loops);
   Env env = representativeEnv(ctx);
   int rows = loop < 0 ? 1 : maxRows;
-  for (int w = 0; w < shape.warps() && pic.warp < 0; ++w) {
-    WarpEval ev(pc.ctx, shape, env, w);
-    if (ev.mask(pm.mask))
-      pic.warp = w;
-  }
+  pic.warp = firstWarpReaching(pc.ctx, shape, env, pm.mask);
   if (pic.warp < 0)
     return pic;
   if (loop >= 0)
@@ -244,11 +247,7 @@ BranchPicture pictureLoop(int loop, const LaneExpr &mask, const Context &ctx,
   BranchPicture pic;
   PreparedConditions pm = prepareConditions(ctx, mask);
   Env env = representativeEnv(ctx);
-  for (int w = 0; w < shape.warps() && pic.warp < 0; ++w) {
-    WarpEval ev(pm.ctx, shape, env, w);
-    if (ev.mask(pm.mask))
-      pic.warp = w;
-  }
+  pic.warp = firstWarpReaching(pm.ctx, shape, env, pm.mask);
   if (pic.warp < 0)
     return pic;
   pic.loopName = ctx.loops[loop].var;
