@@ -1,6 +1,8 @@
 #include "Action.h"
 
 #include "Analysis.h"
+#include "ProjectDatabase.h"
+#include "ProjectLaunches.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -172,6 +174,102 @@ std::string precheck(const std::string &path, uint64_t maxBytes) {
   return "";
 }
 
+/// The device-side parse command of one file: the user's (from -p or after
+/// --) or a plain one, with warplint's options, ending in the file.
+struct FileCommand {
+  std::string file; // absolute, without dots
+  std::string dir = ".";
+  std::vector<std::string> argv;
+  std::vector<std::string> errors;
+};
+FileCommand fileCommand(const std::string &file, const ToolOptions &opts,
+                        const CompilationDatabase *userDb) {
+  FileCommand fc;
+  SmallString<256> abs(file);
+  llvm::sys::fs::make_absolute(abs);
+  llvm::sys::path::remove_dots(abs, true);
+  fc.file = std::string(abs);
+  std::vector<std::string> cmd{"clang++", "-std=c++17"};
+  if (userDb) {
+    auto cmds = userDb->getCompileCommands(abs);
+    if (!cmds.empty()) {
+      cmd = cmds[0].CommandLine;
+      fc.dir = cmds[0].Directory;
+      // The database names the file; it is appended again below.
+      cmd.erase(std::remove_if(cmd.begin() + 1, cmd.end(),
+                               [&](const std::string &a) {
+                                 SmallString<256> p(a);
+                                 if (!llvm::sys::path::is_absolute(p))
+                                   llvm::sys::path::make_absolute(fc.dir, p);
+                                 llvm::sys::path::remove_dots(p, true);
+                                 return p == abs;
+                               }),
+                cmd.end());
+    }
+  } else if (opts.fixedArgs) {
+    cmd = {"clang++"};
+    cmd.insert(cmd.end(), opts.fixedArgs->begin(), opts.fixedArgs->end());
+  }
+  std::vector<std::string> argv{cmd[0]};
+  argv.insert(argv.end(), opts.extraArgsBefore.begin(),
+              opts.extraArgsBefore.end());
+  argv.insert(argv.end(), cmd.begin() + 1, cmd.end());
+  argv.insert(argv.end(), opts.extraArgs.begin(), opts.extraArgs.end());
+  fc.argv = deviceParseCommand(argv, opts.cuda, fc.dir, &fc.errors);
+  fc.argv.push_back(fc.file);
+  return fc;
+}
+
+/// Parses another file of the project only for its launches: its errors are
+/// not reported (they are that file's, and it may not be among the files
+/// analyzed), but a file that yields no AST gives nothing.
+class LaunchCollector : public ASTFrontendAction {
+public:
+  explicit LaunchCollector(std::optional<LaunchTable> &out) : Out(out) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
+                                                 StringRef) override {
+    ci.getDiagnostics().setFatalsAsError(true);
+    ci.getDiagnostics().setErrorLimit(0);
+    struct Consumer : ASTConsumer {
+      std::optional<LaunchTable> &Out;
+      explicit Consumer(std::optional<LaunchTable> &o) : Out(o) {}
+      void HandleTranslationUnit(ASTContext &ac) override {
+        Out = exportLaunches(ac, collectLaunchSites(ac));
+      }
+    };
+    return std::make_unique<Consumer>(Out);
+  }
+
+private:
+  std::optional<LaunchTable> &Out;
+};
+
+std::optional<LaunchTable> parseLaunches(const std::string &file,
+                                         const ToolOptions &opts,
+                                         const CompilationDatabase *userDb) {
+  if (!precheck(file, opts.maxFileBytes).empty())
+    return std::nullopt;
+  FileCommand fc = fileCommand(file, opts, userDb);
+  if (!fc.errors.empty())
+    return std::nullopt;
+  DeviceDatabase db;
+  db.commands[fc.file] = CompileCommand(fc.dir, fc.file, fc.argv, "");
+  ClangTool tool(db, {fc.file});
+  IgnoringDiagConsumer quiet;
+  tool.setDiagnosticConsumer(&quiet);
+  tool.setPrintErrorMessage(false);
+  std::optional<LaunchTable> out;
+  struct Factory : FrontendActionFactory {
+    std::optional<LaunchTable> &Out;
+    explicit Factory(std::optional<LaunchTable> &o) : Out(o) {}
+    std::unique_ptr<FrontendAction> create() override {
+      return std::make_unique<LaunchCollector>(Out);
+    }
+  } factory(out);
+  tool.run(&factory);
+  return out;
+}
+
 
 } // namespace
 
@@ -181,7 +279,7 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
   std::unique_ptr<CompilationDatabase> userDb;
   if (!opts.buildPath.empty()) {
     std::string err;
-    userDb = CompilationDatabase::loadFromDirectory(opts.buildPath, err);
+    userDb = loadProjectDatabase(opts.buildPath, err);
     if (!userDb) {
       llvm::errs() << "warplint: error: cannot load compile_commands.json from '"
                    << opts.buildPath << "': " << err << "\n";
@@ -189,6 +287,25 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
     }
   }
   Router router(opts.textDiagnostics, opts.compilerWarnings);
+  // Launches in the run's other files and the database's bind the kernels a
+  // file does not launch itself.
+  std::vector<std::string> projectFiles;
+  for (const std::string &f : opts.files) {
+    SmallString<256> abs(f);
+    llvm::sys::fs::make_absolute(abs);
+    llvm::sys::path::remove_dots(abs, true);
+    projectFiles.push_back(std::string(abs));
+  }
+  if (userDb)
+    for (const std::string &f : userDb->getAllFiles()) {
+      SmallString<256> abs(f);
+      llvm::sys::path::remove_dots(abs, true);
+      projectFiles.push_back(std::string(abs));
+    }
+  ProjectLaunches project(projectFiles, [&](const std::string &f) {
+    return parseLaunches(f, runOpts, userDb.get());
+  });
+  router.Run.project = &project;
   for (const std::string &file : opts.files) {
     FileRecord fr;
     fr.path = file;
@@ -210,50 +327,18 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
       report.files.push_back(fr);
       continue;
     }
-    SmallString<256> abs(file);
-    llvm::sys::fs::make_absolute(abs);
-    llvm::sys::path::remove_dots(abs, true);
-    std::vector<std::string> cmd{"clang++", "-std=c++17"};
-    std::string dir = ".";
-    if (userDb) {
-      auto cmds = userDb->getCompileCommands(abs);
-      if (!cmds.empty()) {
-        cmd = cmds[0].CommandLine;
-        dir = cmds[0].Directory;
-        // The database names the file; it is appended again below.
-        cmd.erase(std::remove_if(cmd.begin() + 1, cmd.end(),
-                                 [&](const std::string &a) {
-                                   SmallString<256> p(a);
-                                   if (!llvm::sys::path::is_absolute(p))
-                                     llvm::sys::path::make_absolute(dir, p);
-                                   llvm::sys::path::remove_dots(p, true);
-                                   return p == abs;
-                                 }),
-                  cmd.end());
-      }
-    } else if (opts.fixedArgs) {
-      cmd = {"clang++"};
-      cmd.insert(cmd.end(), opts.fixedArgs->begin(), opts.fixedArgs->end());
-    }
-    std::vector<std::string> argv{cmd[0]};
-    argv.insert(argv.end(), opts.extraArgsBefore.begin(),
-                opts.extraArgsBefore.end());
-    argv.insert(argv.end(), cmd.begin() + 1, cmd.end());
-    argv.insert(argv.end(), opts.extraArgs.begin(), opts.extraArgs.end());
-    std::vector<std::string> commandErrors;
-    argv = deviceParseCommand(argv, opts.cuda, dir, &commandErrors);
-    for (const std::string &e : commandErrors)
+    FileCommand fc = fileCommand(file, opts, userDb.get());
+    for (const std::string &e : fc.errors)
       llvm::errs() << "warplint: error: " << file << ": " << e << "\n";
-    if (!commandErrors.empty()) {
+    if (!fc.errors.empty()) {
       fr.ok = false;
-      fr.error = commandErrors[0];
+      fr.error = fc.errors[0];
     }
-    argv.push_back(std::string(abs));
+    std::string abs = fc.file;
     DeviceDatabase db;
-    db.commands[std::string(abs)] =
-        CompileCommand(dir, std::string(abs), argv, "");
+    db.commands[abs] = CompileCommand(fc.dir, abs, fc.argv, "");
 
-    ClangTool tool(db, {std::string(abs)});
+    ClangTool tool(db, {abs});
     tool.setDiagnosticConsumer(&router);
     // Each file's errors are its own: the consumer's counts (which clang
     // reads to decide whether a file failed) start again at zero.

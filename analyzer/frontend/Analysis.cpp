@@ -5,6 +5,7 @@
 #include "ControlFlow.h"
 #include "KernelWalker.h"
 #include "LaunchShapes.h"
+#include "ProjectLaunches.h"
 #include "Suppressions.h"
 #include "model/Explain.h"
 #include "report/Drawing.h"
@@ -108,6 +109,11 @@ public:
     KernelCollector kc(ac.getSourceManager());
     kc.TraverseDecl(ac.getTranslationUnitDecl());
     LaunchSites sites = collectLaunchSites(ac);
+    if (Run.project) {
+      std::string main = mainFile(ac.getSourceManager());
+      Run.project->remember(main, exportLaunches(ac, sites));
+      importLaunches(ac, sites, kc.kernels, *Run.project, main);
+    }
     Run.kernelsFound += kc.kernels.size();
     Start = std::chrono::steady_clock::now();
     for (const FunctionDecl *k : kc.kernels) {
@@ -132,6 +138,17 @@ public:
   }
 
 private:
+  /// The main file's path as the run names its files: absolute, no dots.
+  static std::string mainFile(const SourceManager &sm) {
+    auto fe = sm.getFileEntryRefForID(sm.getMainFileID());
+    if (!fe)
+      return "";
+    SmallString<256> p(fe->getName());
+    llvm::sys::fs::make_absolute(p);
+    llvm::sys::path::remove_dots(p, true);
+    return std::string(p);
+  }
+
   CompilerInstance &CI;
   const ToolOptions &Opts;
   Report &Rep;

@@ -44,7 +44,10 @@ std::string kernelSignature(const clang::FunctionDecl *k);
 /// reports with, what it has reported, and the kernel configurations it has
 /// analyzed, so that a kernel in a header that several files include is
 /// analyzed and reported once per configuration, not once per file.
+class ProjectLaunches;
 struct RunState {
+  /// Launches in the project's other files (none: this file's only).
+  ProjectLaunches *project = nullptr;
   std::set<unsigned> ownIds;
   std::set<std::tuple<std::string, unsigned, std::string>> emitted;
   std::set<std::tuple<std::string, std::string, unsigned, std::string>>

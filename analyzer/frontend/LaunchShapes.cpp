@@ -696,8 +696,12 @@ std::vector<ShapeChoice> chooseShapes(ASTContext &ac, const FunctionDecl *k,
   std::vector<ShapeChoice> out;
   auto it = sites.shapes.find(k->getCanonicalDecl());
   if (it != sites.shapes.end()) {
+    auto from = sites.foreign.find(k->getCanonicalDecl());
+    std::string source = from == sites.foreign.end()
+                             ? "launch site"
+                             : "launch site in " + from->second;
     for (const Shape &s : it->second)
-      out.push_back({{s}, "launch site", false});
+      out.push_back({{s}, source, false});
     return out;
   }
   if (auto s = annotatedShape(ac, k))

@@ -33,6 +33,9 @@ struct LaunchSites {
     bool allConstant = true;
   };
   std::map<const clang::FunctionDecl *, std::map<unsigned, ArgValues>> args;
+  /// Kernels whose launches are in other files (ProjectLaunches.h): the
+  /// files, "main.cu" or "main.cu and 2 other files".
+  std::map<const clang::FunctionDecl *, std::string> foreign;
 };
 LaunchSites collectLaunchSites(clang::ASTContext &ac);
 

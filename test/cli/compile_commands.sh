@@ -76,6 +76,22 @@ run header -p "$TMP/build" "$TMP/src/k2.cuh"
 expect_rc header 0
 expect_in header out "adjacent lanes are 128 bytes apart"
 
+# The same for a database whose include paths and macros are in an options
+# file (CMake's Makefiles generator): the header's inferred command reads it
+# too, relative to the entry's directory.
+cat >"$TMP/src/k3.cuh" <<'CU'
+#include "k2.cuh"
+__global__ void h3(const float *in, float *out) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  out[g] = in[g * STRIDE];
+}
+inline void launchH3(const float *a, float *b) { h3<<<64, 256>>>(a, b); }
+CU
+run optf_header -p "$TMP/mk" "$TMP/src/k3.cuh"
+expect_rc optf_header 0
+expect_not_in optf_header err "options file"
+expect_in optf_header out "k3.cuh:4:12: warning: global load is uncoalesced: adjacent lanes are 64 bytes apart"
+
 # One file's parse errors are its own: the next file is analyzed in full.
 printf '__global__ void bad(float *o) { o[0] = undeclared; }\n' >"$TMP/src/bad.cu"
 run errors_stay "$TMP/src/bad.cu" "$TMP/src/k.cu" -- -DSTRIDE=32

@@ -1,0 +1,87 @@
+//===- ProjectLaunches.h - launches in the project's other files -*- C++ -*-===//
+//
+// A kernel defined in one translation unit is often launched from another
+// (a library of kernels, an executable that launches them). The launches of
+// the other files of the run and of the compile database give such a kernel
+// its block shape and the constant arguments that bind its parameters, as a
+// launch in its own file would.
+//
+// Kernels are matched across files by their mangled name, so overloads and
+// template instantiations stay apart. Another file is parsed (device side,
+// with its own compile command) only when its text names a kernel that its
+// own file does not launch, and at most once per run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPLINT_FRONTEND_PROJECTLAUNCHES_H
+#define WARPLINT_FRONTEND_PROJECTLAUNCHES_H
+
+#include "LaunchShapes.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+/// What the launches of one kernel in other files say, without Clang.
+struct ForeignLaunches {
+  std::vector<Shape> shapes, partial;
+  int unknown = 0;
+  std::map<unsigned, LaunchSites::ArgValues> args;
+  std::vector<std::string> files; // file names of the launches, in order
+};
+/// By the kernel's mangled name.
+using LaunchTable = std::map<std::string, ForeignLaunches>;
+
+/// The launch facts of one translation unit, by kernel mangled name.
+LaunchTable exportLaunches(clang::ASTContext &ac, const LaunchSites &sites);
+
+/// The kernel's name as the linker sees it (Itanium mangling; the plain name
+/// for extern "C").
+std::string mangledName(clang::ASTContext &ac, const clang::FunctionDecl *k);
+
+/// The launch facts of the project's other files, gathered on demand.
+class ProjectLaunches {
+public:
+  /// Parses `file` device side with its own compile command and returns its
+  /// launch facts, or nullopt when it could not be parsed at all.
+  using Parser = std::function<std::optional<LaunchTable>(const std::string &)>;
+
+  /// `files`: the run's files and the compile database's, absolute.
+  ProjectLaunches(std::vector<std::string> files, Parser parse);
+
+  /// The facts of a file the run has parsed anyway.
+  void remember(const std::string &file, LaunchTable table);
+
+  /// The launches, in files other than `except`, of the kernels named
+  /// `names` (identifiers), merged over the files, by mangled name.
+  LaunchTable launchesOf(const std::vector<std::string> &names,
+                         const std::string &except);
+
+private:
+  const LaunchTable *factsOf(const std::string &file);
+  /// Does the file's text launch something and name `ident`?
+  bool mentions(const std::string &file, const std::string &ident);
+
+  std::vector<std::string> Files;
+  Parser Parse;
+  std::map<std::string, std::optional<LaunchTable>> Parsed;
+  /// Text of the files that contain a launch ("<<<"); "" for the others.
+  std::map<std::string, std::string> Text;
+};
+
+/// Adds to `sites` the launches other files make of the kernels in `kernels`
+/// that this translation unit does not launch; `sites.foreign` then says
+/// where they came from.
+void importLaunches(clang::ASTContext &ac, LaunchSites &sites,
+                    const std::vector<const clang::FunctionDecl *> &kernels,
+                    ProjectLaunches &project, const std::string &mainFile);
+
+} // namespace warplint
+
+#endif

@@ -1,0 +1,95 @@
+# Launches in other translation units: a kernel defined in one file and
+# launched from another of the compile database (or of the same run) takes
+# its block shape and constant arguments from that launch, and the finding
+# names where they came from.
+source "$(dirname "$0")/lib.bash"
+mkdir -p "$TMP/p/src" "$TMP/p/app" "$TMP/p/build"
+cat >"$TMP/p/src/kernels.cu" <<'CU'
+#include <cuda_runtime.h>
+__global__ void copyStrided(const float *in, float *out, int stride) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  out[g] = in[g * stride];
+}
+__global__ void rowSum(const float *in, float *out, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int c = 0; c < cols; ++c)
+    s += in[r * cols + c];
+  out[r] = s;
+}
+__global__ void narrowRows(const float *in, float *out, int n) {
+  int x = threadIdx.x, y = threadIdx.y;
+  out[y * n + x] = in[x * n + y];
+}
+template <int Step> __global__ void stepped(float *out) {
+  out[threadIdx.x * Step] = 1;
+}
+template __global__ void stepped<1>(float *);
+template __global__ void stepped<16>(float *);
+__global__ void neverLaunched(const float *in, float *out, int stride) {
+  out[threadIdx.x] = in[threadIdx.x * stride];
+}
+CU
+cat >"$TMP/p/app/main.cu" <<'CU'
+#include <cuda_runtime.h>
+__global__ void copyStrided(const float *in, float *out, int stride);
+__global__ void rowSum(const float *in, float *out, int cols);
+__global__ void narrowRows(const float *in, float *out, int n);
+template <int Step> __global__ void stepped(float *out);
+int main() {
+  float *a, *b;
+  cudaMalloc(&a, 1 << 24);
+  cudaMalloc(&b, 1 << 24);
+  constexpr int cols = 512;
+  copyStrided<<<64, 256>>>(a, b, 1);
+  rowSum<<<4, 256>>>(a, b, cols);
+  narrowRows<<<1, dim3(8, 32)>>>(a, b, 2048);
+  stepped<1><<<1, 128>>>(b);
+  cudaDeviceSynchronize();
+}
+CU
+cat >"$TMP/p/build/compile_commands.json" <<JSON
+[{"directory": "$TMP/p/build", "command": "/usr/local/cuda/bin/nvcc -arch=sm_90 -x cu -c ../src/kernels.cu -o kernels.o", "file": "../src/kernels.cu"},
+ {"directory": "$TMP/p/build", "command": "/usr/local/cuda/bin/nvcc -arch=sm_90 -x cu -c ../app/main.cu -o main.o", "file": "../app/main.cu"}]
+JSON
+
+# Only the kernels' file is named; its launches are found in main.cu.
+run db -p "$TMP/p/build" "$TMP/p/src/kernels.cu"
+expect_rc db 0
+# stride = 1 at the launch: coalesced, silent.
+expect_not_in db out "kernels.cu:4:"
+# cols = 512 at the launch: the warning names the value and the launch.
+expect_in db out "kernels.cu:10:10: warning: global load is uncoalesced: adjacent lanes are 2048 bytes apart"
+expect_in db out "('cols' = 512 (the launch at main.cu:12))"
+# 8x32 blocks from main.cu: each warp covers 4 rows of 8 floats.
+expect_in db out "kernels.cu:15:20: warning: global load is uncoalesced: most adjacent lanes are 8192 bytes apart; 8 sectors per request where 4 would do ('n' = 2048 (the launch at main.cu:13))"
+expect_not_in db out "block shape 16x16x1 assumed"
+# stepped<16> is instantiated here but launched nowhere: still analyzed
+# under the assumed shapes; stepped<1> is launched with 128 threads.
+expect_in db out "kernels.cu:18:"
+# A kernel launched nowhere keeps its stated assumptions.
+expect_in db out "assuming 'stride' >= 32"
+run json --format=json -p "$TMP/p/build" "$TMP/p/src/kernels.cu"
+json json "[k['block_dim'] for k in d['kernels'] if k['name'] == 'narrowRows'] == [[8, 32, 1]]"
+json json "[k['block_dim_source'] for k in d['kernels'] if k['name'] == 'narrowRows'] == ['launch site in main.cu']"
+json json "[k['block_dim'] for k in d['kernels'] if k['signature'] == 'stepped<1>'] == [[128, 1, 1]]"
+json json "[k['block_dim_source'] for k in d['kernels'] if k['name'] == 'neverLaunched'] == ['assumed']"
+
+# Without a database, the files of one run see each other's launches.
+run files "$TMP/p/src/kernels.cu" "$TMP/p/app/main.cu"
+expect_rc files 0
+expect_in files out "('cols' = 512 (the launch at main.cu:12))"
+expect_not_in files out "kernels.cu:4:"
+
+# A file in the database that cannot be parsed does not stop the kernels'
+# file from being analyzed, and its errors are not the kernels' file's.
+printf 'int main() { copyStrided<<<1, 32>>>(undeclared, 0, 4); }\n' >"$TMP/p/app/broken.cu"
+cat >"$TMP/p/build/compile_commands.json" <<JSON
+[{"directory": "$TMP/p/build", "command": "nvcc -c ../src/kernels.cu", "file": "../src/kernels.cu"},
+ {"directory": "$TMP/p/build", "command": "nvcc -c ../app/broken.cu", "file": "../app/broken.cu"}]
+JSON
+run broken -p "$TMP/p/build" "$TMP/p/src/kernels.cu"
+expect_rc broken 0
+expect_not_in broken err "could not be analyzed"
+expect_in broken out "assuming 'stride' >= 32"
+done_checks
