@@ -271,6 +271,117 @@ std::optional<LaunchTable> parseLaunches(const std::string &file,
 }
 
 
+/// Parses and analyzes one file with `router`'s state, each file's errors
+/// its own; false when it crashed (the crash is recovered).
+bool runTool(const FileCommand &fc, Router &router, Factory &factory,
+             int &rc) {
+  DeviceDatabase db;
+  db.commands[fc.file] = CompileCommand(fc.dir, fc.file, fc.argv, "");
+  ClangTool tool(db, {fc.file});
+  tool.setDiagnosticConsumer(&router);
+  // The consumer's counts (which clang reads to decide whether a file
+  // failed) start again at zero.
+  router.clear();
+  router.FileErrors = 0;
+  router.FirstError.clear();
+  router.Run.kernelsTimedOut.clear();
+  router.Run.currentKernel.clear();
+  // A crash in the parse or the analysis of one file ends that file, not
+  // the run: the other files' results stand, and the file says where.
+  llvm::CrashRecoveryContext crc;
+  return crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20);
+}
+
+/// The files among `files` whose text includes a file named like `header`.
+std::vector<std::string> includersOf(const std::string &header,
+                                     const std::vector<std::string> &files) {
+  std::string name = llvm::sys::path::filename(header).str();
+  std::vector<std::string> out;
+  for (const std::string &f : files) {
+    if (f == header)
+      continue;
+    auto buf = llvm::MemoryBuffer::getFile(f);
+    if (!buf)
+      continue;
+    SmallVector<StringRef, 0> lines;
+    (*buf)->getBuffer().split(lines, '\n');
+    for (StringRef l : lines) {
+      l = l.trim();
+      if (!l.consume_front("#"))
+        continue;
+      l = l.ltrim();
+      if (!l.consume_front("include"))
+        continue;
+      l = l.trim().drop_front().drop_back(); // "x/name.cuh" or <x/name.cuh>
+      if (llvm::sys::path::filename(l) == name) {
+        out.push_back(f);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/// A header whose kernel templates it instantiates nowhere: they are
+/// analyzed as the files that include it instantiate them, and only the
+/// header's kernels are reported.
+void inContext(const std::string &file, const std::string &abs,
+               const std::vector<std::string> &projectFiles,
+               const ToolOptions &opts, const CompilationDatabase *userDb,
+               Report &report, Router &router) {
+  constexpr size_t MaxContexts = 4;
+  std::vector<std::string> templates = router.Run.uninstantiated;
+  std::string names;
+  for (size_t i = 0; i < templates.size() && i < 3; ++i)
+    names += (i ? ", '" : "'") + templates[i] + "'";
+  if (templates.size() > 3)
+    names += " and " + std::to_string(templates.size() - 3) + " more";
+  llvm::sys::fs::UniqueID id;
+  std::vector<std::string> includers = includersOf(abs, projectFiles);
+  if (includers.empty() || llvm::sys::fs::getUniqueID(abs, id)) {
+    llvm::errs() << "warplint: note: " << file << ": kernel template"
+                 << (templates.size() == 1 ? " " : "s ") << names
+                 << " not instantiated here, and no file of the run or of "
+                    "the compile database includes this one: nothing to "
+                    "analyze for "
+                 << (templates.size() == 1 ? "it" : "them") << "\n";
+    return;
+  }
+  std::string used;
+  size_t n = 0;
+  for (const std::string &inc : includers) {
+    if (n == MaxContexts)
+      break;
+    FileCommand fc = fileCommand(inc, opts, userDb);
+    if (!fc.errors.empty())
+      continue;
+    Factory factory(opts, report, router);
+    router.Run.onlyFile = id;
+    int rc = 1;
+    bool ran = runTool(fc, router, factory, rc);
+    router.Run.onlyFile.reset();
+    if (!ran)
+      continue;
+    used += std::string(n++ ? ", " : "") +
+            llvm::sys::path::filename(inc).str() +
+            (router.FileErrors ? " (which has compiler errors)" : "");
+  }
+  router.FileErrors = 0;
+  llvm::errs() << "warplint: note: " << file << ": kernel template"
+               << (templates.size() == 1 ? " " : "s ") << names;
+  if (n == 0) {
+    llvm::errs() << " not instantiated here, and none of the "
+                 << includers.size()
+                 << " files that include this one could be parsed\n";
+    return;
+  }
+  llvm::errs() << " analyzed as instantiated in " << used;
+  if (includers.size() > n)
+    llvm::errs() << " (" << includers.size() - n
+                 << " other including files not used)";
+  llvm::errs() << "\n";
+}
+
 } // namespace
 
 bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
@@ -335,25 +446,10 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
       fr.error = fc.errors[0];
     }
     std::string abs = fc.file;
-    DeviceDatabase db;
-    db.commands[abs] = CompileCommand(fc.dir, abs, fc.argv, "");
-
-    ClangTool tool(db, {abs});
-    tool.setDiagnosticConsumer(&router);
-    // Each file's errors are its own: the consumer's counts (which clang
-    // reads to decide whether a file failed) start again at zero.
-    router.clear();
-    router.FileErrors = 0;
-    router.FirstError.clear();
-    router.Run.kernelsTimedOut.clear();
-    size_t kernelsBefore = router.Run.kernelsFound;
     Factory factory(opts, report, router);
-    // A crash in the parse or the analysis of one file ends that file, not
-    // the run: the other files' results stand, and the file says where.
+    size_t kernelsBefore = router.Run.kernelsFound;
     int rc = 1;
-    router.Run.currentKernel.clear();
-    llvm::CrashRecoveryContext crc;
-    if (!crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20)) {
+    if (!runTool(fc, router, factory, rc)) {
       fr.ok = false;
       fr.error = "warplint crashed while analyzing this file" +
                  (router.Run.currentKernel.empty()
@@ -388,6 +484,8 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
       if (left.size() > 10)
         llvm::errs() << ", and " << left.size() - 10 << " more";
       llvm::errs() << "\n";
+    } else if (!router.Run.uninstantiated.empty()) {
+      inContext(file, abs, projectFiles, opts, userDb.get(), report, router);
     } else if (router.Run.kernelsFound == kernelsBefore) {
       llvm::errs() << "warplint: note: " << file
                    << ": no __global__ function to analyze\n";

@@ -30,14 +30,33 @@ namespace {
 
 class KernelCollector : public RecursiveASTVisitor<KernelCollector> {
 public:
-  explicit KernelCollector(const SourceManager &sm) : SM(sm) {}
+  KernelCollector(const SourceManager &sm,
+                  std::optional<llvm::sys::fs::UniqueID> only)
+      : SM(sm), Only(only) {}
   std::vector<const FunctionDecl *> kernels;
+  /// Kernel templates of the main file with no instantiation.
+  std::vector<std::string> uninstantiated;
   bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitFunctionTemplateDecl(FunctionTemplateDecl *t) {
+    const FunctionDecl *f = t->getTemplatedDecl();
+    if (f->hasAttr<CUDAGlobalAttr>() && t->isThisDeclarationADefinition() &&
+        t->specializations().empty() &&
+        SM.isInMainFile(SM.getExpansionLoc(t->getLocation())))
+      uninstantiated.push_back(t->getNameAsString());
+    return true;
+  }
   bool VisitFunctionDecl(FunctionDecl *f) {
     if (!f->hasAttr<CUDAGlobalAttr>() || !f->doesThisDeclarationHaveABody() ||
         f->isDependentContext() || f->isInvalidDecl() ||
         SM.isInSystemHeader(f->getLocation()))
       return true;
+    if (Only) {
+      // A header analyzed in the context of a file that includes it.
+      auto fe = SM.getFileEntryRefForID(
+          SM.getFileID(SM.getExpansionLoc(f->getLocation())));
+      if (!fe || fe->getUniqueID() != *Only)
+        return true;
+    }
     // One kernel per place in the source and signature: a file included
     // more than once without a guard (or including itself) repeats its
     // definitions, which Clang reports as errors; they are one kernel.
@@ -60,6 +79,7 @@ public:
 
 private:
   const SourceManager &SM;
+  std::optional<llvm::sys::fs::UniqueID> Only;
   std::set<std::string> seen;
 };
 
@@ -106,8 +126,9 @@ public:
     RemarkId = d.getCustomDiagID(DiagnosticsEngine::Remark, "%0");
     Run.ownIds.insert({WarnId, NoteId, RemarkId});
     AC = &ac;
-    KernelCollector kc(ac.getSourceManager());
+    KernelCollector kc(ac.getSourceManager(), Run.onlyFile);
     kc.TraverseDecl(ac.getTranslationUnitDecl());
+    Run.uninstantiated = kc.uninstantiated;
     LaunchSites sites = collectLaunchSites(ac);
     if (Run.project) {
       std::string main = mainFile(ac.getSourceManager());
@@ -124,6 +145,8 @@ public:
       Run.currentKernel = signature(k);
       analyzeKernel(k, sites);
     }
+    if (Run.onlyFile)
+      return; // the including file's launches are its own business
     Run.currentKernel = "(the launch checks)";
     analyzeLaunches(ac, sites, Opts, *this);
   }

@@ -8,8 +8,10 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "llvm/Support/FileSystem.h"
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -48,6 +50,11 @@ class ProjectLaunches;
 struct RunState {
   /// Launches in the project's other files (none: this file's only).
   ProjectLaunches *project = nullptr;
+  /// Set while a header is analyzed in the context of a file that includes
+  /// it: only the kernels defined in the header are analyzed.
+  std::optional<llvm::sys::fs::UniqueID> onlyFile;
+  /// Kernel templates defined in the main file that it instantiates nowhere.
+  std::vector<std::string> uninstantiated;
   std::set<unsigned> ownIds;
   std::set<std::tuple<std::string, unsigned, std::string>> emitted;
   std::set<std::tuple<std::string, std::string, unsigned, std::string>>

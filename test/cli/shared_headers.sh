@@ -39,4 +39,46 @@ json show "sorted(x['file'].split('/')[-1] for x in d['diagnostics']) == ['d.cu'
 run badre --header-filter='(' "$TMP/d.cu"
 expect_rc badre 2
 expect_in badre err "HeaderFilter '(' is not a regular expression"
+# A header whose kernel template it never instantiates, run alone: the
+# template is analyzed as the files that include it instantiate and launch
+# it (found in the run or the compile database), and only the header's
+# findings are shown, at the header's lines.
+mkdir -p "$TMP/t/include" "$TMP/t/src" "$TMP/t/build"
+cat >"$TMP/t/include/tile.cuh" <<'CU'
+#pragma once
+template <typename T, int Tile> __global__ void columnRead(const T *in, T *out) {
+  __shared__ T tile[Tile][Tile];
+  tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * Tile + threadIdx.x];
+  __syncthreads();
+  out[threadIdx.y * Tile + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+CU
+cat >"$TMP/t/src/use.cu" <<'CU'
+#include "tile.cuh"
+__global__ void local(float *o) { o[threadIdx.x * 32] = 1; }
+void run(const float *in, float *out) {
+  columnRead<float, 32><<<1, dim3(32, 32)>>>(in, out);
+  local<<<1, 64>>>(out);
+}
+CU
+cat >"$TMP/t/build/compile_commands.json" <<JSON
+[{"directory": "$TMP/t/build", "command": "nvcc -I../include -c ../src/use.cu", "file": "../src/use.cu"}]
+JSON
+run tmpl -p "$TMP/t/build" "$TMP/t/include/tile.cuh"
+expect_rc tmpl 0
+expect_in tmpl out "tile.cuh:6:43: warning: shared load has a 32-way bank conflict"
+expect_not_in tmpl out "use.cu:2:"
+expect_in tmpl err "kernel template 'columnRead' analyzed as instantiated in use.cu"
+run tmpl_json --format=json -p "$TMP/t/build" "$TMP/t/include/tile.cuh"
+json tmpl_json "[k['signature'] for k in d['kernels']] == ['columnRead<float, 32>']"
+json tmpl_json "[f['status'] for f in d['files']] == ['ok']"
+# With the including file in the same run, the finding is shown once.
+run tmpl_both -p "$TMP/t/build" "$TMP/t/include/tile.cuh" "$TMP/t/src/use.cu"
+[ "$(grep -c 'tile.cuh:6:43: warning' "$TMP/tmpl_both.out")" = 1 ] || fail "the template's warning is not printed once"
+expect_in tmpl_both out "use.cu:2:"
+# Nothing includes it: said so, not a silent all clear.
+cp "$TMP/t/include/tile.cuh" "$TMP/t/include/lonely.cuh"
+run lonely "$TMP/t/include/lonely.cuh"
+expect_rc lonely 0
+expect_in lonely err "kernel template 'columnRead' not instantiated here, and no file of the run or of the compile database includes this one"
 done_checks
