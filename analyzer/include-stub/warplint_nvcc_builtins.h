@@ -7,7 +7,8 @@
 // - The cache-hinted loads and stores of sm_32_intrinsics.h that Clang's CUDA
 //   wrapper leaves out (it declares __ldg, __ldcg, __ldcs, __ldcv and __stwt).
 // - Host overloads of min and max (below).
-// - __CUDACC__ defined as 1, as nvcc does.
+// - __CUDACC__ defined as 1, __NVCC__ and __CUDACC_VER_MAJOR__/_MINOR__
+//   defined, as nvcc does.
 // - CUDA 13's __block_size__ kernel attribute, as a block-shape annotation.
 #ifndef WARPLINT_NVCC_BUILTINS_H
 #define WARPLINT_NVCC_BUILTINS_H
@@ -19,6 +20,28 @@
 #undef __CUDACC__
 #endif
 #define __CUDACC__ 1
+
+// nvcc defines its version as __CUDACC_VER_MAJOR__ / _MINOR__ / _BUILD__;
+// Clang does not, so `#if __CUDACC_VER_MAJOR__ >= 13` picks the branch for
+// old toolkits (APIs CUDA 13 removed). The toolkit's version is nvcc's.
+#if !defined(__CUDACC_VER_MAJOR__) && defined(CUDA_VERSION)
+#define __CUDACC_VER_MAJOR__ (CUDA_VERSION / 1000)
+#define __CUDACC_VER_MINOR__ (CUDA_VERSION % 1000 / 10)
+#define __CUDACC_VER_BUILD__ 0
+#endif
+
+// nvcc defines __NVCC__, and real code keys its __host__ __device__ macros
+// and its CUDA-or-HIP choice on it (`#ifdef __NVCC__ ... #else #include
+// <hip/hip_runtime.h>`). CCCL and <nv/target> key their compiler detection on
+// it too: they are read first, so that they still see Clang.
+#ifndef __NVCC__
+#if defined(CUDA_VERSION) && __has_include(<nv/target>) && \
+    __has_include(<cuda/std/__cccl/compiler.h>)
+#include <nv/target>
+#include <cuda/std/__cccl/compiler.h>
+#endif
+#define __NVCC__ 1
+#endif
 
 // CUDA 13's __block_size__(x, y, z) kernel attribute expands to an attribute
 // Clang 22 does not know (and drops with a warning); as warplint's own
