@@ -81,4 +81,84 @@ CU
   json cccl "[f['status'] for f in d['files']] == ['ok']"
 fi
 
+# The runtime API beyond memory copies: device attributes, stream and event
+# flags, pinned and mapped memory, pitched and 3D memory, prefetch locations,
+# stream-ordered allocation, peer access, occupancy, graphs, the profiler
+# header, scoped atomics.
+cat >"$TMP/runtime_api.cu" <<'CU'
+#include <cuda_runtime.h>
+#include <cuda_profiler_api.h>
+__global__ void k(int *a) {
+  atomicAdd_system(a + threadIdx.x, 1);
+  atomicCAS_block((unsigned *)a, 0u, 1u);
+}
+int main() {
+  int v, lo, hi, nb;
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, 0);
+  cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlock, 0);
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaDeviceGetStreamPriorityRange(&lo, &hi);
+  cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, hi);
+  cudaEvent_t e;
+  cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+  cudaStreamWaitEvent(s, e, 0);
+  float *h, *d;
+  cudaHostAlloc(&h, 64, cudaHostAllocMapped);
+  cudaHostGetDevicePointer(&d, h, 0);
+  cudaHostRegister(h, 64, cudaHostRegisterMapped);
+  cudaFuncSetCacheConfig(k, cudaFuncCachePreferL1);
+  cudaPitchedPtr pp;
+  cudaMalloc3D(&pp, make_cudaExtent(4, 4, 4));
+  cudaMemLocation loc = {cudaMemLocationTypeDevice, 0};
+  cudaMemPrefetchAsync(h, 64, loc, 0, s);
+  int *m;
+  cudaMallocAsync(&m, 64, s);
+  cudaFreeAsync(m, s);
+  cudaMemPool_t pool;
+  cudaDeviceGetDefaultMemPool(&pool, 0);
+  cudaDeviceEnablePeerAccess(1, 0);
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k, 128, 0);
+  cudaGraph_t g;
+  cudaGraphExec_t ge;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  k<<<1, 32, 0, s>>>(m);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(&ge, g, NULL, NULL, 0);
+  cudaGraphLaunch(ge, s);
+  cudaProfilerStart();
+  cudaProfilerStop();
+  return p.pageableMemoryAccess + v;
+}
+CU
+both runtime_api "$TMP/runtime_api.cu"
+json runtime_api_nt "[(x['line'], x['op']) for x in d['accesses']] == [(4, 'atomic'), (5, 'atomic')]"
+
+# Device code: make_<type><n> for every vector type, assert, memcpy, memset,
+# printf, a math overload from a __host__ __device__ function, and a tile of
+# a known parent assigned to the parent-less tile type.
+cat >"$TMP/device.cu" <<'CU'
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__host__ __device__ float sq(float x) { return pow(x, 2); }
+__global__ void k(float *a, float3 *b, uchar4 *c, double2 *e) {
+  assert(a != nullptr);
+  float t[4];
+  memcpy(t, a, sizeof t);
+  memset(t, 0, sizeof t);
+  printf("%f\n", t[0]);
+  cg::thread_block_tile<32> w = cg::tiled_partition<32>(cg::this_thread_block());
+  b[threadIdx.x] = make_float3(sq(t[0]), 1, w.thread_rank());
+  c[threadIdx.x] = make_uchar4(1, 2, 3, 4);
+  e[threadIdx.x * 2] = make_double2(1, 2);
+}
+void launch(float *a, float3 *b, uchar4 *c, double2 *e) { k<<<1, 32>>>(a, b, c, e); }
+CU
+both device "$TMP/device.cu"
+json device_nt "len(d['diagnostics']) == 2"
 done_checks

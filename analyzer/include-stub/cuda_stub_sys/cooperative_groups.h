@@ -41,6 +41,11 @@ public:
 template <unsigned Size, class Parent = void>
 class thread_block_tile : public thread_group {
 public:
+  __device__ thread_block_tile() = default;
+  // A tile of a known parent converts to the parent-less tile type, as
+  // `thread_block_tile<32> t = tiled_partition<32>(block);` needs.
+  template <class P>
+  __device__ thread_block_tile(const thread_block_tile<Size, P> &) {}
   __device__ void sync() const;
   __device__ unsigned long long meta_group_rank() const;
   __device__ unsigned long long meta_group_size() const;

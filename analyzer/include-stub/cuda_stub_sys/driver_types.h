@@ -1,0 +1,2 @@
+#pragma once
+#include "../warplint_cuda.h"
