@@ -92,6 +92,24 @@ expect_rc optf_header 0
 expect_not_in optf_header err "options file"
 expect_in optf_header out "k3.cuh:4:12: warning: global load is uncoalesced: adjacent lanes are 64 bytes apart"
 
+# Make + Bear and Bazel write "arguments" arrays; nvcc reads options from an
+# "@file" response file too, and a clang-cuda entry is passed through.
+mkdir -p "$TMP/bear/sub"
+printf -- '-DSTRIDE=8 -I%s\n' "$TMP/src" >"$TMP/bear/sub/flags.rsp"
+cat >"$TMP/bear/compile_commands.json" <<JSON
+[{"directory": "$TMP/bear", "arguments": ["/usr/local/cuda/bin/nvcc", "@sub/flags.rsp", "-arch=sm_90", "-c", "$TMP/src/k.cu", "-o", "k.o"], "file": "$TMP/src/k.cu"}]
+JSON
+run bear -p "$TMP/bear" "$TMP/src/k.cu"
+expect_rc bear 0
+expect_in bear out "adjacent lanes are 32 bytes apart"
+mkdir -p "$TMP/clangdb"
+cat >"$TMP/clangdb/compile_commands.json" <<JSON
+[{"directory": "$TMP/clangdb", "arguments": ["clang++", "-x", "cuda", "--cuda-gpu-arch=sm_80", "-DSTRIDE=4", "-c", "$TMP/src/k.cu"], "file": "$TMP/src/k.cu"}]
+JSON
+run clangdb -p "$TMP/clangdb" "$TMP/src/k.cu"
+expect_rc clangdb 0
+expect_in clangdb out "adjacent lanes are 16 bytes apart"
+
 # One file's parse errors are its own: the next file is analyzed in full.
 printf '__global__ void bad(float *o) { o[0] = undeclared; }\n' >"$TMP/src/bad.cu"
 run errors_stay "$TMP/src/bad.cu" "$TMP/src/k.cu" -- -DSTRIDE=32

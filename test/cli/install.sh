@@ -33,6 +33,15 @@ if command -v dpkg-deb >/dev/null; then
   deb=$(ls "$TMP"/deb/warplint_*.deb)
   dpkg-deb -f "$deb" Depends | grep -q "libclang-cpp22" ||
     fail "package does not depend on libclang-cpp22"
+  # Its dependencies resolve to Debian's packages: apt would install it
+  # (simulated: nothing on this machine changes).
+  if command -v apt-get >/dev/null; then
+    apt-get install -s "$deb" >"$TMP/apt.log" 2>&1 ||
+      fail "apt-get cannot install the package: $(tail -5 "$TMP/apt.log")"
+    grep -q "^Inst warplint" "$TMP/apt.log" ||
+      fail "apt-get would not install warplint: $(tail -5 "$TMP/apt.log")"
+    checks=$((checks + 1))
+  fi
   dpkg-deb -x "$deb" "$TMP/root"
   WARPLINT="$TMP/root/usr/bin/warplint"
   run deb --no-cuda-toolkit "$TMP/transpose.cu"
