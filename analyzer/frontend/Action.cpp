@@ -225,26 +225,26 @@ FileCommand fileCommand(const std::string &file, const ToolOptions &opts,
 /// analyzed), but a file that yields no AST gives nothing.
 class LaunchCollector : public ASTFrontendAction {
 public:
-  explicit LaunchCollector(std::optional<LaunchTable> &out) : Out(out) {}
+  explicit LaunchCollector(std::optional<FileFacts> &out) : Out(out) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
                                                  StringRef) override {
     ci.getDiagnostics().setFatalsAsError(true);
     ci.getDiagnostics().setErrorLimit(0);
     struct Consumer : ASTConsumer {
-      std::optional<LaunchTable> &Out;
-      explicit Consumer(std::optional<LaunchTable> &o) : Out(o) {}
+      std::optional<FileFacts> &Out;
+      explicit Consumer(std::optional<FileFacts> &o) : Out(o) {}
       void HandleTranslationUnit(ASTContext &ac) override {
-        Out = exportLaunches(ac, collectLaunchSites(ac));
+        Out = exportFacts(ac, collectLaunchSites(ac));
       }
     };
     return std::make_unique<Consumer>(Out);
   }
 
 private:
-  std::optional<LaunchTable> &Out;
+  std::optional<FileFacts> &Out;
 };
 
-std::optional<LaunchTable> parseLaunches(const std::string &file,
+std::optional<FileFacts> parseLaunches(const std::string &file,
                                          const ToolOptions &opts,
                                          const CompilationDatabase *userDb) {
   if (!precheck(file, opts.maxFileBytes).empty())
@@ -258,10 +258,10 @@ std::optional<LaunchTable> parseLaunches(const std::string &file,
   IgnoringDiagConsumer quiet;
   tool.setDiagnosticConsumer(&quiet);
   tool.setPrintErrorMessage(false);
-  std::optional<LaunchTable> out;
+  std::optional<FileFacts> out;
   struct Factory : FrontendActionFactory {
-    std::optional<LaunchTable> &Out;
-    explicit Factory(std::optional<LaunchTable> &o) : Out(o) {}
+    std::optional<FileFacts> &Out;
+    explicit Factory(std::optional<FileFacts> &o) : Out(o) {}
     std::unique_ptr<FrontendAction> create() override {
       return std::make_unique<LaunchCollector>(Out);
     }

@@ -132,7 +132,15 @@ public:
     LaunchSites sites = collectLaunchSites(ac);
     if (Run.project) {
       std::string main = mainFile(ac.getSourceManager());
-      Run.project->remember(main, exportLaunches(ac, sites));
+      // Launcher functions nothing here calls: calls from other files bind
+      // their parameters (a library's wrapper called by the program).
+      if (!sites.uncalledLaunchers.empty()) {
+        CallsByFunction calls =
+            importCalls(ac, sites.uncalledLaunchers, *Run.project, main);
+        if (!calls.empty())
+          sites = collectLaunchSites(ac, &calls);
+      }
+      Run.project->remember(main, exportFacts(ac, sites));
       importLaunches(ac, sites, kc.kernels, *Run.project, main);
     }
     Run.kernelsFound += kc.kernels.size();

@@ -6,12 +6,18 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 using namespace clang;
 
 namespace warplint {
 namespace {
+
+template <class T> void addUnique(std::vector<T> &to, const T &v) {
+  if (std::find(to.begin(), to.end(), v) == to.end())
+    to.push_back(v);
+}
 
 /// `v.x = E`, `v.y = E`, `v.z = E` in the function that declares `v`, by
 /// member (0, 1, 2), the last in source order.
@@ -114,6 +120,8 @@ struct HostFacts {
   /// The counted loop each loop variable is declared by
   /// (`for (int x = 1; x <= 8; x *= 2)`).
   std::map<const VarDecl *, const ForStmt *> loops;
+  /// Calls made in other files of this file's functions.
+  const CallsByFunction *incoming = nullptr;
 };
 const HostFacts NoFacts;
 
@@ -130,6 +138,8 @@ struct HostEval {
   /// take (so that `launch(32, 4); launch(16, 8);` are two shapes, not four).
   const FunctionDecl *boundFn = nullptr;
   const CallExpr *bound = nullptr;
+  /// Or the argument values of a call made in another file.
+  const CallValues *boundForeign = nullptr;
 
   /// The argument `p` takes from the bound call, if its function is bound.
   const Expr *boundArgument(const ParmVarDecl *p) const {
@@ -343,6 +353,13 @@ struct HostEval {
                                                 int depth) const {
     if (const Expr *arg = boundArgument(p))
       return HostEval{ac, facts}.ints(arg, depth + 1);
+    if (auto *fd = dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
+        boundForeign && fd && fd->getCanonicalDecl() == boundFn) {
+      unsigned index = p->getFunctionScopeIndex();
+      if (index < boundForeign->args.size())
+        return boundForeign->args[index];
+      return std::nullopt;
+    }
     auto *fd = dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
     if (!fd)
       return std::nullopt;
@@ -550,10 +567,21 @@ public:
   bool VisitCallExpr(CallExpr *c) {
     if (isa<CUDAKernelCallExpr>(c) || c->isInstantiationDependent())
       return true;
-    if (const FunctionDecl *f = c->getDirectCallee())
+    if (const FunctionDecl *f = c->getDirectCallee()) {
       Facts.calls[f->getCanonicalDecl()].push_back(c);
+      // A function defined elsewhere that takes an integer: perhaps a
+      // launcher wrapper of another file, whose launch these values bind.
+      if (!f->isDefined() && !f->getBuiltinID() &&
+          !AC.getSourceManager().isInSystemHeader(f->getLocation()) &&
+          std::any_of(f->param_begin(), f->param_end(),
+                      [](const ParmVarDecl *p) {
+                        return p->getType()->isIntegralOrEnumerationType();
+                      }))
+        Outgoing.push_back(c);
+    }
     return true;
   }
+  std::vector<const CallExpr *> Outgoing;
   bool VisitForStmt(ForStmt *f) {
     if (auto *ds = dyn_cast_or_null<DeclStmt>(f->getInit());
         ds && ds->isSingleDecl())
@@ -579,6 +607,16 @@ public:
     return ok;
   }
   void finish() {
+    for (const CallExpr *c : Outgoing) {
+      CallValues values;
+      HostEval eval{AC, Facts};
+      for (const Expr *arg : c->arguments())
+        values.args.push_back(arg->getType()->isIntegralOrEnumerationType()
+                                  ? eval.ints(arg, 0)
+                                  : std::nullopt);
+      values.where = whereIs(c);
+      Out.outgoing[c->getDirectCallee()->getCanonicalDecl()].push_back(values);
+    }
     for (const CUDAKernelCallExpr *call : Direct)
       note(call, call->getDirectCallee());
     for (const CUDAKernelCallExpr *call : Indirect) {
@@ -600,6 +638,15 @@ public:
     }
   }
 
+  /// "main.cu:52": where an expression is.
+  std::string whereIs(const Expr *e) const {
+    const SourceManager &sm = AC.getSourceManager();
+    PresumedLoc pl = sm.getPresumedLoc(sm.getExpansionLoc(e->getBeginLoc()));
+    return pl.isValid() ? llvm::sys::path::filename(pl.getFilename()).str() +
+                              ":" + std::to_string(pl.getLine())
+                        : "a launch";
+  }
+
   /// The function a launch is written in.
   const FunctionDecl *launcherOf(const CUDAKernelCallExpr *call) const {
     auto it = Launcher.find(call);
@@ -613,22 +660,39 @@ public:
     const FunctionDecl *launcher = launcherOf(call);
     auto calls = launcher ? Facts.calls.find(launcher->getCanonicalDecl())
                           : Facts.calls.end();
+    const std::vector<CallValues> *foreign = nullptr;
+    if (launcher && launcher->getNumParams() > 0 &&
+        calls == Facts.calls.end()) {
+      addUnique(Out.uncalledLaunchers, launcher->getCanonicalDecl());
+      if (Facts.incoming)
+        if (auto it = Facts.incoming->find(launcher->getCanonicalDecl());
+            it != Facts.incoming->end() && !it->second.empty() &&
+            it->second.size() <= HostEval::MaxValues)
+          foreign = &it->second;
+    }
     if (calls != Facts.calls.end() && launcher->getNumParams() > 0 &&
         calls->second.size() <= HostEval::MaxValues)
       for (const CallExpr *c : calls->second)
         evals.push_back(HostEval{AC, Facts, launcher->getCanonicalDecl(), c});
+    else if (foreign)
+      for (const CallValues &c : *foreign)
+        evals.push_back(
+            HostEval{AC, Facts, launcher->getCanonicalDecl(), nullptr, &c});
     else
       evals.push_back(HostEval{AC, Facts});
     const CallExpr *config = call->getConfig();
     if (!k || !config || config->getNumArgs() < 2)
       return;
     k = k->getCanonicalDecl();
-    const SourceManager &sm = AC.getSourceManager();
-    PresumedLoc pl = sm.getPresumedLoc(sm.getExpansionLoc(call->getBeginLoc()));
-    std::string where =
-        pl.isValid() ? llvm::sys::path::filename(pl.getFilename()).str() + ":" +
-                           std::to_string(pl.getLine())
-                     : "a launch";
+    std::string where = whereIs(call);
+    if (foreign) {
+      // The launch and the calls in other files that set its values.
+      where += ", called from " + (*foreign)[0].where;
+      for (size_t i = 1; i < foreign->size() && i < 3; ++i)
+        where += " and " + (*foreign)[i].where;
+      if (foreign->size() > 3)
+        where += " and " + std::to_string(foreign->size() - 3) + " more";
+    }
     for (unsigned i = 0; i < call->getNumArgs(); ++i) {
       const Expr *arg = call->getArg(i);
       if (!arg->getType()->isIntegralOrEnumerationType())
@@ -749,9 +813,11 @@ std::string shapeText(const Shape &s) {
 }
 
 
-LaunchSites collectLaunchSites(ASTContext &ac) {
+LaunchSites collectLaunchSites(ASTContext &ac,
+                               const CallsByFunction *incoming) {
   LaunchSites out;
   LaunchVisitor v(ac, out);
+  v.Facts.incoming = incoming;
   v.TraverseDecl(ac.getTranslationUnitDecl());
   v.finish();
   return out;

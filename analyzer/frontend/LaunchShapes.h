@@ -14,6 +14,17 @@
 
 namespace warplint {
 
+/// One call: the values of its arguments, by argument (the constants it may
+/// pass, or none where an argument is not a known integer), and where it is
+/// ("main.cpp:12").
+struct CallValues {
+  std::vector<std::optional<std::vector<int64_t>>> args;
+  std::string where;
+};
+/// Calls of functions, by function (canonical declaration).
+using CallsByFunction =
+    std::map<const clang::FunctionDecl *, std::vector<CallValues>>;
+
 /// Constant block shapes of every `<<<grid, block>>>` launch in the
 /// translation unit, by kernel (canonical declaration; a template's
 /// specialization for launches of an instantiation). Launches whose block
@@ -36,8 +47,17 @@ struct LaunchSites {
   /// Kernels whose launches are in other files (ProjectLaunches.h): the
   /// files, "main.cu" or "main.cu and 2 other files".
   std::map<const clang::FunctionDecl *, std::string> foreign;
+  /// Calls of functions the translation unit declares but does not define
+  /// (a launcher wrapper defined with its kernel in another file).
+  CallsByFunction outgoing;
+  /// Functions with parameters that launch a kernel and that nothing in the
+  /// translation unit calls: their callers may be in other files.
+  std::vector<const clang::FunctionDecl *> uncalledLaunchers;
 };
-LaunchSites collectLaunchSites(clang::ASTContext &ac);
+/// `incoming`: calls of this translation unit's launcher functions made in
+/// other files, which bind their parameters as local calls would.
+LaunchSites collectLaunchSites(clang::ASTContext &ac,
+                               const CallsByFunction *incoming = nullptr);
 
 /// The parameters every launch of `kernel` in the translation unit passes a
 /// constant for, by parameter index: values and "the launch at main.cu:52".

@@ -55,8 +55,14 @@ bool isIdentChar(char c) {
 }
 } // namespace
 
-LaunchTable exportLaunches(ASTContext &ac, const LaunchSites &sites) {
-  LaunchTable out;
+FileFacts exportFacts(ASTContext &ac, const LaunchSites &sites) {
+  FileFacts facts;
+  for (const auto &[f, calls] : sites.outgoing)
+    if (f->isExternallyVisible()) {
+      std::vector<CallValues> &to = facts.calls[mangledName(ac, f)];
+      to.insert(to.end(), calls.begin(), calls.end());
+    }
+  LaunchTable &out = facts.launches;
   std::string file;
   const SourceManager &sm = ac.getSourceManager();
   if (auto fe = sm.getFileEntryRefForID(sm.getMainFileID()))
@@ -85,7 +91,7 @@ LaunchTable exportLaunches(ASTContext &ac, const LaunchSites &sites) {
       f.args = it->second;
     f.files = {file};
   }
-  return out;
+  return facts;
 }
 
 ProjectLaunches::ProjectLaunches(std::vector<std::string> files, Parser parse)
@@ -94,24 +100,22 @@ ProjectLaunches::ProjectLaunches(std::vector<std::string> files, Parser parse)
   Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
 }
 
-void ProjectLaunches::remember(const std::string &file, LaunchTable table) {
-  Parsed[file] = std::move(table);
+void ProjectLaunches::remember(const std::string &file, FileFacts facts) {
+  Parsed[file] = std::move(facts);
 }
 
 bool ProjectLaunches::mentions(const std::string &file,
-                               const std::string &ident) {
+                               const std::string &ident, bool launch) {
   auto it = Text.find(file);
   if (it == Text.end()) {
     std::string text;
-    if (auto buf = llvm::MemoryBuffer::getFile(file)) {
-      llvm::StringRef b = (*buf)->getBuffer();
-      // Only a file with a launch can bind anything.
-      if (b.contains("<<<"))
-        text = b.str();
-    }
+    if (auto buf = llvm::MemoryBuffer::getFile(file))
+      text = (*buf)->getBuffer().str();
     it = Text.emplace(file, std::move(text)).first;
   }
   const std::string &t = it->second;
+  if (launch && t.find("<<<") == std::string::npos)
+    return false;
   for (size_t at = t.find(ident); at != std::string::npos;
        at = t.find(ident, at + 1)) {
     size_t end = at + ident.size();
@@ -122,28 +126,65 @@ bool ProjectLaunches::mentions(const std::string &file,
   return false;
 }
 
-const LaunchTable *ProjectLaunches::factsOf(const std::string &file) {
+const FileFacts *ProjectLaunches::factsOf(const std::string &file) {
   auto it = Parsed.find(file);
   if (it == Parsed.end())
     it = Parsed.emplace(file, Parse(file)).first;
   return it->second ? &*it->second : nullptr;
 }
 
-LaunchTable ProjectLaunches::launchesOf(const std::vector<std::string> &names,
-                                        const std::string &except) {
-  LaunchTable out;
+std::vector<const FileFacts *>
+ProjectLaunches::naming(const std::vector<std::string> &names,
+                        const std::string &except, bool launch) {
+  std::vector<const FileFacts *> out;
   for (const std::string &file : Files) {
     if (file == except)
       continue;
     bool named = false;
     for (const std::string &n : names)
-      named = named || mentions(file, n);
+      named = named || mentions(file, n, launch);
     if (!named)
       continue;
-    if (const LaunchTable *t = factsOf(file))
-      for (const auto &[name, launches] : *t)
-        merge(out[name], launches);
+    if (const FileFacts *f = factsOf(file))
+      out.push_back(f);
   }
+  return out;
+}
+
+LaunchTable ProjectLaunches::launchesOf(const std::vector<std::string> &names,
+                                        const std::string &except) {
+  LaunchTable out;
+  for (const FileFacts *f : naming(names, except, true))
+    for (const auto &[name, launches] : f->launches)
+      merge(out[name], launches);
+  return out;
+}
+
+CallTable ProjectLaunches::callsOf(const std::vector<std::string> &names,
+                                   const std::string &except) {
+  CallTable out;
+  for (const FileFacts *f : naming(names, except, false))
+    for (const auto &[name, calls] : f->calls)
+      out[name].insert(out[name].end(), calls.begin(), calls.end());
+  return out;
+}
+
+CallsByFunction importCalls(ASTContext &ac,
+                            const std::vector<const FunctionDecl *> &launchers,
+                            ProjectLaunches &project,
+                            const std::string &mainFile) {
+  std::vector<std::string> names;
+  for (const FunctionDecl *f : launchers)
+    if (f->getIdentifier() && f->isExternallyVisible())
+      addUnique(names, f->getName().str());
+  CallsByFunction out;
+  if (names.empty())
+    return out;
+  CallTable calls = project.callsOf(names, mainFile);
+  for (const FunctionDecl *f : launchers)
+    if (f->getIdentifier() && f->isExternallyVisible())
+      if (auto it = calls.find(mangledName(ac, f)); it != calls.end())
+        out[f] = it->second;
   return out;
 }
 

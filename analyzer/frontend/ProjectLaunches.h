@@ -9,7 +9,8 @@
 // Kernels are matched across files by their mangled name, so overloads and
 // template instantiations stay apart. Another file is parsed (device side,
 // with its own compile command) only when its text names a kernel that its
-// own file does not launch, and at most once per run.
+// own file does not launch, or a launcher function that nothing in its own
+// file calls, and at most once per run.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPLINT_FRONTEND_PROJECTLAUNCHES_H
@@ -37,9 +38,18 @@ struct ForeignLaunches {
 };
 /// By the kernel's mangled name.
 using LaunchTable = std::map<std::string, ForeignLaunches>;
+/// Calls of functions defined elsewhere, by the function's mangled name.
+using CallTable = std::map<std::string, std::vector<CallValues>>;
 
-/// The launch facts of one translation unit, by kernel mangled name.
-LaunchTable exportLaunches(clang::ASTContext &ac, const LaunchSites &sites);
+/// What one file tells the others: its launches, and its calls of functions
+/// it does not define (launcher wrappers defined with their kernels).
+struct FileFacts {
+  LaunchTable launches;
+  CallTable calls;
+};
+
+/// The facts of one translation unit.
+FileFacts exportFacts(clang::ASTContext &ac, const LaunchSites &sites);
 
 /// The kernel's name as the linker sees it (Itanium mangling; the plain name
 /// for extern "C").
@@ -50,30 +60,47 @@ class ProjectLaunches {
 public:
   /// Parses `file` device side with its own compile command and returns its
   /// launch facts, or nullopt when it could not be parsed at all.
-  using Parser = std::function<std::optional<LaunchTable>(const std::string &)>;
+  using Parser = std::function<std::optional<FileFacts>(const std::string &)>;
 
   /// `files`: the run's files and the compile database's, absolute.
   ProjectLaunches(std::vector<std::string> files, Parser parse);
 
   /// The facts of a file the run has parsed anyway.
-  void remember(const std::string &file, LaunchTable table);
+  void remember(const std::string &file, FileFacts facts);
 
   /// The launches, in files other than `except`, of the kernels named
   /// `names` (identifiers), merged over the files, by mangled name.
   LaunchTable launchesOf(const std::vector<std::string> &names,
                          const std::string &except);
+  /// The calls, in files other than `except`, of the functions named
+  /// `names`, by mangled name, in file order.
+  CallTable callsOf(const std::vector<std::string> &names,
+                    const std::string &except);
 
 private:
-  const LaunchTable *factsOf(const std::string &file);
-  /// Does the file's text launch something and name `ident`?
-  bool mentions(const std::string &file, const std::string &ident);
+  /// The facts of every file other than `except` whose text names one of
+  /// `names` (and launches a kernel, with `launch`).
+  std::vector<const FileFacts *> naming(const std::vector<std::string> &names,
+                                        const std::string &except, bool launch);
+  const FileFacts *factsOf(const std::string &file);
+  /// Does the file's text name `ident` (and launch a kernel, with
+  /// `launch`)?
+  bool mentions(const std::string &file, const std::string &ident,
+                bool launch);
 
   std::vector<std::string> Files;
   Parser Parse;
-  std::map<std::string, std::optional<LaunchTable>> Parsed;
-  /// Text of the files that contain a launch ("<<<"); "" for the others.
+  std::map<std::string, std::optional<FileFacts>> Parsed;
+  /// The files' text, read once.
   std::map<std::string, std::string> Text;
 };
+
+/// The calls other files make of `launchers` (this file's launcher
+/// functions that nothing here calls), for collectLaunchSites.
+CallsByFunction
+importCalls(clang::ASTContext &ac,
+            const std::vector<const clang::FunctionDecl *> &launchers,
+            ProjectLaunches &project, const std::string &mainFile);
 
 /// Adds to `sites` the launches other files make of the kernels in `kernels`
 /// that this translation unit does not launch; `sites.foreign` then says

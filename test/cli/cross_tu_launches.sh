@@ -92,4 +92,53 @@ run broken -p "$TMP/p/build" "$TMP/p/src/kernels.cu"
 expect_rc broken 0
 expect_not_in broken err "could not be analyzed"
 expect_in broken out "assuming 'stride' >= 32"
+# The usual library shape: the kernel's file defines a launcher function,
+# and the program (a C++ file, in the database as a g++ entry) calls it with
+# constants; those bind the launcher's parameters and so the launch.
+mkdir -p "$TMP/w/lib" "$TMP/w/app" "$TMP/w/build"
+cat >"$TMP/w/lib/ops.h" <<'H'
+#pragma once
+void launchGather(const float *in, float *out, int n, int stride, int threads);
+void launchOther(const float *in, float *out, int stride);
+H
+cat >"$TMP/w/lib/ops.cu" <<'CU'
+#include "ops.h"
+__global__ void gather(const float *in, float *out, int n, int stride) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[i * stride];
+}
+void launchGather(const float *in, float *out, int n, int stride, int threads) {
+  gather<<<(n + threads - 1) / threads, threads>>>(in, out, n, stride);
+}
+__global__ void other(const float *in, float *out, int stride) {
+  out[threadIdx.x] = in[threadIdx.x * stride];
+}
+void launchOther(const float *in, float *out, int stride) {
+  other<<<1, 128>>>(in, out, stride);
+}
+CU
+cat >"$TMP/w/app/main.cpp" <<'CPP'
+#include "../lib/ops.h"
+int main() {
+  float *a = nullptr, *b = nullptr;
+  launchGather(a, b, 1 << 20, 4, 256);
+  launchGather(a, b, 1 << 20, 8, 128);
+  int s = 4;
+  launchOther(a, b, s * 8);
+}
+CPP
+cat >"$TMP/w/build/compile_commands.json" <<JSON
+[{"directory": "$TMP/w/build", "command": "/usr/local/cuda/bin/nvcc -arch=sm_90 -x cu -c ../lib/ops.cu -o ops.o", "file": "../lib/ops.cu"},
+ {"directory": "$TMP/w/build", "command": "/usr/bin/g++ -O2 -c ../app/main.cpp -o main.o", "file": "../app/main.cpp"}]
+JSON
+run wrapper -p "$TMP/w/build" "$TMP/w/lib/ops.cu"
+expect_rc wrapper 0
+# strides 4 and 8 with 256 and 128 threads.
+expect_in wrapper out "ops.cu:5:14: warning: global load is uncoalesced: adjacent lanes are 4*stride bytes apart; 16 to 32 sectors per request where 4 would do ('stride' = 4, 8 (the launch at ops.cu:8, called from main.cpp:4 and main.cpp:5))"
+# stride = s * 8 = 32 through a local of main.cpp.
+expect_in wrapper out "ops.cu:11:22: warning: global load is uncoalesced: adjacent lanes are 128 bytes apart; 32 sectors per request where 4 would do ('stride' = 32 (the launch at ops.cu:14, called from main.cpp:7))"
+expect_not_in wrapper out "assuming 'stride'"
+run wrapper_json --format=json -p "$TMP/w/build" "$TMP/w/lib/ops.cu"
+json wrapper_json "sorted(k['block_dim'][0] for k in d['kernels'] if k['name'] == 'gather') == [128, 256]"
 done_checks
