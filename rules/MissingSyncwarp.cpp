@@ -4,7 +4,7 @@ namespace warplint {
 
 std::optional<Finding> checkMissingSyncwarp(const HazardFacts &f,
                                             const RuleOptions &) {
-  if (!f.result.intraWarp || f.volatileAccess)
+  if (!f.result.intraWarp)
     return std::nullopt;
   Finding out;
   out.message = "shared load reads '" + f.array + "' that lane " +
@@ -13,6 +13,12 @@ std::optional<Finding> checkMissingSyncwarp(const HazardFacts &f,
                 ") with no __syncwarp() between: since Volta the lanes of a "
                 "warp are not in lockstep, so lane " +
                 std::to_string(f.result.reader) + " may read the old value";
+  if (f.volatileAccess)
+    out.notes.push_back(
+        {-1, "'volatile' keeps each access in memory, but does not order one "
+             "lane's store before another lane's load: the lockstep idiom "
+             "it served is a race since Volta's independent thread "
+             "scheduling"});
   out.notes.push_back({-1, "put __syncwarp() between each step that writes "
                            "and the next that reads; or exchange the values "
                            "in registers with __shfl_down_sync"});
