@@ -1,12 +1,15 @@
 // warplint: predicts, per warp, how CUDA kernels touch memory.
 // Usage: warplint [options] <file.cu>... [-- <compiler args>]
 #include "frontend/Action.h"
+#include "frontend/ChangedFiles.h"
 #include "frontend/Config.h"
 #include "report/CiReports.h"
+#include "report/Shards.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -15,6 +18,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <set>
+#include <tuple>
 
 using namespace llvm;
 
@@ -147,6 +152,53 @@ static cl::opt<unsigned> MaxFileSize(
     "max-file-size", cl::desc("Largest file to analyze, in MiB (default 16)"),
     cl::init(16), cl::cat(Category));
 
+static cl::opt<std::string> Shard(
+    "shard",
+    cl::desc("Analyze shard I of N (counted from 1) of the run's files, "
+             "split by size; 'warplint merge' combines the shards' JSON "
+             "reports into a single run's"),
+    cl::value_desc("I/N"), cl::cat(Category));
+static cl::opt<std::string> ChangedSinceRev(
+    "changed-since",
+    cl::desc("Analyze only the files that changed since this git revision, "
+             "or whose included headers did (the others are counted as "
+             "skipped)"),
+    cl::value_desc("rev"), cl::cat(Category));
+
+// `warplint merge`: the shards' JSON reports into one.
+static cl::SubCommand MergeCommand(
+    "merge", "Combine the JSON reports of --shard=I/N runs into the report a "
+             "single run over all their files gives");
+static cl::OptionCategory MergeCategory("warplint merge options");
+static cl::list<std::string> MergeInputs(cl::Positional,
+                                         cl::desc("<shard.json>..."),
+                                         cl::sub(MergeCommand),
+                                         cl::cat(MergeCategory));
+static cl::opt<std::string> MergeFormat(
+    "format",
+    cl::desc("Output: text, json, sarif, github or rdjson (as the main "
+             "command's)"),
+    cl::init("text"), cl::sub(MergeCommand), cl::cat(MergeCategory));
+static cl::opt<std::string> MergeFailOn(
+    "fail-on",
+    cl::desc("Exit with 1 when there are findings at or above this level: "
+             "warning, remark or none (default)"),
+    cl::value_desc("level"), cl::init("none"), cl::sub(MergeCommand),
+    cl::cat(MergeCategory));
+static cl::opt<bool> MergeFailOnWarnings(
+    "fail-on-warnings", cl::desc("Exit with 1 when there are findings"),
+    cl::sub(MergeCommand), cl::cat(MergeCategory));
+static cl::opt<std::string> MergeBaseline(
+    "baseline",
+    cl::desc("Report only findings not recorded in this file (written by "
+             "--write-baseline)"),
+    cl::value_desc("file"), cl::sub(MergeCommand), cl::cat(MergeCategory));
+static cl::opt<std::string> MergeProjectRoot(
+    "project-root",
+    cl::desc("Directory that sarif and github output paths are relative to "
+             "(default: the current directory)"),
+    cl::value_desc("dir"), cl::sub(MergeCommand), cl::cat(MergeCategory));
+
 static cl::opt<std::string> Explain(
     "explain",
     cl::desc("Draw, for the accesses on FILE:LINE, which lane of one warp "
@@ -273,6 +325,186 @@ static std::string stubDirectory(const char *argv0) {
   return WARPLINT_STUB_DIR;
 }
 
+/// The summary line (stderr in text mode), with `extra` ("; ...") from the
+/// run's own options.
+static void printSummary(const warplint::Report &report,
+                         const std::string &extra) {
+  size_t failedFiles = 0;
+  for (const auto &f : report.files)
+    failedFiles += !f.ok;
+  size_t n = 0, remarks = 0;
+  for (const auto &d : report.diagnostics)
+    (d.severity == "remark" ? remarks : n) += 1;
+  errs() << "warplint: " << n << " warning" << (n == 1 ? "" : "s");
+  if (remarks)
+    errs() << " and " << remarks << " upper bound" << (remarks == 1 ? "" : "s")
+           << " under data-dependent conditions";
+  errs() << " in " << report.files.size() << " file"
+         << (report.files.size() == 1 ? "" : "s") << " ("
+         << report.kernels.size() << " kernel configuration"
+         << (report.kernels.size() == 1 ? "" : "s") << ", "
+         << report.accesses.size() << " memory access"
+         << (report.accesses.size() == 1 ? "" : "es") << ")";
+  size_t unknown = 0, ranged = 0;
+  for (const auto &a : report.accesses) {
+    unknown += !a.evaluated;
+    ranged += a.evaluated && !a.exact;
+  }
+  size_t leftOut = 0;
+  for (const auto &k : report.kernels)
+    leftOut += k.accessesLeftOut;
+  if (leftOut)
+    errs() << "; " << leftOut << " accesses left out (per-kernel limit)";
+  if (unknown || ranged)
+    errs() << "; " << unknown << " not evaluated, " << ranged
+           << " depending on unknown values (--remarks or --format=json "
+              "says which)";
+  if (failedFiles)
+    errs() << "; " << failedFiles << " of " << report.files.size() << " file"
+           << (report.files.size() == 1 ? "" : "s")
+           << " could not be analyzed";
+  if (report.suppressed)
+    errs() << "; " << report.suppressed << " suppressed by NOLINT";
+  if (report.headerHidden)
+    errs() << "; " << report.headerHidden
+           << " in headers --header-filter leaves out";
+  if (report.baselined)
+    errs() << "; " << report.baselined << " in the baseline not shown";
+  errs() << extra << "\n";
+}
+
+/// Writes `report` in a machine format on stdout; false for "text".
+static bool printMachineFormat(const std::string &format,
+                               const warplint::Report &report,
+                               const std::string &root, const char *argv0) {
+  if (format == "json") {
+    outs() << warplint::toJson(report) << "\n";
+  } else if (format == "sarif") {
+    std::vector<warplint::RuleDoc> rules;
+    for (const warplint::RuleInfo &r : warplint::allRules())
+      rules.push_back({r.id, r.summary});
+    warplint::SarifOptions so;
+    so.root = root;
+    so.docDir = docDirectory(argv0);
+    so.version = WARPLINT_VERSION;
+    outs() << warplint::toSarif(report, rules, so) << "\n";
+  } else if (format == "github") {
+    outs() << warplint::toGithub(report, root);
+  } else if (format == "rdjson") {
+    outs() << warplint::toRdjson(report, root, docDirectory(argv0)) << "\n";
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// 2 when a file could not be analyzed, 1 for findings at the --fail-on
+/// level, else 0.
+static int exitCode(const warplint::Report &report, const std::string &failOn,
+                    bool failOnWarnings) {
+  for (const auto &f : report.files)
+    if (!f.ok)
+      return 2;
+  bool anyWarning = false, anyRemark = false;
+  for (const auto &d : report.diagnostics)
+    (d.severity == "warning" ? anyWarning : anyRemark) = true;
+  if (failOn == "remark")
+    return anyWarning || anyRemark ? 1 : 0;
+  return (failOnWarnings || failOn == "warning") && anyWarning ? 1 : 0;
+}
+
+static bool validFormat(const std::string &f) {
+  return f == "text" || f == "json" || f == "sarif" || f == "github" ||
+         f == "rdjson";
+}
+
+/// --project-root, absolute (default: the current directory); "" with a
+/// message when it is no directory.
+static bool projectRoot(const std::string &given, std::string &root) {
+  root = given;
+  if (root.empty()) {
+    llvm::SmallString<256> cwd;
+    if (!llvm::sys::fs::current_path(cwd))
+      root = std::string(cwd);
+    return true;
+  }
+  llvm::SmallString<256> abs(root);
+  if (llvm::sys::fs::make_absolute(abs) || !llvm::sys::fs::is_directory(abs)) {
+    errs() << "warplint: error: --project-root: no directory '" << root
+           << "'\n";
+    return false;
+  }
+  llvm::sys::path::remove_dots(abs, true);
+  root = std::string(abs);
+  return true;
+}
+
+/// `warplint merge`: the shards' reports as a single run's.
+static int mergeMain(const char *argv0) {
+  if (MergeFailOn != "none" && MergeFailOn != "warning" &&
+      MergeFailOn != "remark") {
+    errs() << "warplint: error: --fail-on wants warning, remark or none, not '"
+           << MergeFailOn << "'\n";
+    return 2;
+  }
+  if (!validFormat(MergeFormat)) {
+    errs() << "warplint: error: --format must be text, json, sarif, github "
+              "or rdjson, not '"
+           << MergeFormat << "'\n";
+    return 2;
+  }
+  std::string root;
+  if (!projectRoot(MergeProjectRoot, root))
+    return 2;
+  std::set<std::string> known;
+  warplint::MergeOptions mo;
+  for (const warplint::RuleInfo &r : warplint::allRules())
+    if (r.launch)
+      mo.launchRules.insert(r.id);
+  if (!MergeBaseline.empty()) {
+    std::string error;
+    if (!warplint::readBaseline(MergeBaseline, known, error)) {
+      errs() << "warplint: error: --baseline: " << error << "\n";
+      return 2;
+    }
+    mo.baseline = &known;
+  }
+  warplint::Report report;
+  std::string error;
+  std::vector<std::string> warnings;
+  std::vector<std::string> inputs(MergeInputs.begin(), MergeInputs.end());
+  if (!warplint::mergeShardReports(inputs, mo, report, error, warnings)) {
+    errs() << "warplint merge: error: " << error << "\n";
+    return 2;
+  }
+  for (const std::string &w : warnings)
+    errs() << "warplint merge: warning: " << w << "\n";
+  if (!printMachineFormat(MergeFormat, report, root, argv0)) {
+    // Text: the findings clang-style, each line and message once, without
+    // the source excerpts a run prints (merge reads no source).
+    std::set<std::tuple<std::string, unsigned, std::string>> shown;
+    for (const auto &d : report.diagnostics) {
+      std::string message = d.message + " [" + d.rule + "]";
+      if (!shown.insert({d.pos.file, d.pos.line, message}).second)
+        continue;
+      outs() << d.pos.file << ":" << d.pos.line << ":" << d.pos.column << ": "
+             << d.severity << ": " << message << "\n";
+      for (const auto &n : d.notes)
+        outs() << (n.pos.file.empty() ? std::string("warplint")
+                                      : n.pos.file + ":" +
+                                            std::to_string(n.pos.line) + ":" +
+                                            std::to_string(n.pos.column))
+               << ": note: " << n.message << "\n";
+    }
+    for (const auto &f : report.files)
+      if (!f.ok)
+        errs() << f.path << ": error: " << f.error << "\n";
+    printSummary(report, "; merged from " + std::to_string(inputs.size()) +
+                             " shard" + (inputs.size() == 1 ? "" : "s"));
+  }
+  return exitCode(report, MergeFailOn, MergeFailOnWarnings);
+}
+
 int main(int argc, const char **argv) {
   // LLVM's signal handlers: a crash outside a file's analysis (which
   // recovers on its own) still prints a stack trace, never dies silently.
@@ -290,7 +522,7 @@ int main(int argc, const char **argv) {
     else
       args.push_back(argv[i]);
   }
-  cl::HideUnrelatedOptions(Category);
+  cl::HideUnrelatedOptions({&Category, &MergeCategory});
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << "warplint " << WARPLINT_VERSION << " (built with Clang/LLVM "
        << LLVM_VERSION_STRING << ")\n";
@@ -300,6 +532,8 @@ int main(int argc, const char **argv) {
                                    "kernels\n",
                                    &errs()))
     return 2;
+  if (MergeCommand)
+    return mergeMain(argv[0]);
   std::string explainFile;
   unsigned explainLine = 0;
   if (!Explain.empty()) {
@@ -320,7 +554,7 @@ int main(int argc, const char **argv) {
       outs() << r.id << "\n    " << r.summary << "\n";
     return 0;
   }
-  if (Files.empty() && !DumpConfig && !VerifyConfig) {
+  if (Files.empty() && BuildPath.empty() && !DumpConfig && !VerifyConfig) {
     errs() << "warplint: error: no input files (usage: warplint [options] "
               "<file.cu>... [-- <compiler args>])\n";
     return 2;
@@ -330,28 +564,29 @@ int main(int argc, const char **argv) {
            << FailOn << "'\n";
     return 2;
   }
-  if (Format != "text" && Format != "json" && Format != "sarif" &&
-      Format != "github" && Format != "rdjson") {
+  if (!validFormat(Format)) {
     errs() << "warplint: error: --format must be text, json, sarif, github "
               "or rdjson, not '"
            << Format << "'\n";
     return 2;
   }
-  std::string root = ProjectRoot;
-  if (root.empty()) {
-    llvm::SmallString<256> cwd;
-    if (!llvm::sys::fs::current_path(cwd))
-      root = std::string(cwd);
-  } else {
-    llvm::SmallString<256> abs(root);
-    if (llvm::sys::fs::make_absolute(abs) || !llvm::sys::fs::is_directory(abs)) {
-      errs() << "warplint: error: --project-root: no directory '" << root
-             << "'\n";
+  std::optional<warplint::ShardSpec> shard;
+  if (Shard.getNumOccurrences()) {
+    warplint::ShardSpec spec;
+    std::string error;
+    if (!warplint::parseShardSpec(Shard, spec, error)) {
+      errs() << "warplint: error: " << error << "\n";
       return 2;
     }
-    llvm::sys::path::remove_dots(abs, true);
-    root = std::string(abs);
+    shard = spec;
   }
+  if (ChangedSinceRev.getNumOccurrences() && ChangedSinceRev.empty()) {
+    errs() << "warplint: error: --changed-since wants a git revision\n";
+    return 2;
+  }
+  std::string root;
+  if (!projectRoot(ProjectRoot, root))
+    return 2;
   warplint::ToolOptions opts;
   opts.files.assign(Files.begin(), Files.end());
   opts.buildPath = BuildPath;
@@ -548,13 +783,79 @@ int main(int argc, const char **argv) {
     return applyConfig(c, o);
   };
 
+  // The run's files: those given, or with -p alone every file of the
+  // compile database. --changed-since keeps those a change touches,
+  // --shard one part of them; launches in all of them still bind kernels.
+  std::vector<std::string> runFiles(Files.begin(), Files.end());
+  if (runFiles.empty() && !BuildPath.empty()) {
+    std::string error;
+    if (!warplint::databaseFiles(BuildPath, runFiles, error)) {
+      errs() << "warplint: error: " << error << "\n";
+      return 2;
+    }
+  }
+  std::string extraSummary;
+  if (ChangedSinceRev.getNumOccurrences()) {
+    warplint::ChangedSince cs;
+    std::string error;
+    if (!warplint::changedSince(ChangedSinceRev, opts, runFiles, cs, error)) {
+      errs() << "warplint: error: " << error << "\n";
+      return 2;
+    }
+    std::vector<std::string> kept;
+    for (size_t i = 0; i < runFiles.size(); ++i)
+      if (cs.changed[i])
+        kept.push_back(runFiles[i]);
+    size_t skipped = runFiles.size() - kept.size();
+    extraSummary += "; " + std::to_string(skipped) + " of " +
+                    std::to_string(runFiles.size()) + " file" +
+                    (runFiles.size() == 1 ? "" : "s") + " unchanged since " +
+                    ChangedSinceRev + ", skipped";
+    errs() << "warplint: --changed-since=" << ChangedSinceRev << ": "
+           << kept.size() << " of " << runFiles.size() << " file"
+           << (runFiles.size() == 1 ? "" : "s")
+           << " changed (or include a changed header), " << skipped
+           << " skipped as unchanged; headers listed for " << cs.scanned
+           << " file" << (cs.scanned == 1 ? "" : "s") << " in "
+           << llvm::format("%.2f", cs.scanSeconds) << " s\n";
+    opts.projectFiles = runFiles;
+    runFiles = std::move(kept);
+  }
+  std::vector<size_t> positions;
+  if (shard) {
+    std::vector<uint64_t> bytes;
+    for (const std::string &f : runFiles) {
+      uint64_t size = 0;
+      llvm::sys::fs::file_size(f, size);
+      bytes.push_back(size);
+    }
+    std::vector<unsigned> of =
+        warplint::assignShards(runFiles, bytes, shard->count);
+    opts.files.clear();
+    for (size_t i = 0; i < runFiles.size(); ++i)
+      if (of[i] == shard->index - 1) {
+        opts.files.push_back(runFiles[i]);
+        positions.push_back(i);
+      }
+    extraSummary += "; shard " + std::to_string(shard->index) + "/" +
+                    std::to_string(shard->count) + ": " +
+                    std::to_string(opts.files.size()) + " of " +
+                    std::to_string(runFiles.size()) + " file" +
+                    (runFiles.size() == 1 ? "" : "s");
+    if (opts.projectFiles.empty())
+      opts.projectFiles = runFiles;
+    if (Format != "text")
+      errs() << "warplint: --shard=" << shard->index << "/" << shard->count
+             << ": " << opts.files.size() << " of " << runFiles.size()
+             << " file" << (runFiles.size() == 1 ? "" : "s") << "\n";
+  } else {
+    opts.files = runFiles;
+  }
+
   warplint::Report report;
   if (!warplint::analyzeFiles(opts, report))
     return 2;
   report.baselineUsed = opts.baselineUsed;
-  size_t failedFiles = 0;
-  for (const auto &f : report.files)
-    failedFiles += !f.ok;
   if (!WriteBaseline.empty()) {
     std::error_code ec;
     llvm::raw_fd_ostream os(WriteBaseline, ec);
@@ -568,64 +869,11 @@ int main(int argc, const char **argv) {
            << (report.diagnostics.size() == 1 ? "" : "s") << " to "
            << WriteBaseline << "\n";
   }
-  bool failed = failedFiles > 0;
-  if (Format == "json") {
-    outs() << warplint::toJson(report) << "\n";
-  } else if (Format == "sarif") {
-    std::vector<warplint::RuleDoc> rules;
-    for (const warplint::RuleInfo &r : warplint::allRules())
-      rules.push_back({r.id, r.summary});
-    warplint::SarifOptions so;
-    so.root = root;
-    so.docDir = docDirectory(argv[0]);
-    so.version = WARPLINT_VERSION;
-    outs() << warplint::toSarif(report, rules, so) << "\n";
-  } else if (Format == "github") {
-    outs() << warplint::toGithub(report, root);
-  } else if (Format == "rdjson") {
-    outs() << warplint::toRdjson(report, root, docDirectory(argv[0])) << "\n";
-  } else {
-    size_t n = 0, remarks = 0;
-    for (const auto &d : report.diagnostics)
-      (d.severity == "remark" ? remarks : n) += 1;
-    errs() << "warplint: " << n << " warning" << (n == 1 ? "" : "s");
-    if (remarks)
-      errs() << " and " << remarks << " upper bound" << (remarks == 1 ? "" : "s")
-             << " under data-dependent conditions";
-    errs() << " in "
-           << report.files.size() << " file"
-           << (report.files.size() == 1 ? "" : "s") << " ("
-           << report.kernels.size() << " kernel configuration"
-           << (report.kernels.size() == 1 ? "" : "s") << ", "
-           << report.accesses.size() << " memory access"
-           << (report.accesses.size() == 1 ? "" : "es") << ")";
-    size_t unknown = 0, ranged = 0;
-    for (const auto &a : report.accesses) {
-      unknown += !a.evaluated;
-      ranged += a.evaluated && !a.exact;
-    }
-    size_t leftOut = 0;
-    for (const auto &k : report.kernels)
-      leftOut += k.accessesLeftOut;
-    if (leftOut)
-      errs() << "; " << leftOut << " accesses left out (per-kernel limit)";
-    if (unknown || ranged)
-      errs() << "; " << unknown << " not evaluated, " << ranged
-             << " depending on unknown values (--remarks or --format=json "
-                "says which)";
-    if (failed)
-      errs() << "; " << failedFiles << " of " << report.files.size()
-             << " file" << (report.files.size() == 1 ? "" : "s")
-             << " could not be analyzed";
-    if (report.suppressed)
-      errs() << "; " << report.suppressed << " suppressed by NOLINT";
-    if (report.headerHidden)
-      errs() << "; " << report.headerHidden
-             << " in headers --header-filter leaves out";
-    if (report.baselined)
-      errs() << "; " << report.baselined << " in the baseline not shown";
-    errs() << "\n";
-  }
+  if (shard && Format == "json")
+    outs() << warplint::toShardJson(report, *shard, runFiles, positions)
+           << "\n";
+  else if (!printMachineFormat(Format, report, root, argv[0]))
+    printSummary(report, extraSummary);
   if (report.crashed) {
     // What the crashed file's parse left behind (timers, caches) may fail to
     // tear down: the results are out, leave without running destructors.
@@ -633,12 +881,5 @@ int main(int argc, const char **argv) {
     errs().flush();
     std::_Exit(2);
   }
-  if (failed)
-    return 2;
-  bool anyWarning = false, anyRemark = false;
-  for (const auto &d : report.diagnostics)
-    (d.severity == "warning" ? anyWarning : anyRemark) = true;
-  if (FailOn == "remark")
-    return anyWarning || anyRemark ? 1 : 0;
-  return (FailOnWarnings || FailOn == "warning") && anyWarning ? 1 : 0;
+  return exitCode(report, FailOn, FailOnWarnings);
 }

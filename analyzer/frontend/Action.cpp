@@ -271,6 +271,33 @@ std::optional<FileFacts> parseLaunches(const std::string &file,
 }
 
 
+/// Where a file's records begin in the report, and the kernel
+/// configurations analyzed before it: its FileSpan once it is done.
+struct SpanMark {
+  const Report &rep;
+  const RunState &run;
+  FileSpan span;
+  std::set<std::string> before;
+  SpanMark(const Report &r, const RunState &s)
+      : rep(r), run(s), before(s.kernelsAnalyzed) {
+    span.kernels[0] = r.kernels.size();
+    span.accesses[0] = r.accesses.size();
+    span.branches[0] = r.branches.size();
+    span.diagnostics[0] = r.diagnostics.size();
+  }
+  FileRecord close(FileRecord fr) {
+    span.kernels[1] = rep.kernels.size();
+    span.accesses[1] = rep.accesses.size();
+    span.branches[1] = rep.branches.size();
+    span.diagnostics[1] = rep.diagnostics.size();
+    for (const std::string &k : run.kernelsAnalyzed)
+      if (!before.count(k))
+        span.kernelKeys.push_back(k);
+    fr.span = std::move(span);
+    return fr;
+  }
+};
+
 /// Parses and analyzes one file with `router`'s state, each file's errors
 /// its own; false when it crashed (the crash is recovered).
 bool runTool(const FileCommand &fc, Router &router, Factory &factory,
@@ -401,7 +428,8 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
   // Launches in the run's other files and the database's bind the kernels a
   // file does not launch itself.
   std::vector<std::string> projectFiles;
-  for (const std::string &f : opts.files) {
+  for (const std::string &f :
+       opts.projectFiles.empty() ? opts.files : opts.projectFiles) {
     SmallString<256> abs(f);
     llvm::sys::fs::make_absolute(abs);
     llvm::sys::path::remove_dots(abs, true);
@@ -420,6 +448,7 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
   for (const std::string &file : opts.files) {
     FileRecord fr;
     fr.path = file;
+    SpanMark mark(report, router.Run);
     // The file's own options: the project configuration applied to a copy.
     std::optional<ToolOptions> own;
     std::string why;
@@ -435,7 +464,7 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
       fr.ok = false;
       fr.error = why;
       llvm::errs() << file << ": error: " << why << "\n";
-      report.files.push_back(fr);
+      report.files.push_back(mark.close(std::move(fr)));
       continue;
     }
     FileCommand fc = fileCommand(file, opts, userDb.get());
@@ -457,7 +486,7 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
                       : " (in kernel " + router.Run.currentKernel + ")") +
                  "; please report it with the file";
       llvm::errs() << "warplint: error: " << file << ": " << fr.error << "\n";
-      report.files.push_back(fr);
+      report.files.push_back(mark.close(std::move(fr)));
       report.crashed = true;
       continue;
     }
@@ -490,11 +519,21 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
       llvm::errs() << "warplint: note: " << file
                    << ": no __global__ function to analyze\n";
     }
-    report.files.push_back(fr);
+    report.files.push_back(mark.close(std::move(fr)));
   }
   report.suppressed = router.Run.suppressed.size();
   report.headerHidden = router.Run.headerHidden.size();
+  report.suppressedPlaces.assign(router.Run.suppressed.begin(),
+                                 router.Run.suppressed.end());
+  report.headerHiddenPlaces.assign(router.Run.headerHidden.begin(),
+                                   router.Run.headerHidden.end());
   return true;
+}
+
+ParseCommand parseCommand(const std::string &file, const ToolOptions &opts,
+                          const CompilationDatabase *db) {
+  FileCommand fc = fileCommand(file, opts, db);
+  return {fc.file, fc.dir, fc.argv, fc.errors};
 }
 
 } // namespace warplint

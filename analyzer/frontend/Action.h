@@ -14,10 +14,17 @@
 #include <string>
 #include <vector>
 
+namespace clang::tooling {
+class CompilationDatabase;
+}
+
 namespace warplint {
 
 struct ToolOptions {
   std::vector<std::string> files;
+  /// The run's files before --shard or --changed-since chose `files`: their
+  /// launches bind kernels as in a run over all of them (empty: `files`).
+  std::vector<std::string> projectFiles;
   std::string buildPath;              // -p: directory of compile_commands.json
   std::optional<std::vector<std::string>> fixedArgs; // after "--"
   std::vector<std::string> extraArgs, extraArgsBefore;
@@ -56,6 +63,16 @@ struct ToolOptions {
 /// text mode, errors always to stderr. Returns false if the compile database
 /// could not be loaded (a usage error: nothing was analyzed).
 bool analyzeFiles(const ToolOptions &opts, Report &report);
+
+/// The device-side parse command analyzeFiles gives `file` with the compile
+/// database `db` (null: none): the absolute file, its directory and
+/// arguments, or why it has none.
+struct ParseCommand {
+  std::string file, dir;
+  std::vector<std::string> argv, errors;
+};
+ParseCommand parseCommand(const std::string &file, const ToolOptions &opts,
+                          const clang::tooling::CompilationDatabase *db);
 
 } // namespace warplint
 

@@ -1,6 +1,7 @@
 // The JSON document (docs/json-format.md). Keys are snake_case; numbers that
 // the model could not determine are null, never a guess.
 #include "Report.h"
+#include "Shards.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -28,7 +29,7 @@ static Array strings(const std::vector<std::string> &v) {
   return a;
 }
 
-std::string toJson(const Report &r) {
+Object jsonObject(const Report &r) {
   Array files, kernels, accesses, diagnostics;
   for (const FileRecord &f : r.files) {
     Object o{{"path", f.path}, {"status", f.ok ? "ok" : "error"}};
@@ -142,9 +143,13 @@ std::string toJson(const Report &r) {
   doc["hidden_in_headers"] = int64_t(r.headerHidden);
   if (r.baselineUsed)
     doc["baselined"] = int64_t(r.baselined);
+  return doc;
+}
+
+std::string toJson(const Report &r) {
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << llvm::formatv("{0:2}", Value(std::move(doc)));
+  os << llvm::formatv("{0:2}", Value(jsonObject(r)));
   return os.str();
 }
 

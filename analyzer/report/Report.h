@@ -10,6 +10,7 @@
 #include "model/Eval.h"
 
 #include <optional>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -20,10 +21,21 @@ struct SourcePos {
   unsigned line = 0, column = 0;
 };
 
+/// Where one file's records lie in the report's lists ([begin, end) each),
+/// and the kernel configurations it was the first of the run to analyze
+/// (RunState's keys): what merging the reports of shards needs
+/// (Shards.h). Not part of the JSON document of a plain run.
+struct FileSpan {
+  size_t kernels[2] = {0, 0}, accesses[2] = {0, 0}, branches[2] = {0, 0},
+         diagnostics[2] = {0, 0};
+  std::vector<std::string> kernelKeys;
+};
+
 struct FileRecord {
   std::string path;
   bool ok = true;
   std::string error; // first error, when !ok
+  FileSpan span;
 };
 
 struct KernelRecord {
@@ -120,6 +132,10 @@ struct Report {
   /// to be trusted past writing the results.
   bool crashed = false;
   bool baselineUsed = false;
+  /// The places behind `suppressed` and `headerHidden` (file, line, rule):
+  /// shards' counts are merged as the union of these.
+  std::vector<std::tuple<std::string, unsigned, std::string>>
+      suppressedPlaces, headerHiddenPlaces;
 };
 
 /// Version of the JSON document (docs/json-format.md).
