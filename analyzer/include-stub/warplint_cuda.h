@@ -9,6 +9,11 @@
 #ifndef CUDA_VERSION
 #define CUDA_VERSION 12090
 #endif
+// cuda_runtime_api.h's version macro, which code tests to pick the
+// *_sync warp intrinsics (`#if CUDART_VERSION >= 9000`).
+#ifndef CUDART_VERSION
+#define CUDART_VERSION CUDA_VERSION
+#endif
 #define __CUDACC_VER_MAJOR__ 12
 #define __CUDACC_VER_MINOR__ 9
 #define __host__ __attribute__((host))

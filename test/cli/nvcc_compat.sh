@@ -52,7 +52,13 @@ json nvcc_macro_nt "[x['rule'] for x in d['diagnostics']] == ['uncoalesced-globa
 
 # __CUDACC_VER_MAJOR__ / _MINOR__ are defined; with the toolkit they are its
 # version, so `#if __CUDACC_VER_MAJOR__ >= 13` takes the CUDA 13 branch.
+# CUDART_VERSION is defined in both modes, so `#if CUDART_VERSION >= 9000`
+# picks the *_sync intrinsics either way.
 cat >"$TMP/version.cu" <<'CU'
+#include <cuda_runtime.h>
+#if !defined(CUDART_VERSION) || CUDART_VERSION < 9000
+#error no runtime version
+#endif
 #if !defined(__CUDACC_VER_MAJOR__) || !defined(__CUDACC_VER_MINOR__)
 #error no nvcc version
 #endif
