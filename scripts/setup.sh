@@ -3,12 +3,12 @@
 # Clang/LLVM 22 (older Clang cannot parse CUDA 13 headers), CMake, GoogleTest,
 # python3 (the CLI tests read JSON with it) and its jsonschema, git and
 # pre-commit (the hook's end-to-end test), ninja-build (the example CMake
-# project's test configures it with both Makefiles and Ninja). Run as root;
-# idempotent.
+# project's test configures it with both Makefiles and Ninja), clang-tidy-22
+# (the clang-tidy module's end-to-end test). Run as root; idempotent.
 set -euo pipefail
 need=()
 for pkg in clang-22 libclang-22-dev llvm-22-dev cmake make g++ libgtest-dev \
-           python3 git pre-commit ninja-build; do
+           python3 git pre-commit ninja-build clang-tidy-22; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
     need+=("$pkg")
 done

@@ -115,12 +115,12 @@ int dimsUsed(const KernelModel &m) {
 
 class Analysis : public ASTConsumer, public Reporter {
 public:
-  Analysis(CompilerInstance &ci, const ToolOptions &opts, Report &report,
-           RunState &run)
-      : CI(ci), Opts(opts), Rep(report), Run(run) {}
+  Analysis(DiagnosticsEngine &diags, const ToolOptions &opts, Report &report,
+           RunState &run, const FindingSink *sink = nullptr)
+      : Diags(diags), Opts(opts), Rep(report), Run(run), Sink(sink) {}
 
   void HandleTranslationUnit(ASTContext &ac) override {
-    DiagnosticsEngine &d = CI.getDiagnostics();
+    DiagnosticsEngine &d = Diags;
     WarnId = d.getCustomDiagID(DiagnosticsEngine::Warning, "%0");
     NoteId = d.getCustomDiagID(DiagnosticsEngine::Note, "%0");
     RemarkId = d.getCustomDiagID(DiagnosticsEngine::Remark, "%0");
@@ -180,10 +180,12 @@ private:
     return std::string(p);
   }
 
-  CompilerInstance &CI;
+  DiagnosticsEngine &Diags;
   const ToolOptions &Opts;
   Report &Rep;
   RunState &Run;
+  /// Where findings go instead of the diagnostics engine (clang-tidy).
+  const FindingSink *Sink;
   /// --header-filter, compiled on first use.
   std::optional<llvm::Regex> HeaderFilter;
   std::chrono::steady_clock::time_point Start;
@@ -292,12 +294,17 @@ private:
       emitWorst(k, m, pending, choices.size());
     if (stopped)
       return;
-    if (m.accessesLeftOut)
-      CI.getDiagnostics().Report(k->getLocation(), WarnId)
-          << "warplint modelled the first " + std::to_string(m.accesses.size()) +
-                 " memory accesses of this kernel and left " +
-                 std::to_string(m.accessesLeftOut) +
-                 " out (its per-kernel limit); their findings are missing";
+    if (m.accessesLeftOut) {
+      std::string msg =
+          "warplint modelled the first " + std::to_string(m.accesses.size()) +
+          " memory accesses of this kernel and left " +
+          std::to_string(m.accessesLeftOut) +
+          " out (its per-kernel limit); their findings are missing";
+      if (Sink)
+        (*Sink)({"", false, k->getLocation(), SourceRange(), msg, {}});
+      else
+        Diags.Report(k->getLocation(), WarnId) << msg;
+    }
   }
 
   void analyzeAccessSite(const FunctionDecl *k, const KernelModel &m,
@@ -526,7 +533,7 @@ private:
       if (r.maskDataDependent)
         msg += "; active lanes depend on data";
     }
-    CI.getDiagnostics().Report(loc, RemarkId) << msg;
+    Diags.Report(loc, RemarkId) << msg;
   }
 
   void emit(const FunctionDecl *k, const KernelModel &m, const std::string &rule,
@@ -608,7 +615,12 @@ private:
     Rep.diagnostics.push_back(dr);
     if (!Run.emitted.insert({dr.pos.file, dr.pos.line, message}).second)
       return;
-    DiagnosticsEngine &d = CI.getDiagnostics();
+    if (Sink) {
+      (*Sink)({rule, f.remark, loc, elsewhere ? SourceRange() : siteRange,
+               f.message, notes});
+      return;
+    }
+    DiagnosticsEngine &d = Diags;
     d.Report(loc, f.remark ? RemarkId : WarnId)
         << message << (elsewhere ? SourceRange() : siteRange);
     for (const auto &[at, msg, range] : notes)
@@ -630,7 +642,15 @@ std::string kernelSignature(const FunctionDecl *k) {
 std::unique_ptr<ASTConsumer> makeAnalysis(CompilerInstance &ci,
                                           const ToolOptions &opts,
                                           Report &report, RunState &run) {
-  return std::make_unique<Analysis>(ci, opts, report, run);
+  return std::make_unique<Analysis>(ci.getDiagnostics(), opts, report, run);
+}
+
+void analyzeParsed(ASTContext &ac, const ToolOptions &opts,
+                   const FindingSink &sink) {
+  Report report;
+  RunState run;
+  Analysis a(ac.getDiagnostics(), opts, report, run, &sink);
+  a.HandleTranslationUnit(ac);
 }
 
 } // namespace warplint

@@ -10,6 +10,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/Support/FileSystem.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -75,6 +76,25 @@ struct RunState {
   /// Findings a NOLINT comment suppressed: file, line, rule.
   std::set<std::tuple<std::string, unsigned, std::string>> suppressed;
 };
+
+/// A finding handed to a client other than the command line (the
+/// clang-tidy module): its rule ("" for the analysis's own warnings), place,
+/// message (without the rule id) and notes.
+struct SinkFinding {
+  std::string rule;
+  bool remark = false;
+  clang::SourceLocation loc;
+  clang::SourceRange range;
+  std::string message;
+  std::vector<std::tuple<clang::SourceLocation, std::string, clang::SourceRange>>
+      notes;
+};
+using FindingSink = std::function<void(const SinkFinding &)>;
+
+/// Analyzes every kernel of a translation unit another tool parsed, handing
+/// each finding to `sink` instead of reporting it.
+void analyzeParsed(clang::ASTContext &ac, const ToolOptions &opts,
+                   const FindingSink &sink);
 
 /// The consumer that analyzes every kernel of a translation unit.
 std::unique_ptr<clang::ASTConsumer> makeAnalysis(clang::CompilerInstance &ci,
