@@ -150,8 +150,25 @@ Val Walker::construct(const CXXConstructExpr *c) {
     return opaqueRecord(true);
   }
   const FunctionDecl *def = nullptr;
+  // Library code in system headers is not walked, except a constructor that
+  // only sets members from its parameters (the toolkit's
+  // `dim3(unsigned vx = 1, ...) : x(vx), y(vy), z(vz) {}`), which is read
+  // the same as the bundled header's.
+  auto memberwise = [](const FunctionDecl *d) {
+    auto *cd = llvm::dyn_cast<CXXConstructorDecl>(d);
+    auto *body = cd ? llvm::dyn_cast_or_null<CompoundStmt>(cd->getBody())
+                    : nullptr;
+    if (!body || !body->body_empty())
+      return false;
+    for (const CXXCtorInitializer *init : cd->inits())
+      if (!init->isMemberInitializer() ||
+          init->getMember()->getType()->isReferenceType())
+        return false;
+    return true;
+  };
   if (!ctor || !ctor->hasBody(def) || !def || Depth >= MaxInlineDepth ||
-      AC.getSourceManager().isInSystemHeader(def->getLocation())) {
+      (AC.getSourceManager().isInSystemHeader(def->getLocation()) &&
+       !memberwise(def))) {
     bool anyVarying = false;
     for (const Expr *arg : c->arguments())
       anyVarying |= varying(rvalue(arg));
