@@ -295,6 +295,14 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
+// Deprecated since CUDA 4.0 and still in 12.9's runtime API (CUDA 13 removed
+// them): the cudaDevice* functions under their old names.
+cudaError_t cudaThreadSynchronize(void);
+cudaError_t cudaThreadExit(void);
+cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaThreadGetLimit(size_t *value, enum cudaLimit limit);
+cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache config);
+cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *config);
 cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
 cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
 cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer);

@@ -10,6 +10,8 @@
 // - __CUDACC__ defined as 1, __NVCC__ and __CUDACC_VER_MAJOR__/_MINOR__
 //   defined, as nvcc does.
 // - CUDA 13's __block_size__ kernel attribute, as a block-shape annotation.
+// - The cudaThread* runtime functions CUDA 13 removed, as the cudaDevice*
+//   functions they always were.
 #ifndef WARPLINT_NVCC_BUILTINS_H
 #define WARPLINT_NVCC_BUILTINS_H
 #if defined(__CUDA__) && defined(__cplusplus)
@@ -28,6 +30,21 @@
 #define __CUDACC_VER_MAJOR__ (CUDA_VERSION / 1000)
 #define __CUDACC_VER_MINOR__ (CUDA_VERSION % 1000 / 10)
 #define __CUDACC_VER_BUILD__ 0
+#endif
+
+// The cudaThread* functions, deprecated since CUDA 4.0 and removed in CUDA
+// 13, are still called by host code written for older toolkits; each was
+// documented as the cudaDevice* function of the same meaning. Only where the
+// toolkit no longer declares them (CUDA 13; the bundled headers, which stand
+// for 12.9, declare them).
+#if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 13 && \
+    !defined(cudaThreadSynchronize)
+#define cudaThreadSynchronize cudaDeviceSynchronize
+#define cudaThreadExit cudaDeviceReset
+#define cudaThreadSetLimit cudaDeviceSetLimit
+#define cudaThreadGetLimit cudaDeviceGetLimit
+#define cudaThreadSetCacheConfig cudaDeviceSetCacheConfig
+#define cudaThreadGetCacheConfig cudaDeviceGetCacheConfig
 #endif
 
 // nvcc defines __NVCC__, and real code keys its __host__ __device__ macros

@@ -167,4 +167,25 @@ void launch(float *a, float3 *b, uchar4 *c, double2 *e) { k<<<1, 32>>>(a, b, c, 
 CU
 both device "$TMP/device.cu"
 json device_nt "len(d['diagnostics']) == 2"
+# Host code written for older toolkits: the cudaThread* functions CUDA 13
+# removed (the cudaDevice* ones under their old names) still parse.
+cat >"$TMP/old_api.cu" <<'CU'
+#include <cuda_runtime.h>
+__global__ void k(float *o) { o[threadIdx.x * 32] = 1; }
+int main() {
+  float *o;
+  cudaMalloc(&o, 1 << 20);
+  k<<<1, 32>>>(o);
+  cudaThreadSynchronize();
+  size_t v;
+  cudaThreadGetLimit(&v, cudaLimitStackSize);
+  cudaThreadSetLimit(cudaLimitStackSize, v);
+  cudaFuncCache c;
+  cudaThreadGetCacheConfig(&c);
+  cudaThreadSetCacheConfig(c);
+  cudaThreadExit();
+}
+CU
+both old_api "$TMP/old_api.cu"
+json old_api_nt "len(d['diagnostics']) == 1"
 done_checks
