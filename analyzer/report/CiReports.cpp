@@ -115,18 +115,26 @@ std::string FingerprintState::next(const DiagnosticRecord &d) {
   return llvm::utohexstr(h, true, 16) + ":" + std::to_string(n);
 }
 
-bool readBaseline(const std::string &path, std::set<std::string> &out,
-                  std::string &error) {
+std::optional<Value> readJsonFile(const std::string &path,
+                                  std::string &error) {
   auto buf = llvm::MemoryBuffer::getFile(path);
   if (!buf) {
     error = "cannot read '" + path + "': " + buf.getError().message();
-    return false;
+    return std::nullopt;
   }
   llvm::Expected<Value> doc = llvm::json::parse((*buf)->getBuffer());
   if (!doc) {
     error = "'" + path + "' is not JSON: " + llvm::toString(doc.takeError());
-    return false;
+    return std::nullopt;
   }
+  return std::move(*doc);
+}
+
+bool readBaseline(const std::string &path, std::set<std::string> &out,
+                  std::string &error) {
+  std::optional<Value> doc = readJsonFile(path, error);
+  if (!doc)
+    return false;
   const Object *o = doc->getAsObject();
   const Array *findings = o ? o->getArray("findings") : nullptr;
   if (!o || o->getInteger("warplint_baseline") != 1 || !findings) {

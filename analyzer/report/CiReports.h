@@ -9,7 +9,10 @@
 
 #include "Report.h"
 
+#include "llvm/Support/JSON.h"
+
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -69,6 +72,11 @@ private:
 
 /// A --baseline file: the fingerprints of the findings it records.
 /// Returns false with `error` set when the file is unreadable or not one.
+/// The JSON document in `path`, or nullopt with `error` set (unreadable, or
+/// not JSON), as the readers of baselines and shard reports need it.
+std::optional<llvm::json::Value> readJsonFile(const std::string &path,
+                                              std::string &error);
+
 bool readBaseline(const std::string &path, std::set<std::string> &out,
                   std::string &error);
 /// The --write-baseline document for the findings of `r`.

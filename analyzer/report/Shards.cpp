@@ -1,6 +1,8 @@
 // --shard and `warplint merge` (Shards.h, docs/ci.md).
 #include "Shards.h"
 
+#include "CiReports.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -447,16 +449,9 @@ struct Shard {
 
 bool readShard(const std::string &path, Shard &s, std::string &error) {
   s.path = path;
-  auto buf = llvm::MemoryBuffer::getFile(path);
-  if (!buf) {
-    error = "cannot read '" + path + "': " + buf.getError().message();
+  std::optional<Value> doc = readJsonFile(path, error);
+  if (!doc)
     return false;
-  }
-  llvm::Expected<Value> doc = llvm::json::parse((*buf)->getBuffer());
-  if (!doc) {
-    error = "'" + path + "' is not JSON: " + llvm::toString(doc.takeError());
-    return false;
-  }
   const Object *d = doc->getAsObject();
   if (!d || d->getString("tool") != StringRef("warplint") ||
       !d->getInteger("format_version")) {
