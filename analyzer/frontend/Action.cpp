@@ -176,19 +176,12 @@ std::string precheck(const std::string &path, uint64_t maxBytes) {
 
 /// The device-side parse command of one file: the user's (from -p or after
 /// --) or a plain one, with warplint's options, ending in the file.
-struct FileCommand {
-  std::string file; // absolute, without dots
-  std::string dir = ".";
-  std::vector<std::string> argv;
-  std::vector<std::string> errors;
-};
-FileCommand fileCommand(const std::string &file, const ToolOptions &opts,
-                        const CompilationDatabase *userDb) {
-  FileCommand fc;
-  SmallString<256> abs(file);
-  llvm::sys::fs::make_absolute(abs);
-  llvm::sys::path::remove_dots(abs, true);
-  fc.file = std::string(abs);
+ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
+                         const CompilationDatabase *userDb) {
+  ParseCommand fc;
+  fc.dir = ".";
+  fc.file = absolutePath(file);
+  StringRef abs = fc.file;
   std::vector<std::string> cmd{"clang++", "-std=c++17"};
   if (userDb) {
     auto cmds = userDb->getCompileCommands(abs);
@@ -249,7 +242,7 @@ std::optional<FileFacts> parseLaunches(const std::string &file,
                                          const CompilationDatabase *userDb) {
   if (!precheck(file, opts.maxFileBytes).empty())
     return std::nullopt;
-  FileCommand fc = fileCommand(file, opts, userDb);
+  ParseCommand fc = fileCommand(file, opts, userDb);
   if (!fc.errors.empty())
     return std::nullopt;
   DeviceDatabase db;
@@ -300,7 +293,7 @@ struct SpanMark {
 
 /// Parses and analyzes one file with `router`'s state, each file's errors
 /// its own; false when it crashed (the crash is recovered).
-bool runTool(const FileCommand &fc, Router &router, Factory &factory,
+bool runTool(const ParseCommand &fc, Router &router, Factory &factory,
              int &rc) {
   DeviceDatabase db;
   db.commands[fc.file] = CompileCommand(fc.dir, fc.file, fc.argv, "");
@@ -319,19 +312,18 @@ bool runTool(const FileCommand &fc, Router &router, Factory &factory,
   return crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20);
 }
 
-/// The files among `files` whose text includes a file named like `header`.
+/// The files among `files` whose text includes a file named like `header`
+/// (read through the project's text cache, as its launch lookups do).
 std::vector<std::string> includersOf(const std::string &header,
-                                     const std::vector<std::string> &files) {
+                                     const std::vector<std::string> &files,
+                                     ProjectLaunches &project) {
   std::string name = llvm::sys::path::filename(header).str();
   std::vector<std::string> out;
   for (const std::string &f : files) {
     if (f == header)
       continue;
-    auto buf = llvm::MemoryBuffer::getFile(f);
-    if (!buf)
-      continue;
     SmallVector<StringRef, 0> lines;
-    (*buf)->getBuffer().split(lines, '\n');
+    StringRef(project.text(f)).split(lines, '\n');
     for (StringRef l : lines) {
       l = l.trim();
       if (!l.consume_front("#"))
@@ -364,7 +356,8 @@ void inContext(const std::string &file, const std::string &abs,
   if (templates.size() > 3)
     names += " and " + std::to_string(templates.size() - 3) + " more";
   llvm::sys::fs::UniqueID id;
-  std::vector<std::string> includers = includersOf(abs, projectFiles);
+  std::vector<std::string> includers =
+      includersOf(abs, projectFiles, *router.Run.project);
   if (includers.empty() || llvm::sys::fs::getUniqueID(abs, id)) {
     llvm::errs() << "warplint: note: " << file << ": kernel template"
                  << (templates.size() == 1 ? " " : "s ") << names
@@ -379,7 +372,7 @@ void inContext(const std::string &file, const std::string &abs,
   for (const std::string &inc : includers) {
     if (n == MaxContexts)
       break;
-    FileCommand fc = fileCommand(inc, opts, userDb);
+    ParseCommand fc = fileCommand(inc, opts, userDb);
     if (!fc.errors.empty())
       continue;
     Factory factory(opts, report, router);
@@ -429,18 +422,11 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
   // file does not launch itself.
   std::vector<std::string> projectFiles;
   for (const std::string &f :
-       opts.projectFiles.empty() ? opts.files : opts.projectFiles) {
-    SmallString<256> abs(f);
-    llvm::sys::fs::make_absolute(abs);
-    llvm::sys::path::remove_dots(abs, true);
-    projectFiles.push_back(std::string(abs));
-  }
+       opts.projectFiles.empty() ? opts.files : opts.projectFiles)
+    projectFiles.push_back(absolutePath(f));
   if (userDb)
-    for (const std::string &f : userDb->getAllFiles()) {
-      SmallString<256> abs(f);
-      llvm::sys::path::remove_dots(abs, true);
-      projectFiles.push_back(std::string(abs));
-    }
+    for (const std::string &f : userDb->getAllFiles())
+      projectFiles.push_back(absolutePath(f));
   ProjectLaunches project(projectFiles, [&](const std::string &f) {
     return parseLaunches(f, runOpts, userDb.get());
   });
@@ -467,7 +453,7 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
       report.files.push_back(mark.close(std::move(fr)));
       continue;
     }
-    FileCommand fc = fileCommand(file, opts, userDb.get());
+    ParseCommand fc = fileCommand(file, opts, userDb.get());
     for (const std::string &e : fc.errors)
       llvm::errs() << "warplint: error: " << file << ": " << e << "\n";
     if (!fc.errors.empty()) {
@@ -532,8 +518,7 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
 
 ParseCommand parseCommand(const std::string &file, const ToolOptions &opts,
                           const CompilationDatabase *db) {
-  FileCommand fc = fileCommand(file, opts, db);
-  return {fc.file, fc.dir, fc.argv, fc.errors};
+  return fileCommand(file, opts, db);
 }
 
 } // namespace warplint

@@ -68,8 +68,8 @@ bool analyzeFiles(const ToolOptions &opts, Report &report);
 /// database `db` (null: none): the absolute file, its directory and
 /// arguments, or why it has none.
 struct ParseCommand {
-  std::string file, dir;
-  std::vector<std::string> argv, errors;
+  std::string file, dir; // file: absolute, without dots
+  std::vector<std::string> argv, errors; // argv ends with the file
 };
 ParseCommand parseCommand(const std::string &file, const ToolOptions &opts,
                           const clang::tooling::CompilationDatabase *db);

@@ -172,12 +172,7 @@ private:
   /// The main file's path as the run names its files: absolute, no dots.
   static std::string mainFile(const SourceManager &sm) {
     auto fe = sm.getFileEntryRefForID(sm.getMainFileID());
-    if (!fe)
-      return "";
-    SmallString<256> p(fe->getName());
-    llvm::sys::fs::make_absolute(p);
-    llvm::sys::path::remove_dots(p, true);
-    return std::string(p);
+    return fe ? absolutePath(fe->getName().str()) : "";
   }
 
   DiagnosticsEngine &Diags;

@@ -2,6 +2,10 @@
 
 #include "NvccOptions.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -41,6 +45,13 @@ static void archNumbers(const std::string &s, std::vector<int> &out) {
         out.push_back(std::stoi(s.substr(pos, end - pos)));
     }
   }
+}
+
+std::string absolutePath(const std::string &path) {
+  llvm::SmallString<256> p(path);
+  llvm::sys::fs::make_absolute(p);
+  llvm::sys::path::remove_dots(p, true);
+  return std::string(p);
 }
 
 std::string newestArch(const std::vector<std::string> &cmd) {

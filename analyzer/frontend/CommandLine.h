@@ -35,6 +35,10 @@ std::vector<std::string> deviceParseCommand(const std::vector<std::string> &cmd,
 /// Newest sm_NN named by nvcc or clang architecture flags, or "".
 std::string newestArch(const std::vector<std::string> &cmd);
 
+/// `path` made absolute (against the working directory) and without "." or
+/// ".." components: how a run names its files.
+std::string absolutePath(const std::string &path);
+
 /// The toolkit root to use: `requested` if given ("" with noToolkit), else
 /// /usr/local/cuda when it has include/cuda_runtime.h.
 std::string findCudaPath(const std::string &requested, bool noToolkit);

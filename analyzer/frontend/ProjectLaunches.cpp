@@ -104,8 +104,7 @@ void ProjectLaunches::remember(const std::string &file, FileFacts facts) {
   Parsed[file] = std::move(facts);
 }
 
-bool ProjectLaunches::mentions(const std::string &file,
-                               const std::string &ident, bool launch) {
+const std::string &ProjectLaunches::text(const std::string &file) {
   auto it = Text.find(file);
   if (it == Text.end()) {
     std::string text;
@@ -113,7 +112,12 @@ bool ProjectLaunches::mentions(const std::string &file,
       text = (*buf)->getBuffer().str();
     it = Text.emplace(file, std::move(text)).first;
   }
-  const std::string &t = it->second;
+  return it->second;
+}
+
+bool ProjectLaunches::mentions(const std::string &file,
+                               const std::string &ident, bool launch) {
+  const std::string &t = text(file);
   if (launch && t.find("<<<") == std::string::npos)
     return false;
   for (size_t at = t.find(ident); at != std::string::npos;

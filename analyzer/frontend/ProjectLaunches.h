@@ -65,6 +65,9 @@ public:
   /// `files`: the run's files and the compile database's, absolute.
   ProjectLaunches(std::vector<std::string> files, Parser parse);
 
+  /// The file's text, read once per run ("" when it cannot be read).
+  const std::string &text(const std::string &file);
+
   /// The facts of a file the run has parsed anyway.
   void remember(const std::string &file, FileFacts facts);
 
