@@ -335,7 +335,10 @@ HazardResult analyzeHazard(const LaneExpr &storeOffset,
         for (int b = 0; b < WarpSize; ++b) {
           if (b == a || !((sm >> b) & 1))
             continue;
-          if (la[a] < sa[b] + storeBytes && sa[b] < la[a] + loadBytes) {
+          // The load's first byte within (-loadBytes, storeBytes) of the
+          // store's, on addresses that wrap as the evaluator's do.
+          int64_t d = wrapSub(la[a], sa[b]);
+          if (d < storeBytes && d > -int64_t(loadBytes)) {
             r.intraWarp = true;
             r.warp = w;
             r.reader = a;

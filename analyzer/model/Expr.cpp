@@ -154,6 +154,17 @@ static bool fold(Op op, int64_t x, int64_t y, int64_t &r) {
   }
 }
 
+// Does `e` only take the values 0 and 1?
+static bool isBoolean(const LaneExpr &e) {
+  return isComparison(e->op) || isLogical(e->op) || e->op == Op::LoopActive ||
+         e->op == Op::Assumed;
+}
+
+// `e != 0`: what `&&`, `||` and `!` make of an operand.
+static LaneExpr truth(LaneExpr e) {
+  return isBoolean(e) ? e : bin(Op::Ne, std::move(e), cst(0));
+}
+
 LaneExpr bin(Op op, LaneExpr a, LaneExpr b) {
   int64_t x = 0, y = 0, r = 0;
   bool ca = constValue(a, x), cb = constValue(b, y);
@@ -178,8 +189,9 @@ LaneExpr bin(Op op, LaneExpr a, LaneExpr b) {
     if (cb && y == 1) return a;
     break;
   case Op::LAnd:
-    if (ca) return x ? b : cst(0);
-    if (cb) return y ? a : cst(0);
+    // `1 && x` is x != 0, not x: the result is a value too (`a[1 && t]`).
+    if (ca) return x ? truth(b) : cst(0);
+    if (cb) return y ? truth(a) : cst(0);
     break;
   default:
     break;
@@ -194,8 +206,9 @@ LaneExpr un(Op op, LaneExpr a) {
     if (op == Op::Not) return cst(~x);
     if (op == Op::LNot) return cst(!x);
   }
+  // `!!x` is x != 0.
   if (op == Op::LNot && a && a->op == Op::LNot)
-    return a->a;
+    return truth(a->a);
   return make(op, 0, std::move(a));
 }
 

@@ -13,7 +13,10 @@ int sectorsForRequest(const Lanes &addr, LaneMask active, int bytes) {
   for (int l = 0; l < WarpSize; ++l) {
     if (!((active >> l) & 1))
       continue;
-    int64_t first = addr[l] >> 5, last = (addr[l] + bytes - 1) >> 5;
+    // The last byte's sector counted from the first, which cannot overflow
+    // (an address may be any int64 the evaluator wrapped to).
+    int64_t first = addr[l] >> 5,
+            last = first + (((addr[l] & 31) + bytes - 1) >> 5);
     for (int64_t s = first; s <= last && n < 2 * WarpSize; ++s)
       sectors[n++] = s;
   }
@@ -58,7 +61,8 @@ BankConflict worstBank(const Lanes &addr, LaneMask active, int bytes) {
   for (int l = 0; l < WarpSize; ++l) {
     if (!((active >> l) & 1))
       continue;
-    int64_t first = addr[l] >> 2, last = (addr[l] + std::max(bytes, 1) - 1) >> 2;
+    int64_t first = addr[l] >> 2,
+            last = first + (((addr[l] & 3) + std::max(bytes, 1) - 1) >> 2);
     for (int64_t w = first; w <= last && n < WarpSize * 4; ++w) {
       int b = int(((w % WarpSize) + WarpSize) % WarpSize);
       lanesIn[b] |= 1u << l;
@@ -167,9 +171,11 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
       if (!((active >> l) & 1))
         continue;
       if (prev >= 0) {
-        int64_t d = (addr[l] - addr[prev]) / (l - prev);
+        // Addresses wrap like the GPU's integers; so does their distance.
+        int64_t gap = wrapSub(addr[l], addr[prev]);
+        int64_t d = gap / (l - prev);
         diffs[d]++;
-        if ((addr[l] - addr[prev]) % (l - prev) != 0)
+        if (gap % (l - prev) != 0)
           t.strideConstant = false;
         if (!t.strideSeen) {
           t.stride = d;
@@ -215,11 +221,11 @@ static bool blockShiftInvariant(const Access &acc, const LaneExpr &mask,
         Lanes a = ev.value(acc.offset);
         if (ev.undefined)
           return false;
-        int64_t shift = a[0] - a0[0];
+        int64_t shift = wrapSub(a[0], a0[0]);
         for (int l = 1; l < WarpSize; ++l)
-          if (a[l] - a0[l] != shift)
+          if (wrapSub(a[l], a0[l]) != shift)
             return false;
-        if (shift % 128 != 0 || (k == 2 && shift != 2 * step))
+        if (shift % 128 != 0 || (k == 2 && shift != wrapMul(2, step)))
           return false;
         step = shift;
       }

@@ -1,0 +1,75 @@
+// Model bugs that fuzzing found (test/fuzz/FuzzModel.cpp; the inputs are in
+// test/fuzz/regressions/fuzz_model/), each as the smallest case that shows it.
+#include "model/Divergence.h"
+#include "model/Memory.h"
+#include "model/Sampling.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace warplint {
+namespace {
+
+// Addresses are int64 values the evaluator wraps; an element that ends past
+// INT64_MAX still straddles two sectors (banks) like any other, and its last
+// byte is found without overflowing.
+TEST(FuzzFound, ElementAtTheTopOfTheAddressRange) {
+  Lanes addr;
+  addr.fill(INT64_MAX - 1); // 2 bytes before the end of a sector
+  EXPECT_EQ(sectorsForRequest(addr, 1, 4), 2);
+  EXPECT_EQ(sectorsForRequest(addr, 1, 2), 1);
+  // Its two words are in two banks, one word each.
+  EXPECT_EQ(worstBank(addr, 1, 4).degree, 1);
+}
+
+// Lanes whose addresses are further apart than INT64_MAX (a wrapped index):
+// their distance wraps as the GPU's does instead of overflowing.
+TEST(FuzzFound, LanesFurtherApartThanTheRange) {
+  Context ctx;
+  // lane 0 at INT64_MIN + 64, the others at INT64_MAX - 64 + 4 * lane
+  LaneExpr off = select(bin(Op::Eq, threadIdx(0), cst(0)), cst(INT64_MIN + 64),
+                        cst(INT64_MAX - 64) + threadIdx(0) * cst(4));
+  Access acc{off, nullptr, 4};
+  AccessResult r = analyzeAccess(acc, ctx, {Shape{32, 1, 1}}, globalSectors);
+  ASSERT_TRUE(r.evaluated);
+  EXPECT_FALSE(r.laneStride.has_value());
+}
+
+// `&&` and `!` give 0 or 1 also when the builders fold them: `1 && t` and
+// `!!t` are t != 0 as values (an index `a[!!t]`), not t.
+TEST(FuzzFound, FoldedLogicalOperatorsAreZeroOrOne) {
+  Context ctx;
+  Env env = representativeEnv(ctx);
+  LaneExpr t = threadIdx(0);
+  for (LaneExpr e : {bin(Op::LAnd, cst(1), t), bin(Op::LAnd, t, cst(7)),
+                     un(Op::LNot, un(Op::LNot, t))}) {
+    WarpEval ev(ctx, Shape{32, 1, 1}, env, 0);
+    Lanes v = ev.value(e);
+    for (int l = 0; l < WarpSize; ++l)
+      EXPECT_EQ(v[l], l != 0 ? 1 : 0) << "lane " << l;
+  }
+  // Already 0 or 1: kept as they are.
+  LaneExpr lt = bin(Op::Lt, t, cst(5));
+  EXPECT_EQ(bin(Op::LAnd, cst(1), lt), lt);
+  EXPECT_EQ(un(Op::LNot, un(Op::LNot, lt)), lt);
+}
+
+// A store and a load at the top of the address range: the overlap test
+// does not overflow, and lanes one element apart do not overlap.
+TEST(FuzzFound, HazardAtTheTopOfTheAddressRange) {
+  Context ctx;
+  LaneExpr top = cst(INT64_MAX - 3);
+  LaneExpr store = bin(Op::Sub, top, threadIdx(0) * cst(4));
+  HazardResult apart = analyzeHazard(store, nullptr, 4, store, nullptr, 4, ctx,
+                                     {Shape{32, 1, 1}});
+  EXPECT_FALSE(apart.intraWarp);
+  // Every lane loads what lane 0 stored.
+  HazardResult same = analyzeHazard(store, nullptr, 4, top, nullptr, 4, ctx,
+                                    {Shape{32, 1, 1}});
+  EXPECT_TRUE(same.intraWarp);
+  EXPECT_EQ(same.writer, 0);
+}
+
+} // namespace
+} // namespace warplint
