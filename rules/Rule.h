@@ -54,7 +54,16 @@ struct AccessFacts {
   /// A piece of an element nvcc moves in several instructions: the whole
   /// element's bytes (a double4's 32); 0 otherwise.
   int splitOf = 0;
+  /// The intrinsic that makes the access ("ldmatrix.x4"), named before the
+  /// message's "shared load"; empty for an lvalue.
+  std::string intrinsic;
 };
+
+/// "shared load", or "ldmatrix.x4 shared load" for an intrinsic's access.
+inline std::string accessKind(const AccessFacts &f, const char *space,
+                              const char *op) {
+  return (f.intrinsic.empty() ? "" : f.intrinsic + " ") + space + " " + op;
+}
 
 struct RuleNote {
   int origin = -1; // a model origin; -1: at the access itself

@@ -167,13 +167,13 @@ std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
   // differ (a loop that changes the stride) the message says both.
   double ways = r.ideal > 0 ? r.actual / r.ideal : 1;
   if (std::abs(ways - worst.degree) < 0.01)
-    out.message = "shared " + std::string(op) + " has a " +
+    out.message = accessKind(f, "shared", op) + " has a " +
                   std::to_string(std::max(worst.degree, 2)) +
                   "-way bank conflict: " + desc + "; " +
                   formatFigure(r.actual) + " wavefronts where " +
                   formatFigure(r.ideal) + " would do";
   else
-    out.message = "shared " + std::string(op) + " has bank conflicts: " +
+    out.message = accessKind(f, "shared", op) + " has bank conflicts: " +
                   formatFigure(r.actual) + " wavefronts per request where " +
                   formatFigure(r.ideal) + " would do, on average over " +
                   "iterations and warps; in the first, " + desc +

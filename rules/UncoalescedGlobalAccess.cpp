@@ -90,7 +90,7 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
           ? formatFigure(r.actual)
           : formatFigure(r.minActualRealistic) + " to " +
                 formatFigure(r.maxActualRealistic);
-  out.message = "global " + std::string(op) + " is uncoalesced: " + why + "; " +
+  out.message = accessKind(f, "global", op) + " is uncoalesced: " + why + "; " +
                 figure + " sectors per request where " +
                 formatFigure(r.ideal) + " would do";
   // "for cols >= 8" says from where the one figure quoted holds; a range

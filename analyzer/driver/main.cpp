@@ -345,16 +345,22 @@ static void printSummary(const warplint::Report &report,
          << (report.kernels.size() == 1 ? "" : "s") << ", "
          << report.accesses.size() << " memory access"
          << (report.accesses.size() == 1 ? "" : "es") << ")";
-  size_t unknown = 0, ranged = 0;
+  size_t unknown = 0, ranged = 0, intrinsics = 0;
   for (const auto &a : report.accesses) {
     unknown += !a.evaluated;
     ranged += a.evaluated && !a.exact;
+    intrinsics += !a.evaluated && !a.intrinsic.empty() &&
+                  a.unknownReason.rfind("unknown: ", 0) == 0;
   }
   size_t leftOut = 0;
   for (const auto &k : report.kernels)
     leftOut += k.accessesLeftOut;
   if (leftOut)
     errs() << "; " << leftOut << " accesses left out (per-kernel limit)";
+  if (intrinsics)
+    errs() << "; " << intrinsics << " intrinsic access"
+           << (intrinsics == 1 ? "" : "es")
+           << " whose lane layout warplint does not model";
   if (unknown || ranged)
     errs() << "; " << unknown << " not evaluated, " << ranged
            << " depending on unknown values (--remarks or --format=json "

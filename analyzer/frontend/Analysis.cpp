@@ -316,7 +316,11 @@ private:
         c.ideal = c.actual;
         return c;
       };
-    AccessResult r = analyzeAccess(site.access, m.ctx, choice.shapes, cost);
+    AccessResult r;
+    if (site.unknown.empty())
+      r = analyzeAccess(site.access, m.ctx, choice.shapes, cost);
+    else
+      r.unknownReason = site.unknown;
     SourceLocation loc =
         site.reportAt.isValid() ? site.reportAt : site.expr->getBeginLoc();
     AccessRecord ar;
@@ -327,6 +331,7 @@ private:
     ar.op = site.atomic ? "atomic" : site.store ? "store" : "load";
     ar.expr = text(site.expr->getSourceRange());
     ar.elementBytes = site.access.elementBytes;
+    ar.intrinsic = site.intrinsic;
     ar.evaluated = r.evaluated;
     ar.unknownReason = r.unknownReason;
     ar.activeLanes = r.activeLanes;
@@ -372,7 +377,7 @@ private:
     AccessFacts facts{site.access, r, m.ctx, choice.shapes[0], choice.assumed,
                       site.space, site.store, site.structMember,
                       site.elementStride, array ? &*array : nullptr,
-                      site.splitOf};
+                      site.splitOf, site.intrinsic};
     for (const RuleInfo &rule : allRules()) {
       if (!rule.check || !ruleEnabled(Opts.rules.enabled, rule.id))
         continue;
@@ -501,7 +506,8 @@ private:
 
   void remark(SourceLocation loc, const AccessRecord &ar,
               const AccessResult &r, bool shapeAssumed) {
-    std::string msg = ar.space + " " + ar.op + ": ";
+    std::string msg = (ar.intrinsic.empty() ? "" : ar.intrinsic + " ") +
+                      ar.space + " " + ar.op + ": ";
     if (!r.evaluated) {
       msg += "not evaluated: " + r.unknownReason;
     } else {

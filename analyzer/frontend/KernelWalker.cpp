@@ -71,6 +71,8 @@ static void dropRepeatedLoads(KernelModel &m,
           ++it;
       continue;
     }
+    if (!s.intrinsic.empty())
+      continue; // an intrinsic is issued where it is written
     Key key{withoutOrigins(s.access.offset, memo).get(), s.base,
             s.access.elementBytes, int(s.space), s.epoch};
     auto &earlier = seen[key];
@@ -109,7 +111,7 @@ static void mergeVectorAccesses(KernelModel &m,
   for (size_t i = 0; i < m.accesses.size(); ++i) {
     const AccessSite &s = m.accesses[i];
     if (s.space == Space::Local || s.isVolatile || !s.base || s.atomic ||
-        s.mergedInto >= 0)
+        s.mergedInto >= 0 || !s.intrinsic.empty())
       continue;
     // Barriers end a region too (their epoch differs).
     auto key = std::make_tuple(s.stmt, s.epoch, s.base, int(s.space), s.store,
@@ -201,7 +203,7 @@ static void mergeUnrolledIterations(KernelModel &m) {
   for (size_t i = 0; i < m.accesses.size(); ++i) {
     AccessSite &s = m.accesses[i];
     if (s.space == Space::Local || s.isVolatile || !s.base || s.atomic ||
-        s.mergedInto >= 0 || loopsOf[i].size() != 1)
+        s.mergedInto >= 0 || !s.intrinsic.empty() || loopsOf[i].size() != 1)
       continue;
     int L = loopsOf[i][0];
     if (m.ctx.loops[L].iterOf >= 0 || !m.ctx.loops[L].straight)

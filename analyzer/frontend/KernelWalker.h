@@ -67,6 +67,14 @@ struct AccessSite {
   /// A piece of an element nvcc moves in several instructions (Walker::
   /// record): the whole element's bytes; 0 otherwise.
   int splitOf = 0;
+  /// An access an intrinsic makes ("ldmatrix.x4", "cp.async",
+  /// "wmma::load_matrix_sync"): one instruction of its own, never merged
+  /// with or dropped for another.
+  std::string intrinsic;
+  /// Set when warplint does not model the intrinsic's lane-to-address map:
+  /// why, as "unknown: <intrinsic>: <reason>" (the access is reported as not
+  /// evaluated with it).
+  std::string unknown;
 };
 
 /// A point where control flow may split a warp. Exit: `if (c) return;`

@@ -273,6 +273,29 @@ private:
   /// to the argument values, accesses masked by the caller's condition.
   Val inlineCall(const CallExpr *c, const FunctionDecl *def);
 
+  // --- intrinsics (WalkerIntrinsics.cpp) ----------------------------------
+  /// The accesses of a toolkit intrinsic the hardware makes per lane
+  /// (cp.async wrappers, wmma fragments, cooperative-groups copies): true if
+  /// `c` is one (its value in `out`).
+  bool intrinsicCall(const CallExpr *c, StringRef name, Val &out);
+  /// Inline PTX: the accesses of the memory instructions it holds (ld/st,
+  /// ldmatrix, stmatrix, cp.async), and what it writes to its outputs.
+  void asmStmt(const GCCAsmStmt *a);
+  /// Records an access an intrinsic makes: `bytes` at `ptr` by the lanes
+  /// of the current mask for which `lanes` holds (null: all), reported at
+  /// `at` as `intrinsic`.
+  void recordIntrinsic(const Expr *at, const Val &ptr, int bytes, bool store,
+                       LaneExpr lanes, const std::string &intrinsic);
+  /// Records an access warplint does not model, so that it is reported as
+  /// "unknown: <intrinsic>: <why>" instead of left out.
+  void recordUnknown(const Expr *at, Space space, bool store,
+                     const std::string &intrinsic, const std::string &why);
+  /// The lane index within its warp (linear thread index % 32).
+  LaneExpr laneIndex();
+  /// While inline PTX is walked: its statement, where nvcc's line table puts
+  /// the instructions it holds (the operands may be on other lines).
+  SourceLocation AsmAt;
+
   // --- statements -------------------------------------------------------------
   void declare(const VarDecl *v);
 

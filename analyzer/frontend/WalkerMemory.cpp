@@ -427,6 +427,9 @@ Val Walker::call(const CallExpr *c) {
     }
     return opaque(c, true);
   }
+  Val intrinsic;
+  if (!userDefined && intrinsicCall(c, name, intrinsic))
+    return intrinsic;
   if (userDefined && Depth < MaxInlineDepth &&
       std::find(Inlining.begin(), Inlining.end(), def) == Inlining.end())
     return inlineCall(c, def);

@@ -521,6 +521,8 @@ void Walker::stmt(const Stmt *s) {
     rvalue(e);
     return;
   }
+  if (auto *a = dyn_cast<GCCAsmStmt>(s))
+    return asmStmt(a);
   for (const Stmt *c : s->children())
     stmt(c);
 }

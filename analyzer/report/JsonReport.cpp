@@ -54,6 +54,8 @@ Object jsonObject(const Report &r) {
     o["space"] = a.space;
     o["op"] = a.op;
     o["expr"] = a.expr;
+    if (!a.intrinsic.empty())
+      o["intrinsic"] = a.intrinsic;
     o["element_bytes"] = a.elementBytes;
     o["evaluated"] = a.evaluated;
     o["worst_excess"] = optNumber(a.worstRatio);

@@ -56,6 +56,9 @@ struct AccessRecord {
   std::string space; // "global", "shared", "constant"
   std::string op;    // "load", "store"
   std::string expr;  // source text of the access
+  /// The intrinsic that makes it ("ldmatrix.x4", "cp.async.cg",
+  /// "wmma::load_matrix_sync"); empty for an lvalue.
+  std::string intrinsic;
   int elementBytes = 0;
   bool evaluated = false;
   std::string unknownReason;

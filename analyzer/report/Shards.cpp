@@ -317,6 +317,8 @@ struct Reader {
       a.space = str(o, "space");
       a.op = str(o, "op");
       a.expr = str(o, "expr");
+      if (o.get("intrinsic"))
+        a.intrinsic = str(o, "intrinsic");
       a.elementBytes = int(integer(o, "element_bytes"));
       a.evaluated = boolean(o, "evaluated");
       a.worstRatio = optNum(o, "worst_excess");

@@ -1,0 +1,540 @@
+//===- WalkerIntrinsics.cpp - accesses made by intrinsics and inline PTX --===//
+//
+// Tensor-core and asynchronous-copy code moves memory through intrinsics
+// rather than lvalues: ldmatrix and stmatrix (each lane supplies one 16-byte
+// row address), cp.async (a global read and a shared write per lane),
+// wmma::load_matrix_sync / store_matrix_sync (nvcc emits ldmatrix and 64-bit
+// shared stores with a fixed lane layout), and plain ld/st in inline PTX.
+// Each becomes an AccessSite the memory model evaluates like any other. The
+// lane layouts of the wmma functions are not documented; the ones here were
+// measured (bench-kernels/tensor-core, docs/model.md "Intrinsics"), and what
+// was not measured is recorded as "unknown: <intrinsic>: <why>" rather than
+// left out.
+//
+//===----------------------------------------------------------------------===//
+#include "Walker.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "llvm/Support/Regex.h"
+
+namespace warplint {
+namespace detail {
+
+LaneExpr Walker::laneIndex() {
+  LaneExpr linear =
+      bin(Op::Add, threadIdx(0),
+          bin(Op::Mul, blockDim(0),
+              bin(Op::Add, threadIdx(1),
+                  bin(Op::Mul, blockDim(1), threadIdx(2)))));
+  return bin(Op::Rem, linear, cst(WarpSize));
+}
+
+void Walker::recordIntrinsic(const Expr *at, const Val &ptr, int bytes,
+                             bool store, LaneExpr lanes,
+                             const std::string &intrinsic) {
+  if (NoRecord)
+    return;
+  if (!ptr.isPtr()) {
+    recordUnknown(at, ptr.space, store, intrinsic,
+                  "its address is not a pointer warplint can follow");
+    return;
+  }
+  if (ptr.space == Space::Local)
+    return;
+  if (M.accesses.size() >= MaxAccesses) {
+    ++M.accessesLeftOut;
+    return;
+  }
+  AccessSite s;
+  s.access = Access{ptr.v, lanes ? land(fullMask(), lanes) : fullMask(), bytes};
+  s.base = ptr.base;
+  s.space = ptr.space;
+  s.store = store;
+  s.expr = at;
+  s.calls = Calls;
+  s.seq = Seq++;
+  s.epoch = Epoch;
+  s.stmt = StmtId;
+  s.align = bytes;
+  s.elementStride = bytes;
+  s.intrinsic = intrinsic;
+  s.reportAt = AsmAt;
+  M.accesses.push_back(std::move(s));
+}
+
+void Walker::recordUnknown(const Expr *at, Space space, bool store,
+                           const std::string &intrinsic,
+                           const std::string &why) {
+  if (NoRecord || space == Space::Local)
+    return;
+  if (M.accesses.size() >= MaxAccesses) {
+    ++M.accessesLeftOut;
+    return;
+  }
+  AccessSite s;
+  // A lane-varying unknown address: every analysis that looks at the
+  // accesses treats it as data-dependent, which it is as far as warplint
+  // knows.
+  s.access = Access{data(M.ctx.addAtom(intrinsic, AtomKind::Data, why)),
+                    fullMask(), 4};
+  s.space = space;
+  s.store = store;
+  s.expr = at;
+  s.calls = Calls;
+  s.seq = Seq++;
+  s.epoch = Epoch;
+  s.stmt = StmtId;
+  s.intrinsic = intrinsic;
+  s.unknown = "unknown: " + intrinsic + ": " + why;
+  s.reportAt = AsmAt;
+  M.accesses.push_back(std::move(s));
+}
+
+/// A compile-time integer: the argument itself, or the value a
+/// cuda::aligned_size_t<N>(x) (or another one-argument wrapper) is built on.
+static std::optional<int64_t> constantSize(const Expr *e, ASTContext &ac) {
+  e = e->IgnoreImplicit();
+  if (auto *fc = dyn_cast<CXXFunctionalCastExpr>(e))
+    e = fc->getSubExpr()->IgnoreImplicit();
+  if (auto *bt = dyn_cast<CXXBindTemporaryExpr>(e))
+    e = bt->getSubExpr()->IgnoreImplicit();
+  if (auto *ce = dyn_cast<CXXConstructExpr>(e)) {
+    if (ce->getNumArgs() < 1)
+      return std::nullopt;
+    e = ce->getArg(0)->IgnoreImplicit();
+  }
+  if (e->isValueDependent() || !e->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult r;
+  if (!e->EvaluateAsInt(r, ac))
+    return std::nullopt;
+  return r.Val.getInt().getExtValue();
+}
+
+/// A wmma::fragment's template arguments.
+struct Fragment {
+  std::string use, elem, layout; // "matrix_a", "__half", "row_major"
+  int64_t m = 0, n = 0, k = 0;
+};
+
+static std::optional<Fragment> fragmentOf(QualType t) {
+  const auto *spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      t.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!spec || spec->getName() != "fragment")
+    return std::nullopt;
+  const TemplateArgumentList &args = spec->getTemplateArgs();
+  if (args.size() < 5)
+    return std::nullopt;
+  auto typeName = [](const TemplateArgument &a) -> std::string {
+    if (a.getKind() != TemplateArgument::Type)
+      return "";
+    QualType q = a.getAsType();
+    if (const auto *rd = q->getAsRecordDecl())
+      return rd->getNameAsString();
+    return q.getUnqualifiedType().getAsString();
+  };
+  auto integer = [](const TemplateArgument &a) -> int64_t {
+    return a.getKind() == TemplateArgument::Integral
+               ? a.getAsIntegral().getExtValue()
+               : 0;
+  };
+  Fragment f;
+  f.use = typeName(args[0]);
+  f.m = integer(args[1]);
+  f.n = integer(args[2]);
+  f.k = integer(args[3]);
+  f.elem = typeName(args[4]);
+  if (args.size() > 5)
+    f.layout = typeName(args[5]);
+  return f;
+}
+
+static Val offsetBy(const Val &p, LaneExpr bytes) {
+  Val v = p;
+  v.v = bin(Op::Add, p.v, std::move(bytes));
+  return v;
+}
+
+bool Walker::intrinsicCall(const CallExpr *c, StringRef name, Val &out) {
+  const FunctionDecl *fd = c->getDirectCallee();
+  if (!fd)
+    return false;
+  std::string qualified = fd->getQualifiedNameAsString();
+  auto rest = [&](unsigned from) {
+    for (unsigned i = from; i < c->getNumArgs(); ++i)
+      rvalue(c->getArg(i));
+  };
+  // The shared address of a generic pointer: the same location.
+  if ((name == "__cvta_generic_to_shared" || name == "__cvta_generic_to_global") &&
+      c->getNumArgs() == 1) {
+    out = rvalue(c->getArg(0));
+    if (out.kind != Val::Ptr)
+      out = opaque(c, varying(out));
+    return true;
+  }
+  // One lane's asynchronous copy: a global read and a shared write of
+  // `size` bytes (nvcc: one LDGSTS, 4, 8 or 16 bytes wide).
+  auto laneCopy = [&](const Expr *dstE, const Expr *srcE, const Expr *sizeE,
+                      const std::string &what) {
+    Val dst = rvalue(dstE), src = rvalue(srcE);
+    std::optional<int64_t> size = constantSize(sizeE, AC);
+    if (!size || (*size != 4 && *size != 8 && *size != 16)) {
+      std::string why = size ? "a copy of " + std::to_string(*size) +
+                                   " bytes a lane is several instructions "
+                                   "warplint does not model"
+                             : "its size is not a compile-time constant";
+      recordUnknown(c, Space::Global, false, what, why);
+      recordUnknown(c, Space::Shared, true, what, why);
+      return;
+    }
+    recordIntrinsic(c, src, int(*size), false, nullptr, what);
+    recordIntrinsic(c, dst, int(*size), true, nullptr, what);
+  };
+  if (name == "__pipeline_memcpy_async" && c->getNumArgs() >= 3) {
+    laneCopy(c->getArg(0), c->getArg(1), c->getArg(2), "__pipeline_memcpy_async");
+    rest(3);
+    out = opaque(c, true);
+    return true;
+  }
+  if (name == "memcpy_async" &&
+      (qualified.rfind("cuda::", 0) == 0 ||
+       qualified.find("cooperative_groups") != std::string::npos)) {
+    std::string what = qualified.find("cooperative_groups") != std::string::npos
+                           ? "cooperative_groups::memcpy_async"
+                           : "cuda::memcpy_async";
+    unsigned n = c->getNumArgs();
+    bool perThread = n == 4 && c->getArg(0)->getType()->isPointerType();
+    std::string sync = n ? c->getArg(n - 1)->getType().getAsString() : "";
+    if (perThread && sync.find("thread_scope_thread") != std::string::npos &&
+        sync.find("pipeline") != std::string::npos) {
+      laneCopy(c->getArg(0), c->getArg(1), c->getArg(2), what);
+      rest(3);
+    } else {
+      rest(0);
+      std::string why =
+          perThread ? "a copy synchronized by '" + sync +
+                          "' is issued in a way not measured (a thread-scope "
+                          "cuda::pipeline is)"
+                    : "a group's copy is spread over its threads in a layout "
+                      "the toolkit does not document";
+      recordUnknown(c, Space::Global, false, what, why);
+      recordUnknown(c, Space::Shared, true, what, why);
+    }
+    out = opaque(c, true);
+    return true;
+  }
+  if (name.starts_with("cp_async_bulk")) {
+    rest(0);
+    recordUnknown(c, Space::Shared, true, name.str(),
+                  "the tensor memory accelerator moves a bulk copy, not the "
+                  "warp's lanes: it has no per-lane sectors or wavefronts");
+    out = opaque(c, true);
+    return true;
+  }
+  if (qualified.find("wmma::") == std::string::npos ||
+      (name != "load_matrix_sync" && name != "store_matrix_sync"))
+    return false;
+  bool store = name == "store_matrix_sync";
+  std::string what = "wmma::" + name.str();
+  if (c->getNumArgs() < 3) {
+    rest(0);
+    return false;
+  }
+  const Expr *fragE = c->getArg(store ? 1 : 0);
+  Val ptr = rvalue(c->getArg(store ? 0 : 1));
+  Val ldm = rvalue(c->getArg(2));
+  std::optional<int64_t> layout;
+  if (c->getNumArgs() > 3)
+    layout = constantSize(c->getArg(3), AC);
+  out = opaque(c, true);
+  std::optional<Fragment> f = fragmentOf(fragE->getType());
+  if (!f) {
+    recordUnknown(c, ptr.space, store, what, "its fragment type is not known");
+    return true;
+  }
+  std::string shape = "m" + std::to_string(f->m) + "n" + std::to_string(f->n) +
+                      "k" + std::to_string(f->k) + " " + f->use + " " + f->elem;
+  if (!f->layout.empty() && f->layout != "void")
+    shape += " " + f->layout;
+  if (!ptr.isPtr() || ldm.kind != Val::Int || !ldm.v ||
+      (ptr.space != Space::Shared && ptr.space != Space::Global)) {
+    recordUnknown(c, ptr.space, store, what,
+                  "its address is not a pointer warplint can follow");
+    return true;
+  }
+  bool shared = ptr.space == Space::Shared;
+  LaneExpr lane = laneIndex();
+  // The mma.sync register layouts: lane l is in group l / 4 (a row of an
+  // 8-row block) at thread l % 4 of it.
+  LaneExpr group = bin(Op::Div, lane, cst(4));
+  LaneExpr thread = bin(Op::Rem, lane, cst(4));
+  // `count` accesses of `bytes` each, lane l's at stored line
+  // line(h) and element elem(n) (h, n in {0, 1}) of `elemBytes` each.
+  auto fragmentAccesses = [&](int bytes, int elemBytes,
+                              const std::function<LaneExpr(int)> &line,
+                              const std::function<LaneExpr(int)> &elem) {
+    for (int h = 0; h < 2; ++h)
+      for (int n = 0; n < 2; ++n) {
+        LaneExpr elems =
+            bin(Op::Add, bin(Op::Mul, line(h), ldm.v), elem(n));
+        recordIntrinsic(c, offsetBy(ptr, bin(Op::Mul, elems, cst(elemBytes))),
+                        bytes, store, nullptr, what);
+      }
+  };
+  bool sixteen = f->m == 16 && f->n == 16 && f->k == 16;
+  // A fragment whose stored lines are its rows of k (matrix_a row-major,
+  // matrix_b column-major) or the transpose.
+  bool kLines = (f->use == "matrix_a" && f->layout == "row_major") ||
+                (f->use == "matrix_b" && f->layout == "col_major");
+  if (!store && sixteen && f->elem == "__half" &&
+      (f->use == "matrix_a" || f->use == "matrix_b") && shared) {
+    // One ldmatrix.x4 (.trans for a transposed layout): lane l supplies
+    // stored line l % 16 (a row in row-major memory, a column in
+    // column-major), 16 bytes from half (l / 16) * 8. Measured on the H100
+    // and the H200 at ldm 16, 24, 32, 64 and 72, both layouts, both operands.
+    LaneExpr line = bin(Op::Rem, lane, cst(16));
+    LaneExpr chunk = bin(Op::Div, lane, cst(16));
+    LaneExpr elems = bin(Op::Add, bin(Op::Mul, line, ldm.v),
+                         bin(Op::Mul, chunk, cst(8)));
+    recordIntrinsic(c, offsetBy(ptr, bin(Op::Mul, elems, cst(2))), 16, false,
+                    nullptr, what);
+    return true;
+  }
+  if (!store && sixteen && f->elem == "__half" && kLines && !shared) {
+    // From global memory: four 32-bit loads, lane l reading halves
+    // 2 (l % 4) + {0, 1} (and 8 further) of lines l / 4 and l / 4 + 8
+    // (measured: matrix_a row-major at ldm 16 and 256, 8 sectors where 4
+    // would do).
+    fragmentAccesses(
+        4, 2, [&](int h) { return bin(Op::Add, group, cst(8 * h)); },
+        [&](int n) {
+          return bin(Op::Add, bin(Op::Mul, thread, cst(2)), cst(8 * n));
+        });
+    return true;
+  }
+  if (!store && f->m == 16 && f->n == 16 && f->k == 8 &&
+      f->elem == "tf32" && f->use == "matrix_a" && kLines && shared) {
+    // Four 32-bit loads: lane l reads element l % 4 (and 4 further) of rows
+    // l / 4 and l / 4 + 8 (measured at ldm 8, 12 and 16).
+    fragmentAccesses(
+        4, 4, [&](int h) { return bin(Op::Add, group, cst(8 * h)); },
+        [&](int n) { return bin(Op::Add, thread, cst(4 * n)); });
+    return true;
+  }
+  if (store && sixteen && f->use == "accumulator" && f->elem == "float" &&
+      layout && *layout == 0) {
+    // Four 64-bit stores (mem_row_major): lane l holds rows l / 4 and
+    // l / 4 + 8, columns 2 (l % 4) + {0, 1} and the same 8 further right.
+    // Measured at ldm 16, 20, 24 and 32 in shared memory, 16 and 256 in
+    // global memory.
+    fragmentAccesses(
+        8, 4, [&](int h) { return bin(Op::Add, group, cst(8 * h)); },
+        [&](int n) {
+          return bin(Op::Add, bin(Op::Mul, thread, cst(2)), cst(8 * n));
+        });
+    return true;
+  }
+  recordUnknown(c, ptr.space, store, what,
+                "the lane layout of " + shape +
+                    (store && layout && *layout != 0 ? " (mem_col_major)" : "") +
+                    " fragments in " + (shared ? "shared" : "global") +
+                    " memory is not measured");
+  return true;
+}
+
+namespace {
+/// One PTX operand reference: %N or %[name], and a byte offset (`[%1+16]`).
+struct OperandRef {
+  int index = -1;
+  int64_t offset = 0;
+};
+
+OperandRef operandRef(const GCCAsmStmt *a, StringRef text) {
+  OperandRef r;
+  text = text.trim();
+  llvm::SmallVector<StringRef, 4> m;
+  static const llvm::Regex ref(
+      "^%(\\[([A-Za-z_][A-Za-z0-9_]*)\\]|([0-9]+))[ \t]*(\\+[ \t]*([0-9]+))?$");
+  if (!ref.match(text, &m))
+    return r;
+  if (!m[2].empty())
+    r.index = a->getNamedOperand(m[2]);
+  else
+    m[3].getAsInteger(10, r.index);
+  if (!m[5].empty())
+    m[5].getAsInteger(10, r.offset);
+  return r;
+}
+
+/// Bytes a PTX ld/st moves per lane from its modifiers (".v4.f32": 16), or
+/// 0 when the type is not a plain one.
+int ptxBytes(StringRef mods) {
+  int vec = 1;
+  if (mods.contains(".v2"))
+    vec = 2;
+  else if (mods.contains(".v4"))
+    vec = 4;
+  else if (mods.contains(".v8"))
+    vec = 8;
+  llvm::SmallVector<StringRef, 3> m;
+  static const llvm::Regex type("\\.(b|u|s|f)(8|16|32|64|128)(\\.|$)");
+  // The last type modifier is the element type.
+  int bits = 0;
+  StringRef rest = mods;
+  while (type.match(rest, &m)) {
+    m[2].getAsInteger(10, bits);
+    rest = rest.substr(rest.find(m[0]) + m[0].size() - (m[3].empty() ? 0 : 1));
+  }
+  return bits ? vec * bits / 8 : 0;
+}
+} // namespace
+
+void Walker::asmStmt(const GCCAsmStmt *a) {
+  struct Restore {
+    SourceLocation &at, saved;
+    ~Restore() { at = saved; }
+  } restore{AsmAt, AsmAt};
+  unsigned outs = a->getNumOutputs();
+  std::vector<Val> operands(outs + a->getNumInputs());
+  // Read-write outputs are read first, then the inputs.
+  for (unsigned i = 0; i < outs; ++i)
+    if (a->isOutputPlusConstraint(i))
+      operands[i] = rvalue(a->getOutputExpr(i));
+  for (unsigned i = 0; i < a->getNumInputs(); ++i)
+    operands[outs + i] = rvalue(a->getInputExpr(i));
+  auto exprOf = [&](int i) -> const Expr * {
+    if (i < 0 || unsigned(i) >= operands.size())
+      return nullptr;
+    return unsigned(i) < outs ? a->getOutputExpr(i) : a->getInputExpr(i - outs);
+  };
+  auto address = [&](StringRef text, const Expr *&at) -> std::optional<Val> {
+    OperandRef r = operandRef(a, text);
+    at = exprOf(r.index);
+    if (!at)
+      return std::nullopt;
+    Val p = operands[r.index];
+    if (p.isPtr() && r.offset)
+      p = offsetBy(p, cst(r.offset));
+    return p;
+  };
+  std::string body = a->getAsmString();
+  AsmAt = a->getAsmLoc();
+  llvm::SmallVector<StringRef, 8> insts;
+  StringRef(body).split(insts, ';');
+  // What the outputs hold after the statement, when the PTX says.
+  std::map<int, Val> outputs;
+  static const llvm::Regex ldmatrix(
+      "(ldmatrix|stmatrix)\\.sync\\.aligned\\.m8n8\\.x(1|2|4)(\\.trans)?"
+      "(\\.shared(::cta)?)?\\.b16[ \t\n]*(\\{[^}]*\\}[ \t\n]*,[ \t\n]*)?"
+      "\\[([^]]+)\\]");
+  static const llvm::Regex cpAsync(
+      "cp\\.async\\.(ca|cg)\\.shared(::cta)?\\.global([.A-Za-z0-9_:]*)[ \t\n]*"
+      "\\[([^]]+)\\][ \t\n]*,[ \t\n]*\\[([^]]+)\\][ \t\n]*,[ \t\n]*([^,; \t\n]+)");
+  static const llvm::Regex ldSt(
+      "(^|[ \t\n{}])(ld|st)((\\.(global|shared|const))(::cta)?)?"
+      "((\\.[A-Za-z0-9_:]+)*)[ \t\n]+([^;]*)");
+  static const llvm::Regex laneid(
+      "mov\\.u32[ \t\n]+(%[0-9]+)[ \t\n]*,[ \t\n]*%laneid");
+  static const llvm::Regex cvta(
+      "cvta\\.to\\.shared(::cta)?\\.u(32|64)[ \t\n]+(%[0-9]+)[ \t\n]*,"
+      "[ \t\n]*(%[0-9]+)");
+  for (StringRef inst : insts) {
+    inst = inst.trim();
+    llvm::SmallVector<StringRef, 10> m;
+    const Expr *at = nullptr;
+    if (inst.contains("cp.async.bulk") || inst.contains("cp.reduce.async.bulk")) {
+      const Expr *first = exprOf(int(outs));
+      if (!first)
+        first = exprOf(0);
+      if (first)
+        recordUnknown(first, Space::Shared, true, "cp.async.bulk",
+                    "the tensor memory accelerator moves a bulk copy, not "
+                    "the warp's lanes: it has no per-lane sectors or "
+                    "wavefronts");
+      continue;
+    }
+    if (ldmatrix.match(inst, &m)) {
+      int x = 1;
+      m[2].getAsInteger(10, x);
+      bool store = m[1] == "stmatrix";
+      std::string what = m[1].str() + ".x" + m[2].str() + m[3].str();
+      if (auto p = address(m[7], at))
+        // Lanes 8i..8i+7 supply the rows of matrix i; 16 bytes a row.
+        recordIntrinsic(at, *p, 16, store,
+                        bin(Op::Lt, laneIndex(), cst(8 * x)), what);
+      continue;
+    }
+    if (cpAsync.match(inst, &m)) {
+      const Expr *dstAt = nullptr, *srcAt = nullptr;
+      auto dst = address(m[4], dstAt), src = address(m[5], srcAt);
+      std::optional<int64_t> size;
+      int64_t lit = 0;
+      if (!m[6].getAsInteger(10, lit))
+        size = lit;
+      else if (const Expr *e = exprOf(operandRef(a, m[6]).index))
+        size = constantSize(e, AC);
+      std::string what = "cp.async." + m[1].str();
+      if (!dst || !src)
+        continue;
+      if (!size || (*size != 4 && *size != 8 && *size != 16)) {
+        recordUnknown(srcAt, Space::Global, false, what,
+                      "its size is not 4, 8 or 16 bytes known at compile time");
+        continue;
+      }
+      recordIntrinsic(srcAt, *src, int(*size), false, nullptr, what);
+      recordIntrinsic(dstAt, *dst, int(*size), true, nullptr, what);
+      continue;
+    }
+    if (laneid.match(inst, &m)) {
+      outputs[operandRef(a, m[1]).index] = intVal(laneIndex());
+      continue;
+    }
+    if (cvta.match(inst, &m)) {
+      int in = operandRef(a, m[4]).index;
+      if (in >= 0 && unsigned(in) < operands.size())
+        outputs[operandRef(a, m[3]).index] = operands[in];
+      continue;
+    }
+    if (ldSt.match(inst, &m)) {
+      bool store = m[2] == "st";
+      StringRef ops = m[9];
+      size_t open = ops.find('['), close = ops.find(']');
+      if (open == StringRef::npos || close == StringRef::npos || close < open)
+        continue;
+      std::string what = (m[2] + m[3] + m[7]).str();
+      StringRef space = m[5];
+      if (space.empty() && m[7].contains(".param"))
+        continue;
+      if (m[7].contains(".local") || m[7].contains(".param"))
+        continue;
+      auto p = address(ops.slice(open + 1, close), at);
+      if (!p)
+        continue;
+      int bytes = ptxBytes(m[7]);
+      if (bytes <= 0 || bytes > 16 || (bytes & (bytes - 1))) {
+        recordUnknown(at, p->space, store, what,
+                      "its width is not one that warplint models");
+        continue;
+      }
+      recordIntrinsic(at, *p, bytes, store, nullptr, what);
+      continue;
+    }
+  }
+  // The outputs: locals take what the PTX put there (unknown per lane
+  // unless it said); memory operands are stores after the statement.
+  for (unsigned i = 0; i < outs; ++i) {
+    const Expr *e = a->getOutputExpr(i);
+    auto it = outputs.find(int(i));
+    Val v = it != outputs.end() ? it->second : opaque(e, true);
+    if (const VarDecl *var = localVar(e)) {
+      Env[var] = v;
+      continue;
+    }
+    if (!fieldWrite(e, v))
+      if (auto addr = lvalue(e))
+        record(e, *addr, true);
+  }
+}
+
+} // namespace detail
+} // namespace warplint
