@@ -282,10 +282,7 @@ bool Walker::intrinsicCall(const CallExpr *c, StringRef name, Val &out) {
       }
   };
   bool sixteen = f->m == 16 && f->n == 16 && f->k == 16;
-  // A fragment whose stored lines are its rows of k (matrix_a row-major,
-  // matrix_b column-major) or the transpose.
-  bool kLines = (f->use == "matrix_a" && f->layout == "row_major") ||
-                (f->use == "matrix_b" && f->layout == "col_major");
+  bool rowA = f->use == "matrix_a" && f->layout == "row_major";
   if (!store && sixteen && f->elem == "__half" &&
       (f->use == "matrix_a" || f->use == "matrix_b") && shared) {
     // One ldmatrix.x4 (.trans for a transposed layout): lane l supplies
@@ -300,11 +297,13 @@ bool Walker::intrinsicCall(const CallExpr *c, StringRef name, Val &out) {
                     nullptr, what);
     return true;
   }
-  if (!store && sixteen && f->elem == "__half" && kLines && !shared) {
-    // From global memory: four 32-bit loads, lane l reading halves
-    // 2 (l % 4) + {0, 1} (and 8 further) of lines l / 4 and l / 4 + 8
-    // (measured: matrix_a row-major at ldm 16 and 256, 8 sectors where 4
-    // would do).
+  if (!store && sixteen && f->elem == "__half" &&
+      (f->use == "matrix_a" || f->use == "matrix_b") && !shared) {
+    // From global memory: four 32-bit loads, each reading halves 2 (l % 4)
+    // + {0, 1} (and 8 further) of stored lines l / 4 and l / 4 + 8 (measured:
+    // matrix_a in both layouts at ldm 16 and 256, 8 sectors where 4 would
+    // do; which lane reads which of an instruction's addresses differs
+    // between the layouts, the addresses do not).
     fragmentAccesses(
         4, 2, [&](int h) { return bin(Op::Add, group, cst(8 * h)); },
         [&](int n) {
@@ -313,7 +312,7 @@ bool Walker::intrinsicCall(const CallExpr *c, StringRef name, Val &out) {
     return true;
   }
   if (!store && f->m == 16 && f->n == 16 && f->k == 8 &&
-      f->elem == "tf32" && f->use == "matrix_a" && kLines && shared) {
+      f->elem == "tf32" && rowA && shared) {
     // Four 32-bit loads: lane l reads element l % 4 (and 4 further) of rows
     // l / 4 and l / 4 + 8 (measured at ldm 8, 12 and 16).
     fragmentAccesses(
@@ -321,12 +320,12 @@ bool Walker::intrinsicCall(const CallExpr *c, StringRef name, Val &out) {
         [&](int n) { return bin(Op::Add, thread, cst(4 * n)); });
     return true;
   }
-  if (store && sixteen && f->use == "accumulator" && f->elem == "float" &&
-      layout && *layout == 0) {
-    // Four 64-bit stores (mem_row_major): lane l holds rows l / 4 and
-    // l / 4 + 8, columns 2 (l % 4) + {0, 1} and the same 8 further right.
-    // Measured at ldm 16, 20, 24 and 32 in shared memory, 16 and 256 in
-    // global memory.
+  if (sixteen && f->use == "accumulator" && f->elem == "float" && layout &&
+      *layout == 0) {
+    // Four 64-bit loads or stores (mem_row_major): lane l holds rows l / 4
+    // and l / 4 + 8, columns 2 (l % 4) + {0, 1} and the same 8 further
+    // right. Stores measured at ldm 16, 20, 24 and 32 in shared memory, 16
+    // and 256 in global memory; loads at 16 and 24 (shared) and 16 (global).
     fragmentAccesses(
         8, 4, [&](int h) { return bin(Op::Add, group, cst(8 * h)); },
         [&](int n) {

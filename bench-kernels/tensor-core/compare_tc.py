@@ -50,7 +50,9 @@ def opcode_pattern(a):
     if i.startswith('stmatrix'):
         return r'^STSM'
     if i == 'wmma::load_matrix_sync':
-        return r'^(LDSM|LD\.E$)' if space == 'shared' else r'^LDG'
+        # Operands: LDSM (half), LD.E (tf32), LDG.E; accumulators: 64-bit.
+        return (r'^(LDSM|LD\.E$|LDS\.64)' if space == 'shared'
+                else r'^LDG\.E(\.64)?$')
     if i == 'wmma::store_matrix_sync':
         return r'^STS\.64' if space == 'shared' else r'^STG\.E\.64'
     if space == 'global':  # cp.async, __pipeline_memcpy_async, cuda::memcpy_async
@@ -58,8 +60,9 @@ def opcode_pattern(a):
     return None
 
 
-def measured(gpu):
-    path = os.path.join(HERE, '..', 'results', gpu, 'tensor-core', 'tc.tar.gz')
+def measured(gpu, path=None):
+    path = path or os.path.join(HERE, '..', 'results', gpu, 'tensor-core',
+                                'tc.tar.gz')
     with tarfile.open(path) as t:
         text = t.extractfile('tc.source.csv').read().decode()
     tmp = os.path.join('/tmp', 'warplint-tc-%d.csv' % os.getpid())
@@ -78,6 +81,8 @@ def main():
     ap.add_argument('--gpu', default='h100')
     ap.add_argument('--check', action='store_true')
     ap.add_argument('--min-match', type=int, default=0)
+    ap.add_argument('--results', help='a measure.sh tarball instead of the '
+                    "recorded one (results/<gpu>/tensor-core/tc.tar.gz)")
     args = ap.parse_args()
     if not os.path.exists('/usr/local/cuda/include/cuda_runtime.h'):
         print('no CUDA toolkit: the cases need its <cuda/pipeline> and <mma.h>')
@@ -89,7 +94,7 @@ def main():
         print(out.stderr)
         return 1
     report = json.loads(out.stdout)
-    gpu = measured(args.gpu)
+    gpu = measured(args.gpu, args.results)
     with open(os.path.join(HERE, 'tc_cases.cu')) as f:
         measured_only = {normalize(sig) for sig, expect in re.findall(
             r'CASE\("([^"]+)", "\w+", "[\w.-]+", (-?[\d.]+)', f.read())

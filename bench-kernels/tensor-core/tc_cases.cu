@@ -183,6 +183,54 @@ __global__ void case_wmma_global(const float *in, float *out) {
   wmma::store_matrix_sync(out + tile, c, LD, wmma::mem_row_major);
 }
 
+// An accumulator loaded from shared or global memory (mem_row_major), and a
+// transposed operand from global memory.
+template <int LD>
+__global__ void case_wmma_acc_shared(float *out) {
+  __shared__ __align__(128) float tile[4 * 16 * LD + 8];
+  fillShared(tile, 4 * 16 * LD + 8);
+  int warp = threadIdx.x / 32;
+  float acc = 0;
+#pragma unroll 1
+  for (int i = 0; i < REPS; ++i) {
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
+    wmma::load_matrix_sync(c, &tile[warp * 16 * LD + (i & 1) * 4], LD,
+                           wmma::mem_row_major);
+    for (int e = 0; e < c.num_elements; ++e)
+      acc += c.x[e];
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+template <int LD>
+__global__ void case_wmma_acc_global(const float *in, float *out) {
+  const float *src = in + size_t(blockIdx.x * 4 + threadIdx.x / 32) * 16 * LD;
+  float acc = 0;
+#pragma unroll 1
+  for (int i = 0; i < REPS; ++i) {
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
+    wmma::load_matrix_sync(c, src + (i & 1) * 4, LD, wmma::mem_row_major);
+    for (int e = 0; e < c.num_elements; ++e)
+      acc += c.x[e];
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+template <int LD>
+__global__ void case_wmma_global_col(const float *in, float *out) {
+  size_t tile = size_t(blockIdx.x * 4 + threadIdx.x / 32) * 16 * LD;
+  const __half *a = reinterpret_cast<const __half *>(in) + tile;
+  float acc = 0;
+#pragma unroll 1
+  for (int i = 0; i < REPS; ++i) {
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::col_major> f;
+    wmma::load_matrix_sync(f, a + (i & 1) * 8, LD);
+    for (int e = 0; e < f.num_elements; ++e)
+      acc += __half2float(f.x[e]);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
 // bf16 and tf32 fragments from shared memory, and stmatrix.
 template <int LD>
 __global__ void case_wmma_bf16(float *out) {
@@ -286,12 +334,18 @@ static void l_bf16_24() { case_wmma_bf16<24><<<BLOCKS, T>>>(out); }
 static void l_tf32_8() { case_wmma_tf32<8><<<BLOCKS, T>>>(out); }
 static void l_tf32_12() { case_wmma_tf32<12><<<BLOCKS, T>>>(out); }
 static void l_tf32_16() { case_wmma_tf32<16><<<BLOCKS, T>>>(out); }
+static void l_accs16() { case_wmma_acc_shared<16><<<BLOCKS, T>>>(out); }
+static void l_accs24() { case_wmma_acc_shared<24><<<BLOCKS, T>>>(out); }
+static void l_accg16() { case_wmma_acc_global<16><<<BLOCKS, T>>>(in, out); }
+static void l_gcol16() { case_wmma_global_col<16><<<BLOCKS, T>>>(in, out); }
+static void l_gcol256() { case_wmma_global_col<256><<<BLOCKS, T>>>(in, out); }
 static void l_stm16() { case_stmatrix<16><<<BLOCKS, T>>>(out); }
 static void l_stm24() { case_stmatrix<24><<<BLOCKS, T>>>(out); }
 
-// ldmatrix: wavefronts per instruction (8 lanes' 16-byte rows per matrix,
-// conflicts counted per matrix). cp.async: sectors per request of the
-// global read. wmma: measured only.
+// Per request: ldmatrix/stmatrix and shared wmma fragments, wavefronts (8
+// lanes' 16-byte rows per matrix, conflicts counted per matrix); cp.async and
+// global wmma fragments, sectors of the global side. -1: measured only (bf16
+// fragments: not modelled).
 static const Case cases[] = {
     CASE("case_ldm<8, 1, true, false, false>", "load", "ldmatrix", 1, l_ldm_x1_rows),
     CASE("case_ldm<8, 4, true, false, false>", "load", "ldmatrix", 4, l_ldm_x4_rows),
@@ -316,29 +370,34 @@ static const Case cases[] = {
     CASE("case_pipeline_memcpy<64>", "load", "cp.async", 32, l_pipe16_g64),
     CASE("case_cuda_memcpy_async<16>", "load", "cp.async", 16, l_cuda16),
     CASE("case_cuda_memcpy_async<64>", "load", "cp.async", 32, l_cuda16_g64),
-    CASE("case_wmma_load<matrix_a, row_major, 16>", "load", "wmma", -1, l_wa_row16),
-    CASE("case_wmma_load<matrix_a, row_major, 24>", "load", "wmma", -1, l_wa_row24),
-    CASE("case_wmma_load<matrix_a, row_major, 32>", "load", "wmma", -1, l_wa_row32),
-    CASE("case_wmma_load<matrix_a, row_major, 64>", "load", "wmma", -1, l_wa_row64),
-    CASE("case_wmma_load<matrix_a, row_major, 72>", "load", "wmma", -1, l_wa_row72),
-    CASE("case_wmma_load<matrix_a, col_major, 16>", "load", "wmma", -1, l_wa_col16),
-    CASE("case_wmma_load<matrix_a, col_major, 24>", "load", "wmma", -1, l_wa_col24),
-    CASE("case_wmma_load<matrix_b, col_major, 16>", "load", "wmma", -1, l_wb_col16),
-    CASE("case_wmma_load<matrix_b, col_major, 24>", "load", "wmma", -1, l_wb_col24),
-    CASE("case_wmma_load<matrix_b, row_major, 16>", "load", "wmma", -1, l_wb_row16),
-    CASE("case_wmma_load<matrix_b, row_major, 24>", "load", "wmma", -1, l_wb_row24),
-    CASE("case_wmma_load<matrix_b, row_major, 64>", "load", "wmma", -1, l_wb_row64),
-    CASE("case_wmma_store<16>", "store", "wmma", -1, l_ws16),
-    CASE("case_wmma_store<20>", "store", "wmma", -1, l_ws20),
-    CASE("case_wmma_store<24>", "store", "wmma", -1, l_ws24),
-    CASE("case_wmma_store<32>", "store", "wmma", -1, l_ws32),
-    CASE("case_wmma_global<16>", "load", "wmma", -1, l_wg16),
-    CASE("case_wmma_global<256>", "load", "wmma", -1, l_wg256),
+    CASE("case_wmma_load<matrix_a, row_major, 16>", "load", "wmma", 8, l_wa_row16),
+    CASE("case_wmma_load<matrix_a, row_major, 24>", "load", "wmma", 4, l_wa_row24),
+    CASE("case_wmma_load<matrix_a, row_major, 32>", "load", "wmma", 16, l_wa_row32),
+    CASE("case_wmma_load<matrix_a, row_major, 64>", "load", "wmma", 32, l_wa_row64),
+    CASE("case_wmma_load<matrix_a, row_major, 72>", "load", "wmma", 4, l_wa_row72),
+    CASE("case_wmma_load<matrix_a, col_major, 16>", "load", "wmma", 8, l_wa_col16),
+    CASE("case_wmma_load<matrix_a, col_major, 24>", "load", "wmma", 4, l_wa_col24),
+    CASE("case_wmma_load<matrix_b, col_major, 16>", "load", "wmma", 8, l_wb_col16),
+    CASE("case_wmma_load<matrix_b, col_major, 24>", "load", "wmma", 4, l_wb_col24),
+    CASE("case_wmma_load<matrix_b, row_major, 16>", "load", "wmma", 8, l_wb_row16),
+    CASE("case_wmma_load<matrix_b, row_major, 24>", "load", "wmma", 4, l_wb_row24),
+    CASE("case_wmma_load<matrix_b, row_major, 64>", "load", "wmma", 32, l_wb_row64),
+    CASE("case_wmma_store<16>", "store", "wmma", 4, l_ws16),
+    CASE("case_wmma_store<20>", "store", "wmma", 4, l_ws20),
+    CASE("case_wmma_store<24>", "store", "wmma", 2, l_ws24),
+    CASE("case_wmma_store<32>", "store", "wmma", 8, l_ws32),
+    CASE("case_wmma_global<16>", "load", "wmma", 8, l_wg16),
+    CASE("case_wmma_global<256>", "load", "wmma", 8, l_wg256),
     CASE("case_wmma_bf16<16>", "load", "wmma", -1, l_bf16_16),
     CASE("case_wmma_bf16<24>", "load", "wmma", -1, l_bf16_24),
-    CASE("case_wmma_tf32<8>", "load", "wmma", -1, l_tf32_8),
-    CASE("case_wmma_tf32<12>", "load", "wmma", -1, l_tf32_12),
-    CASE("case_wmma_tf32<16>", "load", "wmma", -1, l_tf32_16),
+    CASE("case_wmma_tf32<8>", "load", "wmma", 2, l_tf32_8),
+    CASE("case_wmma_tf32<12>", "load", "wmma", 1, l_tf32_12),
+    CASE("case_wmma_tf32<16>", "load", "wmma", 4, l_tf32_16),
+    CASE("case_wmma_acc_shared<16>", "load", "wmma", 4, l_accs16),
+    CASE("case_wmma_acc_shared<24>", "load", "wmma", 2, l_accs24),
+    CASE("case_wmma_acc_global<16>", "load", "wmma", 12, l_accg16),
+    CASE("case_wmma_global_col<16>", "load", "wmma", 8, l_gcol16),
+    CASE("case_wmma_global_col<256>", "load", "wmma", 8, l_gcol256),
     CASE("case_stmatrix<16>", "store", "ldmatrix", 8, l_stm16),
     CASE("case_stmatrix<24>", "store", "ldmatrix", 4, l_stm24),
 };
