@@ -57,6 +57,12 @@ struct ToolOptions {
   // --explain FILE:LINE: draw one warp's request for the accesses on it.
   std::string explainFile;
   unsigned explainLine = 0;
+  /// Where explanations go instead of stdout (the language server's hovers),
+  /// each with the place it explains; with explainAll, every access, branch
+  /// and loop is explained, not only those on explainLine.
+  std::function<void(const SourcePos &at, const std::string &text)>
+      explainSink;
+  bool explainAll = false;
 };
 
 /// Analyzes every file into `report`; clang-style diagnostics go to stdout in

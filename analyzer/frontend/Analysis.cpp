@@ -370,8 +370,7 @@ private:
 
     if (Opts.remarks)
       remark(loc, ar, r, choice.assumed);
-    if (Opts.explainLine && ar.pos.line == Opts.explainLine &&
-        sameFile(ar.pos.file, Opts.explainFile))
+    if (explaining(ar.pos))
       explain(m, site, ar, r, choice);
 
     AccessFacts facts{site.access, r, m.ctx, choice.shapes[0], choice.assumed,
@@ -438,8 +437,15 @@ private:
   }
 
   bool explaining(const SourcePos &p) override {
-    return Opts.explainLine && p.line == Opts.explainLine &&
-           sameFile(p.file, Opts.explainFile);
+    return Opts.explainAll || (Opts.explainLine && p.line == Opts.explainLine &&
+                               sameFile(p.file, Opts.explainFile));
+  }
+
+  void explained(const SourcePos &p, const std::string &text) override {
+    if (Opts.explainSink)
+      Opts.explainSink(p, text);
+    else
+      llvm::outs() << text;
   }
 
   static bool sameFile(const std::string &a, const std::string &b) {
@@ -454,30 +460,34 @@ private:
   void explain(const KernelModel &m, const AccessSite &site,
                const AccessRecord &ar, const AccessResult &r,
                const ShapeChoice &choice) {
-    WarpRequest req = firstRequest(site.access.offset, site.access.mask,
-                                   m.ctx, choice.shapes[0]);
+    WarpRequest req = firstRequest(site.access.offset, site.access.mask, m.ctx,
+                                   choice.shapes[0]);
     std::string unit = ar.space == "global"   ? "sectors"
                        : ar.space == "shared" ? "wavefronts"
                                               : "addresses";
-    llvm::raw_ostream &os = llvm::outs();
-    os << ar.pos.file << ":" << ar.pos.line << ":" << ar.pos.column
-       << ": explain: " << ar.space << " " << ar.op << " '" << ar.expr
-       << "' in " << ar.signature << ", block " << shapeText(choice.shapes[0])
-       << " (" << choice.source << ")\n";
-    if (!r.evaluated || req.active == 0) {
-      os << "  not drawn: "
-         << (r.evaluated ? "no warp issues it" : r.unknownReason) << "\n";
-      return;
-    }
-    os << "  warp " << req.warp << " (first to issue it), blockIdx 0, first "
-       << "iteration: " << formatFigure(r.actual) << " " << unit
-       << " per request on average, ideal " << formatFigure(r.ideal) << "\n";
-    if (site.space == Space::Shared)
-      os << drawSharedRequest(req.addr, req.active, site.access.elementBytes);
-    else if (site.space == Space::Constant)
-      os << drawConstantRequest(req.addr, req.active);
-    else
-      os << drawGlobalRequest(req.addr, req.active, site.access.elementBytes);
+    std::string drawn;
+    llvm::raw_string_ostream os(drawn);
+    [&] {
+      os << ar.pos.file << ":" << ar.pos.line << ":" << ar.pos.column
+         << ": explain: " << ar.space << " " << ar.op << " '" << ar.expr
+         << "' in " << ar.signature << ", block " << shapeText(choice.shapes[0])
+         << " (" << choice.source << ")\n";
+      if (!r.evaluated || req.active == 0) {
+        os << "  not drawn: "
+           << (r.evaluated ? "no warp issues it" : r.unknownReason) << "\n";
+        return;
+      }
+      os << "  warp " << req.warp << " (first to issue it), blockIdx 0, first "
+         << "iteration: " << formatFigure(r.actual) << " " << unit
+         << " per request on average, ideal " << formatFigure(r.ideal) << "\n";
+      if (site.space == Space::Shared)
+        os << drawSharedRequest(req.addr, req.active, site.access.elementBytes);
+      else if (site.space == Space::Constant)
+        os << drawConstantRequest(req.addr, req.active);
+      else
+        os << drawGlobalRequest(req.addr, req.active, site.access.elementBytes);
+    }();
+    explained(ar.pos, os.str());
   }
 
   std::optional<ArrayInfo> arrayInfo(const KernelModel &m,

@@ -30,6 +30,8 @@ public:
   virtual bool suppressed(clang::SourceLocation loc, const std::string &rule) = 0;
   /// Does --explain ask for this line?
   virtual bool explaining(const SourcePos &p) = 0;
+  /// Hands over the explanation of the access, branch or loop at `p`.
+  virtual void explained(const SourcePos &p, const std::string &text) = 0;
   /// Reports `f` of `rule` at `loc`, with the notes' origins resolved through
   /// the kernel's model and a note for each call on the way.
   virtual void emit(const clang::FunctionDecl *kernel, const KernelModel &m,

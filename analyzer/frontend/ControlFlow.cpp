@@ -108,53 +108,59 @@ bool unrolledByNvcc(const LaneExpr &cond) {
 void explainBranch(const BranchSite &b, const BranchRecord &br,
                    const KernelModel &m, const ShapeChoice &choice,
                    const LaneExpr &cond, Reporter &rep) {
-  llvm::raw_ostream &os = llvm::outs();
-  std::string condText =
-      b.condExpr ? rep.text(b.condExpr->getSourceRange()) : br.kind;
-  os << br.pos.file << ":" << br.pos.line << ":" << br.pos.column
-     << ": explain: " << br.kind << " '" << condText << "' in "
-     << br.signature << ", block " << shapeText(choice.shapes[0]) << " ("
-     << choice.source << ")\n";
-  if (!br.evaluated) {
-    os << "  not drawn: the condition depends on data loaded per lane\n";
-    return;
-  }
-  constexpr int MaxRows = 16;
-  BranchPicture pic =
-      b.kind == BranchSite::Loop
-          ? pictureLoop(b.loop, b.mask, m.ctx, choice.shapes[0], MaxRows + 1)
-          : pictureBranch(cond, b.mask, m.ctx, choice.shapes[0], MaxRows + 1);
-  bool more = pic.rows.size() > size_t(MaxRows);
-  if (more)
-    pic.rows.resize(MaxRows);
-  if (pic.warp < 0 || pic.rows.empty()) {
-    os << "  not drawn: no warp of block 0 reaches it\n";
-    return;
-  }
-  bool loopRows = b.kind == BranchSite::Loop;
-  os << "  warp " << pic.warp << ", blockIdx 0; X: "
-     << (loopRows ? "still in the loop" : "takes it")
-     << (loopRows ? ", .: left it" : ", .: skips it") << ", blank: not here\n";
-  for (const BranchPicture::Row &r : pic.rows) {
-    std::string label =
-        loopRows ? "iteration " + std::to_string(r.value)
-                 : pic.loopName.empty() ? "" : pic.loopName + " = " +
-                                                   std::to_string(r.value);
-    os << "  " << label;
-    for (size_t i = label.size(); i < 16; ++i)
-      os << ' ';
-    for (int l = 0; l < 32; ++l)
-      os << ((r.taken >> l) & 1 ? 'X' : (r.active >> l) & 1 ? '.' : ' ');
-    os << "  " << __builtin_popcount(r.taken) << " of 32\n";
-  }
-  if (more)
-    os << "  (the first " << MaxRows << " iterations; more follow)\n";
-  if (br.issueRatio > 0)
-    os << "  over the block's warps, blocks and iterations: "
-       << formatFigure(br.activeLanes) << " lanes per warp instruction"
-       << (br.predicated ? " (predicated: every warp that reaches it issues it)"
-                         : "")
-       << "\n";
+  std::string drawn;
+  llvm::raw_string_ostream os(drawn);
+  [&] {
+    std::string condText =
+        b.condExpr ? rep.text(b.condExpr->getSourceRange()) : br.kind;
+    os << br.pos.file << ":" << br.pos.line << ":" << br.pos.column
+       << ": explain: " << br.kind << " '" << condText << "' in "
+       << br.signature << ", block " << shapeText(choice.shapes[0]) << " ("
+       << choice.source << ")\n";
+    if (!br.evaluated) {
+      os << "  not drawn: the condition depends on data loaded per lane\n";
+      return;
+    }
+    constexpr int MaxRows = 16;
+    BranchPicture pic =
+        b.kind == BranchSite::Loop
+            ? pictureLoop(b.loop, b.mask, m.ctx, choice.shapes[0], MaxRows + 1)
+            : pictureBranch(cond, b.mask, m.ctx, choice.shapes[0], MaxRows + 1);
+    bool more = pic.rows.size() > size_t(MaxRows);
+    if (more)
+      pic.rows.resize(MaxRows);
+    if (pic.warp < 0 || pic.rows.empty()) {
+      os << "  not drawn: no warp of block 0 reaches it\n";
+      return;
+    }
+    bool loopRows = b.kind == BranchSite::Loop;
+    os << "  warp " << pic.warp
+       << ", blockIdx 0; X: " << (loopRows ? "still in the loop" : "takes it")
+       << (loopRows ? ", .: left it" : ", .: skips it")
+       << ", blank: not here\n";
+    for (const BranchPicture::Row &r : pic.rows) {
+      std::string label = loopRows ? "iteration " + std::to_string(r.value)
+                          : pic.loopName.empty()
+                              ? ""
+                              : pic.loopName + " = " + std::to_string(r.value);
+      os << "  " << label;
+      for (size_t i = label.size(); i < 16; ++i)
+        os << ' ';
+      for (int l = 0; l < 32; ++l)
+        os << ((r.taken >> l) & 1 ? 'X' : (r.active >> l) & 1 ? '.' : ' ');
+      os << "  " << __builtin_popcount(r.taken) << " of 32\n";
+    }
+    if (more)
+      os << "  (the first " << MaxRows << " iterations; more follow)\n";
+    if (br.issueRatio > 0)
+      os << "  over the block's warps, blocks and iterations: "
+         << formatFigure(br.activeLanes) << " lanes per warp instruction"
+         << (br.predicated
+                 ? " (predicated: every warp that reaches it issues it)"
+                 : "")
+         << "\n";
+  }();
+  rep.explained(br.pos, os.str());
 }
 
 void runBranchRules(ASTContext &ac, const FunctionDecl *k, const KernelModel &m,
