@@ -20,6 +20,22 @@ using llvm::json::Array;
 using llvm::json::Object;
 using llvm::json::Value;
 
+std::string fileUri(llvm::StringRef path) {
+  std::string out = "file://";
+  for (char c : path) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (llvm::isAlnum(c) || llvm::StringRef("/-._~").contains(c))
+      out += c;
+    else
+      out += "%" + llvm::utohexstr(u, /*LowerCase=*/false, 2);
+  }
+  return out;
+}
+
+std::string ruleHelpUri(const std::string &docDir, const std::string &rule) {
+  return fileUri(docDir + "/rules/" + rule + ".md");
+}
+
 namespace {
 
 /// `path` relative to `root` with '/' separators when it lies under it;
@@ -32,20 +48,6 @@ std::string relativeTo(const std::string &path, const std::string &root) {
   if (!p.starts_with(r) || p.size() <= r.size() || p[r.size()] != '/')
     return "";
   return llvm::sys::path::convert_to_slash(p.drop_front(r.size() + 1));
-}
-
-/// A file URI for an absolute path, percent-encoding what RFC 3986 does
-/// not allow in a path segment.
-std::string fileUri(llvm::StringRef path) {
-  std::string out = "file://";
-  for (char c : path) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (llvm::isAlnum(c) || llvm::StringRef("/-._~").contains(c))
-      out += c;
-    else
-      out += "%" + llvm::utohexstr(u, /*LowerCase=*/false, 2);
-  }
-  return out;
 }
 
 /// A relative URI reference: the path with unsafe characters encoded.
@@ -179,7 +181,7 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
   Array ruleArray;
   for (const RuleDoc &rd : rules) {
     ruleIndex[rd.id] = ruleArray.size();
-    std::string helpUri = fileUri(opts.docDir + "/rules/" + rd.id + ".md");
+    std::string helpUri = ruleHelpUri(opts.docDir, rd.id);
     ruleArray.push_back(Object{
         {"id", rd.id},
         {"name", rd.id},
@@ -304,8 +306,7 @@ std::string toRdjson(const Report &r, const std::string &root,
              {"location", location(d.pos)},
              {"severity", d.severity == "remark" ? "INFO" : "WARNING"},
              {"code", Object{{"value", d.rule},
-                             {"url", fileUri(docDir + "/rules/" + d.rule +
-                                             ".md")}}}};
+                             {"url", ruleHelpUri(docDir, d.rule)}}}};
     if (!related.empty())
       o["related_locations"] = std::move(related);
     diagnostics.push_back(std::move(o));

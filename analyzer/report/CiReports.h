@@ -35,6 +35,14 @@ struct SarifOptions {
   std::string version;
 };
 
+/// A file URI for an absolute path, percent-encoding what RFC 3986 does
+/// not allow in a path segment.
+std::string fileUri(llvm::StringRef path);
+
+/// The URI of a rule's doc page in `docDir` (SARIF's helpUri, rdjson's code
+/// url, the language server's codeDescription).
+std::string ruleHelpUri(const std::string &docDir, const std::string &rule);
+
 /// SARIF 2.1.0: every rule in tool.driver.rules, one result per finding
 /// (remarks as level "note"), notes as related locations, stable partial
 /// fingerprints, and files that could not be analyzed as error
