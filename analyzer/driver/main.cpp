@@ -3,6 +3,7 @@
 #include "frontend/Action.h"
 #include "frontend/ChangedFiles.h"
 #include "frontend/Config.h"
+#include "lsp/Server.h"
 #include "report/CiReports.h"
 #include "report/Shards.h"
 
@@ -198,6 +199,12 @@ static cl::opt<std::string> MergeProjectRoot(
     cl::desc("Directory that sarif and github output paths are relative to "
              "(default: the current directory)"),
     cl::value_desc("dir"), cl::sub(MergeCommand), cl::cat(MergeCategory));
+
+static cl::opt<bool> Lsp(
+    "lsp",
+    cl::desc("Run as a language server on stdin/stdout (docs/editors.md); "
+             "the other options apply to every document"),
+    cl::cat(Category));
 
 static cl::opt<std::string> Explain(
     "explain",
@@ -560,7 +567,8 @@ int main(int argc, const char **argv) {
       outs() << r.id << "\n    " << r.summary << "\n";
     return 0;
   }
-  if (Files.empty() && BuildPath.empty() && !DumpConfig && !VerifyConfig) {
+  if (Files.empty() && BuildPath.empty() && !DumpConfig && !VerifyConfig &&
+      !Lsp) {
     errs() << "warplint: error: no input files (usage: warplint [options] "
               "<file.cu>... [-- <compiler args>])\n";
     return 2;
@@ -788,6 +796,8 @@ int main(int argc, const char **argv) {
       return error;
     return applyConfig(c, o);
   };
+  if (Lsp)
+    return warplint::runLanguageServer(opts, docDirectory(argv[0]));
 
   // The run's files: those given, or with -p alone every file of the
   // compile database. --changed-since keeps those a change touches,

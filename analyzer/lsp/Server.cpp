@@ -1,0 +1,935 @@
+//===- Server.cpp - warplint as a language server ------------------------===//
+//
+// One thread reads and answers the client's messages; one worker analyzes
+// the open documents, newest text first, and publishes their diagnostics.
+// Edits only mark a document for analysis (after a short pause in typing);
+// a run whose document changed while it ran is dropped, never published.
+// The protocol's stdout is kept to the protocol: whatever else writes to
+// file descriptor 1 goes to stderr.
+//
+//===----------------------------------------------------------------------===//
+#include "lsp/Server.h"
+#include "lsp/Protocol.h"
+
+#include "frontend/Action.h"
+#include "frontend/Analysis.h"
+#include "frontend/CommandLine.h"
+#include "frontend/ProjectDatabase.h"
+#include "report/CiReports.h"
+#include "rules/Rule.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <unistd.h>
+
+using namespace clang;
+using namespace clang::tooling;
+namespace json = llvm::json;
+
+namespace warplint {
+namespace {
+
+using lsp::Encoding;
+using Clock = std::chrono::steady_clock;
+
+void log(const llvm::Twine &message) {
+  llvm::errs() << "warplint --lsp: " << message << "\n";
+}
+
+json::Object position(unsigned line, unsigned character) {
+  return json::Object{{"line", line}, {"character", character}};
+}
+
+/// An LSP range: start and end (line, character).
+struct Range {
+  unsigned line = 0, character = 0, endLine = 0, endCharacter = 0;
+  json::Object toJson() const {
+    return json::Object{{"start", position(line, character)},
+                        {"end", position(endLine, endCharacter)}};
+  }
+  bool contains(unsigned l) const { return line <= l && l <= endLine; }
+};
+
+/// What a hover on a flagged line shows: the finding, and the lines it spans.
+struct Flag {
+  Range range;
+  std::string rule, message;
+};
+
+/// The outcome of one analysis of a document's text.
+struct Results {
+  json::Array diagnostics;
+  std::vector<Flag> flags;
+  /// The --explain pictures of the accesses, branches and loops, by 0-based
+  /// line.
+  std::map<unsigned, std::vector<std::string>> explanations;
+};
+
+struct Document {
+  std::string path, text;
+  int64_t version = 0;
+  /// Counts every change of the text (versions are the client's and need
+  /// not change on save).
+  uint64_t generation = 0;
+  std::optional<Results> results;
+};
+
+json::Object errorDiagnostic(const std::string &message, Range at = Range()) {
+  return json::Object{{"range", at.toJson()},
+                      {"severity", 1},
+                      {"source", "warplint"},
+                      {"message", message}};
+}
+
+/// Clang source locations as LSP places in the negotiated encoding.
+class Places {
+public:
+  Places(const SourceManager &sm, const LangOptions &lo, Encoding e,
+         std::string mainUri)
+      : SM(sm), LO(lo), Enc(e), MainUri(std::move(mainUri)) {}
+
+  struct Place {
+    FileID file;
+    unsigned line = 0, character = 0;
+  };
+
+  std::optional<Place> place(SourceLocation loc) const {
+    if (loc.isInvalid())
+      return std::nullopt;
+    loc = SM.getExpansionLoc(loc);
+    auto [fid, offset] = SM.getDecomposedLoc(loc);
+    bool invalid = false;
+    llvm::StringRef buf = SM.getBufferData(fid, &invalid);
+    if (invalid || offset > buf.size())
+      return std::nullopt;
+    size_t lineStart = buf.take_front(offset).rfind('\n');
+    lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
+    Place p;
+    p.file = fid;
+    p.line = SM.getLineNumber(fid, offset) - 1;
+    p.character =
+        lsp::characterAt(buf.substr(lineStart), offset - lineStart, Enc);
+    return p;
+  }
+
+  /// The range of `r` (its last token included), or of the token at `loc`
+  /// when `r` is not valid; nullopt when neither has a place.
+  std::optional<std::pair<FileID, Range>> range(SourceRange r,
+                                                SourceLocation loc) const {
+    if (r.isInvalid())
+      r = SourceRange(loc, loc);
+    std::optional<Place> b = place(r.getBegin());
+    if (!b)
+      return std::nullopt;
+    SourceLocation endTok = SM.getExpansionRange(r.getEnd()).getEnd();
+    SourceLocation end = Lexer::getLocForEndOfToken(endTok, 0, SM, LO);
+    std::optional<Place> e = place(end);
+    Range out{b->line, b->character, b->line, b->character};
+    if (e && e->file == b->file &&
+        (e->line > b->line ||
+         (e->line == b->line && e->character >= b->character))) {
+      out.endLine = e->line;
+      out.endCharacter = e->character;
+    }
+    return std::make_pair(b->file, out);
+  }
+
+  bool isMain(FileID f) const { return f == SM.getMainFileID(); }
+
+  std::string uri(FileID f) const {
+    if (isMain(f))
+      return MainUri;
+    auto fe = SM.getFileEntryRefForID(f);
+    return fe ? fileUri(absolutePath(fe->getName().str())) : "";
+  }
+
+  std::string name(FileID f) const {
+    auto fe = SM.getFileEntryRefForID(f);
+    return fe ? fe->getName().str() : "<unknown>";
+  }
+
+  /// Where the main file includes (directly or not) the file of `loc`.
+  SourceLocation includeInMain(SourceLocation loc) const {
+    FileID f = SM.getFileID(SM.getExpansionLoc(loc));
+    for (int depth = 0; depth < 256 && f.isValid() && !isMain(f); ++depth) {
+      SourceLocation inc = SM.getIncludeLoc(f);
+      if (inc.isInvalid())
+        return SourceLocation();
+      if (isMain(SM.getFileID(inc)))
+        return inc;
+      f = SM.getFileID(inc);
+    }
+    return SourceLocation();
+  }
+
+private:
+  const SourceManager &SM;
+  const LangOptions &LO;
+  Encoding Enc;
+  std::string MainUri;
+};
+
+/// The compiler's errors (and, when asked, warnings) of the document, as
+/// diagnostics on it: an error in an included file is shown where the
+/// document includes it, one without a place on the first line.
+class CompilerDiagnostics : public DiagnosticConsumer {
+public:
+  CompilerDiagnostics(Encoding e, std::string uri, bool warnings)
+      : Enc(e), Uri(std::move(uri)), Warnings(warnings) {}
+  json::Array diagnostics;
+  unsigned errors = 0;
+  static constexpr unsigned MaxShown = 20;
+
+  void BeginSourceFile(const LangOptions &lo, const Preprocessor *) override {
+    LO = &lo;
+  }
+  void HandleDiagnostic(DiagnosticsEngine::Level level,
+                        const Diagnostic &info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    bool error = level >= DiagnosticsEngine::Error;
+    if (!error && !(Warnings && level == DiagnosticsEngine::Warning))
+      return;
+    if (error && ++errors > MaxShown)
+      return;
+    llvm::SmallString<256> text;
+    info.FormatDiagnostic(text);
+    std::string message = text.str().str();
+    Range at;
+    if (info.hasSourceManager() && info.getLocation().isValid() && LO) {
+      const SourceManager &sm = info.getSourceManager();
+      Places places(sm, *LO, Enc, Uri);
+      SourceLocation loc = info.getLocation();
+      auto placed = places.range(SourceRange(), loc);
+      if (placed && places.isMain(placed->first)) {
+        at = placed->second;
+      } else if (placed) {
+        std::optional<Places::Place> p = places.place(loc);
+        message = "in included file " + places.name(placed->first) + ":" +
+                  std::to_string(p ? p->line + 1 : 0) + ": " + message;
+        if (auto inc = places.range(SourceRange(), places.includeInMain(loc)))
+          at = inc->second;
+      }
+    }
+    json::Object d{{"range", at.toJson()},
+                   {"severity", error ? 1 : 2},
+                   {"source", "warplint"},
+                   {"message", message}};
+    diagnostics.push_back(std::move(d));
+  }
+
+private:
+  Encoding Enc;
+  std::string Uri;
+  bool Warnings;
+  const LangOptions *LO = nullptr;
+};
+
+/// One compile command: the document's.
+class OneCommand : public CompilationDatabase {
+public:
+  explicit OneCommand(CompileCommand c) : Command(std::move(c)) {}
+  std::vector<CompileCommand>
+  getCompileCommands(llvm::StringRef file) const override {
+    if (file == Command.Filename)
+      return {Command};
+    return {};
+  }
+
+private:
+  CompileCommand Command;
+};
+
+/// Parses the document (its text mapped over the file) and analyzes it,
+/// turning the findings into diagnostics while the AST is alive.
+class AnalyzeAction : public ASTFrontendAction {
+public:
+  AnalyzeAction(const ToolOptions &o, Encoding e, const std::string &uri,
+                const std::string &docDir, Results &out)
+      : Opts(o), Enc(e), Uri(uri), DocDir(docDir), Out(out) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
+                                                 llvm::StringRef) override {
+    // As the command line: a missing header is an error, not the end of the
+    // parse, so that the kernels that parsed are still analyzed.
+    ci.getDiagnostics().setFatalsAsError(true);
+    ci.getDiagnostics().setErrorLimit(0);
+    struct Consumer : ASTConsumer {
+      AnalyzeAction &A;
+      explicit Consumer(AnalyzeAction &a) : A(a) {}
+      void HandleTranslationUnit(ASTContext &ac) override { A.analyze(ac); }
+    };
+    return std::make_unique<Consumer>(*this);
+  }
+
+private:
+  const ToolOptions &Opts;
+  Encoding Enc;
+  const std::string &Uri, &DocDir;
+  Results &Out;
+
+  void analyze(ASTContext &ac) {
+    const SourceManager &sm = ac.getSourceManager();
+    Places places(sm, ac.getLangOpts(), Enc, Uri);
+    std::set<std::string> seen;
+    analyzeParsed(ac, Opts, [&](const SinkFinding &f) {
+      auto at = places.range(f.range, f.loc);
+      // Findings in the headers the document includes belong to them.
+      if (!at || !places.isMain(at->first))
+        return;
+      json::Object d{{"range", at->second.toJson()},
+                     {"severity", f.remark ? 3 : 2},
+                     {"source", "warplint"},
+                     {"message", f.message}};
+      if (!f.rule.empty()) {
+        d["code"] = f.rule;
+        d["codeDescription"] =
+            json::Object{{"href", ruleHelpUri(DocDir, f.rule)}};
+      }
+      json::Array related;
+      for (const auto &[loc, message, range] : f.notes) {
+        auto n = places.range(range, loc.isValid() ? loc : f.loc);
+        if (!n)
+          n = at;
+        related.push_back(json::Object{
+            {"location", json::Object{{"uri", places.uri(n->first)},
+                                      {"range", n->second.toJson()}}},
+            {"message", message}});
+      }
+      if (!related.empty())
+        d["relatedInformation"] = std::move(related);
+      Out.diagnostics.push_back(std::move(d));
+      Out.flags.push_back({at->second, f.rule, f.message});
+    });
+  }
+};
+
+/// The picture's place in the document: the explanation's first line names
+/// it ("FILE:LINE:COL: explain: ..."); the file's name is left out.
+std::string withoutPlace(const std::string &text) {
+  size_t at = text.find(": explain: ");
+  size_t nl = text.find('\n');
+  if (at == std::string::npos || (nl != std::string::npos && at > nl))
+    return text;
+  return text.substr(at + 2);
+}
+
+class Server {
+public:
+  Server(lsp::Transport &t, const ToolOptions &opts, std::string docDir)
+      : T(t), Base(opts), DocDir(std::move(docDir)) {
+    Base.files.clear();
+    Base.textDiagnostics = false;
+    Base.remarks = false;
+    Base.explainLine = 0;
+  }
+
+  int run() {
+    Worker = std::thread([this] { work(); });
+    int code = 1; // the end of input without `exit`
+    for (;;) {
+      std::string body, error;
+      lsp::Transport::Read r = T.read(body, error);
+      if (r == lsp::Transport::Read::End) {
+        log("end of input");
+        code = ShutDown ? 0 : 1;
+        break;
+      }
+      if (r == lsp::Transport::Read::Malformed) {
+        log("malformed message: " + error);
+        replyError(nullptr, lsp::ParseError, error);
+        continue;
+      }
+      llvm::Expected<json::Value> v = json::parse(body);
+      if (!v) {
+        std::string why = llvm::toString(v.takeError());
+        log("message is not JSON: " + why);
+        replyError(nullptr, lsp::ParseError, "message is not JSON: " + why);
+        continue;
+      }
+      if (std::optional<int> exit = handle(*v)) {
+        code = *exit;
+        break;
+      }
+    }
+    stop();
+    return code;
+  }
+
+private:
+  lsp::Transport &T;
+  ToolOptions Base;
+  std::string DocDir;
+  Encoding Enc = Encoding::UTF16;
+  bool Markdown = false;
+  bool Initialized = false, ShutDown = false;
+
+  std::mutex Lock;
+  std::condition_variable Wake;
+  std::map<std::string, Document> Docs;         // by URI
+  std::map<std::string, Clock::time_point> Due; // documents to analyze
+  bool Stopping = false, Busy = false;
+  std::thread Worker;
+
+  /// The compile databases found so far (worker thread only), by the
+  /// directory holding compile_commands.json, with its modification time.
+  struct LoadedDatabase {
+    std::unique_ptr<CompilationDatabase> db;
+    std::string error;
+    llvm::sys::TimePoint<> modified;
+  };
+  std::map<std::string, LoadedDatabase> Databases;
+
+  static constexpr auto TypingPause = std::chrono::milliseconds(200);
+
+  // --- messages
+  // ----------------------------------------------------------------
+
+  void reply(const json::Value &id, json::Value result) {
+    T.send(json::Object{
+        {"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
+  }
+  void replyError(const json::Value &id, int code, const std::string &message) {
+    T.send(json::Object{
+        {"jsonrpc", "2.0"},
+        {"id", id},
+        {"error", json::Object{{"code", code}, {"message", message}}}});
+  }
+  void notify(llvm::StringRef method, json::Value params) {
+    T.send(json::Object{
+        {"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
+  }
+  void showError(const std::string &message) {
+    log(message);
+    notify("window/logMessage",
+           json::Object{{"type", 1}, {"message", "warplint: " + message}});
+  }
+
+  /// Handles one message; the exit code once the client said `exit`.
+  std::optional<int> handle(const json::Value &v) {
+    const json::Object *msg = v.getAsObject();
+    if (!msg) {
+      replyError(nullptr, lsp::InvalidRequest,
+                 "a message must be a JSON object");
+      return std::nullopt;
+    }
+    const json::Value *id = msg->get("id");
+    if (id && id->kind() != json::Value::Number &&
+        id->kind() != json::Value::String) {
+      replyError(nullptr, lsp::InvalidRequest,
+                 "a request's id must be a number or a string");
+      return std::nullopt;
+    }
+    std::optional<llvm::StringRef> method = msg->getString("method");
+    if (!method) {
+      if (id && (msg->get("result") || msg->get("error")))
+        return std::nullopt; // a response: the server sends no requests
+      replyError(id ? *id : json::Value(nullptr), lsp::InvalidRequest,
+                 "a request needs a 'method' string");
+      return std::nullopt;
+    }
+    const json::Value *params = msg->get("params");
+    if (*method == "exit")
+      return ShutDown ? 0 : 1;
+    if (!Initialized && *method != "initialize") {
+      if (id)
+        replyError(*id, lsp::ServerNotInitialized,
+                   "the server is not initialized yet");
+      return std::nullopt;
+    }
+    if (id)
+      request(*id, *method, params);
+    else
+      notification(*method, params);
+    return std::nullopt;
+  }
+
+  void request(const json::Value &id, llvm::StringRef method,
+               const json::Value *params) {
+    if (ShutDown) {
+      replyError(id, lsp::InvalidRequest, "the server is shutting down");
+      return;
+    }
+    const json::Object *p = params ? params->getAsObject() : nullptr;
+    if (method == "initialize") {
+      if (Initialized) {
+        replyError(id, lsp::InvalidRequest, "initialize was already called");
+        return;
+      }
+      initialize(id, p);
+    } else if (method == "shutdown") {
+      ShutDown = true;
+      reply(id, nullptr);
+    } else if (method == "textDocument/hover") {
+      hover(id, p);
+    } else {
+      replyError(id, lsp::MethodNotFound,
+                 "warplint does not handle '" + method.str() + "'");
+    }
+  }
+
+  void notification(llvm::StringRef method, const json::Value *params) {
+    const json::Object *p = params ? params->getAsObject() : nullptr;
+    if (method == "textDocument/didOpen")
+      didOpen(p);
+    else if (method == "textDocument/didChange")
+      didChange(p);
+    else if (method == "textDocument/didSave")
+      didSave(p);
+    else if (method == "textDocument/didClose")
+      didClose(p);
+    else if (method == "workspace/didChangeWatchedFiles" ||
+             method == "workspace/didChangeConfiguration")
+      reanalyzeAll();
+    // initialized, $/cancelRequest (every answer is immediate), $/setTrace
+    // and the rest need nothing.
+  }
+
+  void initialize(const json::Value &id, const json::Object *p) {
+    const json::Object *caps = p ? p->getObject("capabilities") : nullptr;
+    const json::Object *general = caps ? caps->getObject("general") : nullptr;
+    Enc = lsp::negotiateEncoding(
+        general ? general->getArray("positionEncodings") : nullptr);
+    const json::Object *td = caps ? caps->getObject("textDocument") : nullptr;
+    const json::Object *hov = td ? td->getObject("hover") : nullptr;
+    if (const json::Array *formats =
+            hov ? hov->getArray("contentFormat") : nullptr)
+      for (const json::Value &f : *formats)
+        if (std::optional<llvm::StringRef> s = f.getAsString())
+          Markdown |= *s == "markdown";
+    Initialized = true;
+    reply(
+        id,
+        json::Object{
+            {"capabilities",
+             json::Object{
+                 {"positionEncoding", lsp::encodingName(Enc)},
+                 {"textDocumentSync",
+                  json::Object{{"openClose", true},
+                               {"change", 2}, // incremental
+                               {"save", json::Object{{"includeText", true}}}}},
+                 {"hoverProvider", true}}},
+            {"serverInfo", json::Object{{"name", "warplint"},
+                                        {"version", WARPLINT_VERSION}}}});
+  }
+
+  /// The document a notification or request names, or null (logged).
+  const json::Object *textDocument(const json::Object *p, const char *what) {
+    const json::Object *td = p ? p->getObject("textDocument") : nullptr;
+    if (!td || !td->getString("uri")) {
+      showError(std::string(what) + " without a textDocument.uri");
+      return nullptr;
+    }
+    return td;
+  }
+
+  void didOpen(const json::Object *p) {
+    const json::Object *td = textDocument(p, "textDocument/didOpen");
+    if (!td)
+      return;
+    std::string uri = td->getString("uri")->str();
+    std::optional<llvm::StringRef> text = td->getString("text");
+    std::optional<std::string> path = lsp::uriToPath(uri);
+    if (!text) {
+      showError("textDocument/didOpen of " + uri + " without its text");
+      return;
+    }
+    std::lock_guard<std::mutex> lock(Lock);
+    Document &d = Docs[uri];
+    d.text = text->str();
+    d.version = td->getInteger("version").value_or(0);
+    ++d.generation;
+    d.results.reset();
+    if (!path) {
+      // Not a local file (an unsaved buffer): nothing to parse it as.
+      d.path.clear();
+      publish(uri, d.version,
+              json::Array{json::Object{
+                  {"range", Range().toJson()},
+                  {"severity", 3},
+                  {"source", "warplint"},
+                  {"message", "warplint analyzes files on disk: save this "
+                              "document to have it analyzed"}}});
+      return;
+    }
+    d.path = absolutePath(*path);
+    schedule(uri, Clock::duration::zero());
+  }
+
+  void didChange(const json::Object *p) {
+    const json::Object *td = textDocument(p, "textDocument/didChange");
+    if (!td)
+      return;
+    std::string uri = td->getString("uri")->str();
+    const json::Array *changes = p->getArray("contentChanges");
+    std::lock_guard<std::mutex> lock(Lock);
+    auto it = Docs.find(uri);
+    if (it == Docs.end()) {
+      showError("textDocument/didChange of " + uri + ", which is not open");
+      return;
+    }
+    Document &d = it->second;
+    if (changes)
+      for (const json::Value &c : *changes) {
+        std::string error;
+        const json::Object *change = c.getAsObject();
+        if (!change)
+          error = "a content change must be an object";
+        else
+          lsp::applyChange(d.text, *change, Enc, error);
+        if (!error.empty())
+          showError("textDocument/didChange of " + uri + ": " + error);
+      }
+    if (std::optional<int64_t> v = td->getInteger("version"))
+      d.version = *v;
+    ++d.generation;
+    if (!d.path.empty())
+      schedule(uri, TypingPause);
+  }
+
+  void didSave(const json::Object *p) {
+    const json::Object *td = textDocument(p, "textDocument/didSave");
+    if (!td)
+      return;
+    std::string uri = td->getString("uri")->str();
+    std::lock_guard<std::mutex> lock(Lock);
+    auto it = Docs.find(uri);
+    if (it == Docs.end())
+      return;
+    if (std::optional<llvm::StringRef> text = p->getString("text")) {
+      it->second.text = text->str();
+      ++it->second.generation;
+    }
+    // The configuration or the headers may have changed with the save.
+    if (!it->second.path.empty())
+      schedule(uri, Clock::duration::zero());
+  }
+
+  void didClose(const json::Object *p) {
+    const json::Object *td = textDocument(p, "textDocument/didClose");
+    if (!td)
+      return;
+    std::string uri = td->getString("uri")->str();
+    std::lock_guard<std::mutex> lock(Lock);
+    Docs.erase(uri);
+    Due.erase(uri);
+    publish(uri, std::nullopt, json::Array());
+  }
+
+  void reanalyzeAll() {
+    std::lock_guard<std::mutex> lock(Lock);
+    for (auto &[uri, d] : Docs)
+      if (!d.path.empty())
+        schedule(uri, Clock::duration::zero());
+  }
+
+  void hover(const json::Value &id, const json::Object *p) {
+    const json::Object *td = p ? p->getObject("textDocument") : nullptr;
+    const json::Object *pos = p ? p->getObject("position") : nullptr;
+    std::optional<llvm::StringRef> uri =
+        td ? td->getString("uri") : std::nullopt;
+    std::optional<int64_t> line = pos ? pos->getInteger("line") : std::nullopt;
+    if (!uri || !line || *line < 0) {
+      replyError(id, lsp::InvalidParams,
+                 "textDocument/hover wants textDocument.uri and position.line");
+      return;
+    }
+    std::lock_guard<std::mutex> lock(Lock);
+    auto it = Docs.find(uri->str());
+    if (it == Docs.end() || !it->second.results) {
+      reply(id, nullptr);
+      return;
+    }
+    const Results &r = *it->second.results;
+    unsigned l = unsigned(*line);
+    std::string text;
+    std::optional<Range> range;
+    std::set<unsigned> lines;
+    for (const Flag &f : r.flags) {
+      if (!f.range.contains(l))
+        continue;
+      if (!range)
+        range = f.range;
+      lines.insert(f.range.line);
+      std::string rule = f.rule.empty() ? "warplint" : f.rule;
+      text += Markdown ? "**" + rule + "**: " + f.message + "\n\n"
+                       : rule + ": " + f.message + "\n\n";
+    }
+    if (!range) {
+      reply(id, nullptr);
+      return;
+    }
+    std::set<std::string> shown;
+    for (unsigned fl : lines) {
+      auto e = r.explanations.find(fl);
+      if (e == r.explanations.end())
+        continue;
+      for (const std::string &picture : e->second)
+        if (shown.insert(picture).second)
+          text += Markdown ? "```text\n" + picture + "```\n\n" : picture + "\n";
+    }
+    reply(id, json::Object{
+                  {"contents",
+                   json::Object{{"kind", Markdown ? "markdown" : "plaintext"},
+                                {"value", text}}},
+                  {"range", range->toJson()}});
+  }
+
+  // --- analysis
+  // ------------------------------------------------------------------
+
+  /// Marks a document for analysis after `pause` (under Lock).
+  void schedule(const std::string &uri, Clock::duration pause) {
+    Due[uri] = Clock::now() + pause;
+    Wake.notify_all();
+  }
+
+  /// Publishes diagnostics (under Lock, so that a closed document's empty
+  /// list is the last word on it).
+  void publish(const std::string &uri, std::optional<int64_t> version,
+               json::Array diagnostics) {
+    json::Object params{{"uri", uri}, {"diagnostics", std::move(diagnostics)}};
+    if (version)
+      params["version"] = *version;
+    notify("textDocument/publishDiagnostics", std::move(params));
+  }
+
+  void work() {
+    std::unique_lock<std::mutex> lock(Lock);
+    while (!Stopping) {
+      if (Due.empty()) {
+        Wake.wait(lock);
+        continue;
+      }
+      auto next = Due.begin();
+      for (auto i = Due.begin(); i != Due.end(); ++i)
+        if (i->second < next->second)
+          next = i;
+      if (next->second > Clock::now()) {
+        Wake.wait_until(lock, next->second);
+        continue;
+      }
+      std::string uri = next->first;
+      Due.erase(next);
+      auto it = Docs.find(uri);
+      if (it == Docs.end())
+        continue;
+      std::string path = it->second.path, text = it->second.text;
+      uint64_t generation = it->second.generation;
+      int64_t version = it->second.version;
+      Encoding enc = Enc;
+      Busy = true;
+      lock.unlock();
+      auto start = Clock::now();
+      Results results = analyze(uri, path, text, enc);
+      double seconds =
+          std::chrono::duration<double>(Clock::now() - start).count();
+      lock.lock();
+      Busy = false;
+      it = Docs.find(uri);
+      if (it == Docs.end() || it->second.generation != generation) {
+        log("dropped the results for " + uri + " version " +
+            std::to_string(version) + ": the text changed while it was " +
+            "analyzed");
+        continue;
+      }
+      log("analyzed " + path + " version " + std::to_string(version) + " in " +
+          std::to_string(int(seconds * 1000)) + " ms: " +
+          std::to_string(results.diagnostics.size()) + " diagnostics");
+      json::Array diagnostics = results.diagnostics;
+      it->second.results = std::move(results);
+      publish(uri, version, std::move(diagnostics));
+    }
+  }
+
+  /// The compile database for `path`, found as clangd finds it: -p if
+  /// given, else compile_commands.json in the file's directory or one above
+  /// it, or in their build/ subdirectory. Null when there is none; `error`
+  /// says why one found could not be loaded.
+  const CompilationDatabase *database(const std::string &path,
+                                      std::string &error) {
+    std::string dir;
+    if (!Base.buildPath.empty()) {
+      dir = Base.buildPath;
+    } else {
+      for (llvm::StringRef d = llvm::sys::path::parent_path(path); !d.empty();
+           d = llvm::sys::path::parent_path(d)) {
+        llvm::SmallString<256> here(d), build(d);
+        llvm::sys::path::append(here, "compile_commands.json");
+        llvm::sys::path::append(build, "build", "compile_commands.json");
+        if (llvm::sys::fs::exists(here)) {
+          dir = d.str();
+          break;
+        }
+        if (llvm::sys::fs::exists(build)) {
+          dir = llvm::sys::path::parent_path(build).str();
+          break;
+        }
+        if (d == llvm::sys::path::root_path(d))
+          break;
+      }
+    }
+    if (dir.empty())
+      return nullptr;
+    llvm::SmallString<256> json(dir);
+    llvm::sys::path::append(json, "compile_commands.json");
+    llvm::sys::fs::file_status st;
+    llvm::sys::TimePoint<> modified;
+    if (!llvm::sys::fs::status(json, st))
+      modified = st.getLastModificationTime();
+    auto found = Databases.find(dir);
+    if (found == Databases.end() || found->second.modified != modified) {
+      LoadedDatabase l;
+      l.modified = modified;
+      l.db = loadProjectDatabase(dir, l.error);
+      if (l.db)
+        log("compile commands from " + dir);
+      found = Databases.insert_or_assign(dir, std::move(l)).first;
+    }
+    if (!found->second.db)
+      error = "cannot load compile_commands.json from '" + dir +
+              "': " + found->second.error +
+              "; parsing with the default command";
+    return found->second.db.get();
+  }
+
+  Results analyze(const std::string &uri, const std::string &path,
+                  const std::string &text, Encoding enc) {
+    Results out;
+    ToolOptions opts = Base;
+    if (opts.configure) {
+      auto configure = opts.configure;
+      if (std::string e = configure(path, opts); !e.empty()) {
+        out.diagnostics.push_back(
+            errorDiagnostic("warplint configuration: " + e));
+        return out;
+      }
+    }
+    if (text.size() > opts.maxFileBytes) {
+      out.diagnostics.push_back(errorDiagnostic(
+          "file is too large to analyze (" + std::to_string(text.size() >> 20) +
+          " MiB; the limit is " + std::to_string(opts.maxFileBytes >> 20) +
+          " MiB, see --max-file-size)"));
+      return out;
+    }
+    if (llvm::StringRef(text).take_front(65536).contains('\0')) {
+      out.diagnostics.push_back(
+          errorDiagnostic("binary file, not CUDA source"));
+      return out;
+    }
+    std::string dbError;
+    const CompilationDatabase *db = database(path, dbError);
+    if (!dbError.empty())
+      out.diagnostics.push_back(json::Object{{"range", Range().toJson()},
+                                             {"severity", 2},
+                                             {"source", "warplint"},
+                                             {"message", dbError}});
+    ParseCommand pc = parseCommand(path, opts, db);
+    for (const std::string &e : pc.errors)
+      out.diagnostics.push_back(errorDiagnostic("warplint: " + e));
+
+    // Every picture, by line, for the hovers.
+    opts.explainAll = true;
+    opts.explainSink = [&](const SourcePos &at, const std::string &picture) {
+      if (at.line == 0 || absolutePath(at.file) != pc.file)
+        return;
+      std::vector<std::string> &pics = out.explanations[at.line - 1];
+      std::string p = withoutPlace(picture);
+      if (pics.size() < 4 &&
+          std::find(pics.begin(), pics.end(), p) == pics.end())
+        pics.push_back(p);
+    };
+
+    OneCommand command(CompileCommand(pc.dir, pc.file, pc.argv, ""));
+    ClangTool tool(command, {pc.file});
+    tool.mapVirtualFile(pc.file, text);
+    CompilerDiagnostics compiler(enc, uri, opts.compilerWarnings);
+    tool.setDiagnosticConsumer(&compiler);
+    tool.setPrintErrorMessage(false);
+    struct Factory : FrontendActionFactory {
+      const ToolOptions &O;
+      Encoding E;
+      const std::string &U, &D;
+      Results &R;
+      Factory(const ToolOptions &o, Encoding e, const std::string &u,
+              const std::string &d, Results &r)
+          : O(o), E(e), U(u), D(d), R(r) {}
+      std::unique_ptr<FrontendAction> create() override {
+        return std::make_unique<AnalyzeAction>(O, E, U, D, R);
+      }
+    } factory(opts, enc, uri, DocDir, out);
+    int rc = 1;
+    llvm::CrashRecoveryContext crc;
+    if (!crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20)) {
+      out.diagnostics.push_back(errorDiagnostic(
+          "warplint crashed while analyzing this file; please report it with "
+          "the file"));
+      return out;
+    }
+    for (json::Value &d : compiler.diagnostics)
+      out.diagnostics.push_back(std::move(d));
+    if (compiler.errors > CompilerDiagnostics::MaxShown)
+      out.diagnostics.push_back(errorDiagnostic(
+          std::to_string(compiler.errors) + " compiler errors, the first " +
+          std::to_string(CompilerDiagnostics::MaxShown) +
+          " shown; warplint's results for this file are partial"));
+    else if (rc != 0 && compiler.errors == 0)
+      out.diagnostics.push_back(
+          errorDiagnostic("the file could not be parsed"));
+    return out;
+  }
+
+  void stop() {
+    std::unique_lock<std::mutex> lock(Lock);
+    Stopping = true;
+    Wake.notify_all();
+    if (Busy) {
+      // A parse in progress is abandoned, not awaited: leave now.
+      lock.unlock();
+      std::fflush(nullptr);
+      llvm::errs().flush();
+      std::_Exit(ShutDown ? 0 : 1);
+    }
+    lock.unlock();
+    Worker.join();
+  }
+};
+
+} // namespace
+
+int runLanguageServer(const ToolOptions &opts, const std::string &docDir) {
+  // The protocol owns stdout: it writes to a copy of the descriptor, and
+  // anything else written to descriptor 1 goes to stderr.
+  llvm::outs().flush();
+  std::fflush(stdout);
+  int protocolFd = dup(1);
+  std::FILE *out = protocolFd >= 0 ? fdopen(protocolFd, "wb") : nullptr;
+  if (!out || dup2(2, 1) < 0) {
+    llvm::errs() << "warplint: error: --lsp: cannot set up stdout\n";
+    return 2;
+  }
+  llvm::CrashRecoveryContext::Enable();
+  lsp::Transport transport(stdin, out);
+  Server server(transport, opts, docDir);
+  int code = server.run();
+  std::fflush(out);
+  return code;
+}
+
+} // namespace warplint
