@@ -1,0 +1,324 @@
+// End-to-end test of `warplint --lsp` through the client library VS Code's
+// language clients use (vscode-languageserver-protocol over vscode-jsonrpc),
+// talking to the real server over its stdin and stdout.
+//
+// Usage: node client.js <warplint> <scratch dir> <examples dir>
+// Exits non-zero on the first failed check; prints the number of checks.
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const {
+  createProtocolConnection, StreamMessageReader, StreamMessageWriter,
+  InitializeRequest, InitializedNotification, ShutdownRequest, ExitNotification,
+  DidOpenTextDocumentNotification, DidChangeTextDocumentNotification,
+  DidSaveTextDocumentNotification, DidCloseTextDocumentNotification,
+  PublishDiagnosticsNotification, HoverRequest, ErrorCodes,
+} = require('vscode-languageserver-protocol/node');
+
+const [warplint, scratch, examples] = process.argv.slice(2);
+let checks = 0;
+function check(cond, what, detail) {
+  if (!cond) {
+    console.error('FAIL: ' + what + (detail === undefined ? '' :
+      '\n' + (typeof detail === 'string' ? detail : JSON.stringify(detail, null, 1))));
+    process.exit(1);
+  }
+  checks++;
+}
+
+/// A server process and a connection to it; every publishDiagnostics and
+/// every error the connection logs are kept.
+function startServer(args, encodings) {
+  const proc = spawn(warplint, ['--lsp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const s = { proc, stderr: '', published: [], logged: [], waiters: [] };
+  proc.stderr.on('data', (d) => { s.stderr += d; });
+  s.exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
+  const logger = {
+    error: (m) => s.logged.push(m), warn: (m) => s.logged.push(m),
+    info: () => {}, log: () => {},
+  };
+  s.conn = createProtocolConnection(new StreamMessageReader(proc.stdout),
+    new StreamMessageWriter(proc.stdin), logger);
+  s.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
+    s.published.push(p);
+    s.waiters = s.waiters.filter((w) => !w(p));
+  });
+  s.conn.listen();
+  s.init = s.conn.sendRequest(InitializeRequest.type, {
+    processId: process.pid, rootUri: pathToFileURL(scratch).href,
+    capabilities: {
+      general: { positionEncodings: encodings },
+      textDocument: {
+        hover: { contentFormat: ['markdown', 'plaintext'] },
+        publishDiagnostics: { relatedInformation: true, versionSupport: true },
+      },
+    },
+  });
+  return s;
+}
+
+/// The next publication for `uri` that satisfies `pred` (those already in
+/// count too), or a failure after `ms`.
+function published(s, uri, pred, ms = 60000) {
+  const done = s.published.find((p) => p.uri === uri && pred(p));
+  if (done) return Promise.resolve(done);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => check(false, `no diagnostics for ${uri} ` +
+      'as expected in time; published: ', s.published.concat([s.stderr])), ms);
+    s.waiters.push((p) => {
+      if (p.uri !== uri || !pred(p)) return false;
+      clearTimeout(timer);
+      resolve(p);
+      return true;
+    });
+  });
+}
+
+function withCode(p, code) { return p.diagnostics.filter((d) => d.code === code); }
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  fs.mkdirSync(scratch, { recursive: true });
+  // transpose.cu with a character outside the Basic Multilingual Plane before
+  // the flagged shared load: two UTF-16 units, four UTF-8 bytes.
+  const source = fs.readFileSync(path.join(examples, 'transpose.cu'), 'utf8')
+    .replace('  out[y * N + x] = tile[threadIdx.x][threadIdx.y];\n}\n\n// The fix',
+      '  /*\u{1F600}*/ out[y * N + x] = tile[threadIdx.x][threadIdx.y];\n}\n\n// The fix');
+  check(source.includes('\u{1F600}'), 'the example still has the line the test marks');
+  const file = path.join(scratch, 'transpose.cu');
+  fs.writeFileSync(file, source);
+  const uri = pathToFileURL(file).href;
+  const lines = source.split('\n');
+  const smemLine = lines.findIndex((l) => l.includes('/*\u{1F600}*/'));
+  const naiveLine = lines.findIndex((l) => l.includes('out[x * N + y] = in[y * N + x]'));
+  const tileDecl = lines.findIndex((l) => l.includes('__shared__ float tile[TILE][TILE];'));
+
+  // --- UTF-16 (the default) ----------------------------------------------------
+  const s = startServer([], ['utf-16']);
+  const init = await s.init;
+  check(init.capabilities.positionEncoding === 'utf-16', 'position encoding utf-16', init);
+  check(init.capabilities.hoverProvider === true, 'hover provider', init);
+  check(init.capabilities.textDocumentSync.change === 2, 'incremental sync', init);
+  check(init.serverInfo.name === 'warplint', 'server name', init);
+  s.conn.sendNotification(InitializedNotification.type, {});
+
+  // Open, then change at once: the first run is dropped, never published.
+  s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri, languageId: 'cuda', version: 1, text: source } });
+  await sleep(60);
+  const v2 = source + '\n// edited\n';
+  s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+    textDocument: { uri, version: 2 },
+    contentChanges: [{ range: { start: { line: lines.length - 1, character: 0 },
+      end: { line: lines.length - 1, character: 0 } }, text: '\n// edited\n' }] });
+  // A hover sent now is answered before the new run ends: typing never
+  // waits for an analysis.
+  const hoverEarly = s.conn.sendRequest(HoverRequest.type, {
+    textDocument: { uri }, position: { line: smemLine, character: 20 } });
+  let hoverAnswered = false;
+  hoverEarly.then(() => { hoverAnswered = true; });
+  const first = await published(s, uri, (p) => p.version === 2);
+  check(hoverAnswered, 'a hover during an analysis is answered before it ends');
+  check(!s.published.some((p) => p.uri === uri && p.version === 1),
+    'the run of version 1 is not published once version 2 exists', s.published);
+  check(/dropped the results for .* version 1/.test(s.stderr),
+    'the server says it dropped the stale run', s.stderr);
+
+  // The findings: rule, place (UTF-16 columns), figures, links, notes.
+  const smem = withCode(first, 'smem-bank-conflict');
+  check(smem.length === 1, 'one bank-conflict diagnostic', first);
+  const d = smem[0];
+  const smemCol = lines[smemLine].indexOf('tile[threadIdx.x]'); // UTF-16 units
+  check(d.range.start.line === smemLine && d.range.start.character === smemCol,
+    `bank conflict at ${smemLine}:${smemCol} (UTF-16)`, d);
+  check(d.range.end.line === smemLine &&
+    d.range.end.character === smemCol + 'tile[threadIdx.x][threadIdx.y]'.length,
+  'the range covers the access', d);
+  check(d.severity === 2 && d.source === 'warplint', 'a warning from warplint', d);
+  check(d.message.includes('32-way bank conflict') &&
+    d.message.includes('32 wavefronts where 1 would do'), 'the figures', d);
+  check(!d.message.includes('[smem-bank-conflict]'), 'the rule is the code, not in the message', d);
+  check(d.codeDescription && d.codeDescription.href.endsWith('/rules/smem-bank-conflict.md'),
+    'the rule page link', d);
+  const page = decodeURIComponent(new URL(d.codeDescription.href).pathname);
+  check(fs.existsSync(page), 'the linked rule page exists: ' + page);
+  const pad = (d.relatedInformation || []).find((r) =>
+    r.message.includes("declare it as 'float tile[32][33]'"));
+  check(pad && pad.location.uri === uri && pad.location.range.start.line === smemLine,
+    'the verified padding fix is a related note', d);
+
+  const unc = withCode(first, 'uncoalesced-global-access');
+  check(unc.length === 2, 'two uncoalesced diagnostics', first);
+  const naive = unc.find((x) => x.range.start.line === naiveLine);
+  check(naive && naive.message.includes('adjacent lanes are 16384 bytes apart') &&
+    naive.message.includes('32 sectors per request where 4 would do'), 'the store figures', unc);
+  const why = naive.relatedInformation.find((r) => r.message.startsWith("'x * N' makes"));
+  const xN = lines[naiveLine].indexOf('x * N');
+  check(why && why.location.range.start.character === xN &&
+    why.location.range.end.character === xN + 5, "the note points at 'x * N'", naive);
+
+  // Hover on the flagged load: the lane/bank picture of --explain.
+  const h = await s.conn.sendRequest(HoverRequest.type, {
+    textDocument: { uri }, position: { line: smemLine, character: smemCol + 3 } });
+  check(h && h.contents.kind === 'markdown', 'a markdown hover', h);
+  const hv = h.contents.value;
+  check(hv.includes("explain: shared load 'tile[threadIdx.x][threadIdx.y]' in transposeTile"),
+    'the hover names the access', hv);
+  check(hv.includes('32 wavefronts per request on average, ideal 1'), 'the hover figures', hv);
+  check(hv.includes('  wavefront 32 31  .'), 'the hover draws the banks', hv);
+  check(hv.includes('smem-bank-conflict'), 'the hover names the rule', hv);
+  check(h.range.start.line === smemLine && h.range.start.character === smemCol,
+    'the hover range is the finding', h);
+  const hNaive = await s.conn.sendRequest(HoverRequest.type, {
+    textDocument: { uri }, position: { line: naiveLine, character: 4 } });
+  check(hNaive && hNaive.contents.value.includes('sector +0'), 'the hover draws sectors', hNaive);
+  const none = await s.conn.sendRequest(HoverRequest.type, {
+    textDocument: { uri }, position: { line: 0, character: 3 } });
+  check(none === null, 'no hover on an unflagged line', none);
+
+  // The fix as an edit: pad the tile. A new result is published without the
+  // conflict; the other findings stay.
+  const at = lines[tileDecl].indexOf('[TILE];') + '[TILE'.length;
+  s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+    textDocument: { uri, version: 3 },
+    contentChanges: [{ range: { start: { line: tileDecl, character: at },
+      end: { line: tileDecl, character: at } }, text: ' + 1' }] });
+  const fixed = await published(s, uri, (p) => p.version === 3);
+  check(withCode(fixed, 'smem-bank-conflict').length === 0, 'the padded tile has no conflict', fixed);
+  check(withCode(fixed, 'uncoalesced-global-access').length === 2, 'the other findings stay', fixed);
+  const gone = await s.conn.sendRequest(HoverRequest.type, {
+    textDocument: { uri }, position: { line: smemLine, character: smemCol + 3 } });
+  check(gone === null, 'no hover once the finding is gone', gone);
+
+  // Several edits in a row: only the last is published.
+  const countBefore = s.published.length;
+  for (let v = 4; v <= 6; v++)
+    s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: v },
+      contentChanges: [{ text: v === 6 ? source : source + `\n// v${v}\n` }] });
+  const last = await published(s, uri, (p) => p.version === 6);
+  check(s.published.slice(countBefore).every((p) => p.version === 6),
+    'versions 4 and 5 are never published', s.published.slice(countBefore));
+  check(withCode(last, 'smem-bank-conflict').length === 1, 'the whole-text change is analyzed', last);
+
+  // Save: analyzed again, same result.
+  s.published.length = 0;
+  s.conn.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri }, text: source });
+  const saved = await published(s, uri, () => true);
+  check(saved.diagnostics.length === 3, 'save publishes again', saved);
+
+  // A file that does not parse: errors, not an empty list.
+  const broken = path.join(scratch, 'broken.cu');
+  const brokenText = '#include "not-there.h"\n__global__ void k(float *p) {\n' +
+    '  p[threadIdx.x] = ;\n}\n';
+  fs.writeFileSync(broken, brokenText);
+  const buri = pathToFileURL(broken).href;
+  s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: buri, languageId: 'cuda', version: 1, text: brokenText } });
+  const b = await published(s, buri, () => true);
+  const missing = b.diagnostics.find((x) => x.message.includes("'not-there.h' file not found"));
+  check(missing && missing.severity === 1 && missing.range.start.line === 0,
+    'the missing header is an error on line 1', b);
+  const expr = b.diagnostics.find((x) => x.message.includes('expected expression'));
+  check(expr && expr.severity === 1 && expr.range.start.line === 2 &&
+    expr.range.start.character === brokenText.split('\n')[2].indexOf(';'),
+  'the syntax error is an error where it is', b);
+
+  // The compile database, found as clangd finds it: build/ next to the
+  // source's directory's parent. STRIDE is defined only there.
+  const proj = path.join(scratch, 'proj');
+  fs.mkdirSync(path.join(proj, 'src'), { recursive: true });
+  fs.mkdirSync(path.join(proj, 'build'), { recursive: true });
+  const strided = path.join(proj, 'src', 'strided.cu');
+  const stridedText = '__global__ void k(float *p) {\n  p[threadIdx.x * STRIDE] = 0;\n}\n' +
+    'void run(float *p) { k<<<1, 32>>>(p); }\n';
+  fs.writeFileSync(strided, stridedText);
+  fs.writeFileSync(path.join(proj, 'build', 'compile_commands.json'), JSON.stringify([{
+    directory: path.join(proj, 'build'), file: strided,
+    command: `clang++ -x cuda -DSTRIDE=32 -c ${strided} -o strided.o` }]));
+  const suri = pathToFileURL(strided).href;
+  s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: suri, languageId: 'cuda', version: 1, text: stridedText } });
+  const sp = await published(s, suri, () => true);
+  const st = withCode(sp, 'uncoalesced-global-access');
+  check(st.length === 1 && st[0].message.includes('adjacent lanes are 128 bytes apart'),
+    'the compile database defines STRIDE', sp);
+  check(!sp.diagnostics.some((x) => x.severity === 1), 'no errors with the database', sp);
+
+  // Malformed input: the server answers with JSON-RPC errors and goes on.
+  s.proc.stdin.write('Content-Length: 9\r\n\r\n{not json');
+  s.proc.stdin.write('Content-Length: 2\r\n\r\n[]');
+  await sleep(200);
+  check(s.logged.some((m) => /not JSON/.test(m) && /-32700|Parse|not JSON/.test(m)),
+    'a parse error answers the broken message', s.logged);
+  check(s.logged.some((m) => /a message must be a JSON object/.test(m)),
+    'an invalid request error answers a non-object', s.logged);
+  let err = null;
+  try {
+    await s.conn.sendRequest('warplint/noSuchMethod', {});
+  } catch (e) { err = e; }
+  check(err && err.code === ErrorCodes.MethodNotFound, 'unknown method: MethodNotFound', err);
+  err = null;
+  try {
+    await s.conn.sendRequest(HoverRequest.type, { textDocument: {} });
+  } catch (e) { err = e; }
+  check(err && err.code === ErrorCodes.InvalidParams, 'bad hover params: InvalidParams', err);
+  const still = await s.conn.sendRequest(HoverRequest.type, {
+    textDocument: { uri }, position: { line: smemLine, character: smemCol } });
+  check(still && still.contents.value.includes('wavefront'), 'the server still answers', still);
+
+  // Close: the document's diagnostics are cleared.
+  s.published.length = 0;
+  s.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  await published(s, uri, (p) => p.diagnostics.length === 0);
+  check(true, 'closing clears the diagnostics');
+
+  // Shutdown, then exit: code 0. A request after shutdown is refused.
+  const sd = await s.conn.sendRequest(ShutdownRequest.type);
+  check(sd === null, 'shutdown answers null', sd);
+  err = null;
+  try {
+    await s.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 0 } });
+  } catch (e) { err = e; }
+  check(err && err.code === ErrorCodes.InvalidRequest, 'requests after shutdown are refused', err);
+  s.conn.sendNotification(ExitNotification.type);
+  const code = await s.exited;
+  check(code === 0, 'exit after shutdown: status 0', s.stderr);
+  s.conn.dispose();
+
+  // --- UTF-8, negotiated ---------------------------------------------------------
+  const u = startServer([], ['utf-8', 'utf-16']);
+  const init8 = await u.init;
+  check(init8.capabilities.positionEncoding === 'utf-8', 'utf-8 negotiated', init8);
+  u.conn.sendNotification(InitializedNotification.type, {});
+  u.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri, languageId: 'cuda', version: 1, text: source } });
+  const p8 = await published(u, uri, () => true);
+  const d8 = withCode(p8, 'smem-bank-conflict')[0];
+  const byteCol = Buffer.byteLength(lines[smemLine].slice(0, smemCol), 'utf8');
+  check(d8 && d8.range.start.character === byteCol && byteCol === smemCol + 2,
+    `utf-8 column ${byteCol}`, d8);
+  // An edit in UTF-8 columns: after the emoji, replace 'out' by 'out ' (no
+  // change in meaning; the finding moves by one byte).
+  const outCol = Buffer.byteLength(lines[smemLine].slice(0, lines[smemLine].indexOf('out')), 'utf8');
+  u.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+    textDocument: { uri, version: 2 },
+    contentChanges: [{ range: { start: { line: smemLine, character: outCol },
+      end: { line: smemLine, character: outCol + 3 } }, text: 'out ' }] });
+  const p8b = await published(u, uri, (p) => p.version === 2);
+  const d8b = withCode(p8b, 'smem-bank-conflict')[0];
+  check(d8b && d8b.range.start.character === byteCol + 1, 'a UTF-8 edit lands where meant', p8b);
+  // Exit without shutdown: status 1.
+  u.conn.sendNotification(ExitNotification.type);
+  check(await u.exited === 1, 'exit without shutdown: status 1');
+  u.conn.dispose();
+
+  console.log(`${checks} passed, 0 failed`);
+}
+
+main().catch((e) => {
+  console.error('FAIL: ' + (e && e.stack ? e.stack : e));
+  process.exit(1);
+});
