@@ -288,6 +288,17 @@ async function main() {
   check(code === 0, 'exit after shutdown: status 0', s.stderr);
   s.conn.dispose();
 
+  // The server wrote nothing next to the sources (docs/security.md).
+  const listed = [];
+  const walk = (dir) => fs.readdirSync(dir, { withFileTypes: true }).forEach((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p); else listed.push(path.relative(scratch, p));
+  });
+  walk(scratch);
+  check(JSON.stringify(listed.sort()) === JSON.stringify(['broken.cu',
+    'proj/build/compile_commands.json', 'proj/src/strided.cu', 'transpose.cu']),
+  'no file written next to the sources', listed);
+
   // --- UTF-8, negotiated ---------------------------------------------------------
   const u = startServer([], ['utf-8', 'utf-16']);
   const init8 = await u.init;
