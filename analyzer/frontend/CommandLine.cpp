@@ -155,18 +155,24 @@ std::vector<std::string> deviceParseCommand(const std::vector<std::string> &in,
     }
     if (startsWith(a, "-x") && a.size() > 2)
       continue;
+    // Host flags are passed on, but not those dropped from the command
+    // itself (-Werror, -w, a second --cuda-gpu-arch=, ...).
+    auto hostFlags = [&](const std::string &v) {
+      for (const std::string &part : split(v, ','))
+        if (!part.empty() && !inList(part, DropFlags) &&
+            std::none_of(std::begin(DropJoinedPrefixes),
+                         std::end(DropJoinedPrefixes),
+                         [&](const char *p) { return startsWith(part, p); }))
+          out.push_back(part);
+    };
     if (a == "-Xcompiler" || a == "--compiler-options") {
       std::string v;
       value(v);
-      for (const std::string &part : split(v, ','))
-        if (!part.empty() && part != "-Werror" && part != "-w")
-          out.push_back(part);
+      hostFlags(v);
       continue;
     }
     if (startsWith(a, "-Xcompiler=") || startsWith(a, "--compiler-options=")) {
-      for (const std::string &part : split(a.substr(a.find('=') + 1), ','))
-        if (!part.empty() && part != "-Werror" && part != "-w")
-          out.push_back(part);
+      hostFlags(a.substr(a.find('=') + 1));
       continue;
     }
     if (startsWith(a, "--std=") || a == "--std") {

@@ -90,5 +90,24 @@ TEST(CommandLine, UserFlagsThatWouldHideFindings) {
   EXPECT_TRUE(has(out, "-std=c++20"));
 }
 
+// Found by fuzzing (test/fuzz/regressions/fuzz_command_line): host flags
+// passed with -Xcompiler are filtered as the command's own are, so they
+// cannot add a second GPU architecture or undo the device-only parse.
+TEST(CommandLine, HostFlagsAreFilteredLikeTheCommand) {
+  auto out = deviceParseCommand(
+      {"clang++", "-Xcompiler", "--cuda-gpu-arch=sm_75,-fPIC,--cuda-host-only",
+       "--compiler-options=--offload-arch=sm_70,-Werror", "k.cu"},
+      toolkit());
+  EXPECT_EQ(std::count_if(out.begin(), out.end(),
+                          [](const std::string &a) {
+                            return a.rfind("--cuda-gpu-arch=", 0) == 0 ||
+                                   a.rfind("--offload-arch=", 0) == 0;
+                          }),
+            1);
+  EXPECT_TRUE(has(out, "-fPIC"));
+  EXPECT_FALSE(has(out, "--cuda-host-only"));
+  EXPECT_FALSE(has(out, "-Werror"));
+}
+
 } // namespace
 } // namespace warplint
