@@ -77,7 +77,7 @@ std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
     auto apart = [&](size_t x, size_t y, int64_t d) {
       for (size_t k = 0; k < vals[x].size(); ++k)
         for (int l = 0; l < WarpSize; ++l)
-          if (vals[y][k][l] - vals[x][k][l] != d)
+          if (wrapSub(vals[y][k][l], vals[x][k][l]) != d)
             return false;
       return true;
     };

@@ -3,6 +3,7 @@
 #include "model/Divergence.h"
 #include "model/Memory.h"
 #include "model/Sampling.h"
+#include "model/Vectorize.h"
 
 #include <gtest/gtest.h>
 
@@ -69,6 +70,22 @@ TEST(FuzzFound, HazardAtTheTopOfTheAddressRange) {
                                     {Shape{32, 1, 1}});
   EXPECT_TRUE(same.intraWarp);
   EXPECT_EQ(same.writer, 0);
+}
+
+// Two accesses of one statement at opposite ends of the address range: the
+// distance between them wraps instead of overflowing, and they do not merge.
+// Two adjacent ones still do.
+TEST(FuzzFound, MergeOfAccessesFarApart) {
+  Context ctx;
+  LaneExpr t8 = threadIdx(0) * cst(8);
+  std::vector<MergeInput> far{{{t8 + cst(INT64_MIN), nullptr, 4}, 0, 8},
+                              {{t8 + cst(INT64_MAX - 7), nullptr, 4}, 0, 8}};
+  EXPECT_TRUE(mergeAdjacent(far, ctx, Shape{32, 1, 1}).empty());
+  std::vector<MergeInput> near{{{t8, nullptr, 4}, 0, 8},
+                               {{t8 + cst(4), nullptr, 4}, 0, 8}};
+  auto merged = mergeAdjacent(near, ctx, Shape{32, 1, 1});
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].bytes, 8);
 }
 
 } // namespace
