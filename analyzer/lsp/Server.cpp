@@ -49,7 +49,10 @@ namespace {
 using lsp::Encoding;
 using Clock = std::chrono::steady_clock;
 
+/// One line on stderr (the editor's log of the server), from either thread.
 void log(const llvm::Twine &message) {
+  static std::mutex lock;
+  std::lock_guard<std::mutex> hold(lock);
   llvm::errs() << "warplint --lsp: " << message << "\n";
 }
 
@@ -736,6 +739,7 @@ private:
       Encoding enc = Enc;
       Busy = true;
       lock.unlock();
+      log("analyzing " + path + " version " + std::to_string(version));
       auto start = Clock::now();
       Results results = analyze(uri, path, text, enc);
       double seconds =

@@ -24,5 +24,5 @@ if ! cmp -s "$TESTDIR/lsp/package-lock.json" "$client/package-lock.json" ||
   fi
 fi
 cp "$TESTDIR/lsp/client.js" "$client/"
-timeout 300 node "$client/client.js" "$WARPLINT" "$TMP/work" "$TESTDIR/../examples" ||
+timeout 300 node "$client/client.js" "$WARPLINT" "$TMP/work" "$TESTDIR/.." ||
   fail "the vscode-languageserver-protocol client's checks failed"

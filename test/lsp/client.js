@@ -2,7 +2,7 @@
 // language clients use (vscode-languageserver-protocol over vscode-jsonrpc),
 // talking to the real server over its stdin and stdout.
 //
-// Usage: node client.js <warplint> <scratch dir> <examples dir>
+// Usage: node client.js <warplint> <scratch dir> <source tree>
 // Exits non-zero on the first failed check; prints the number of checks.
 'use strict';
 const { spawn } = require('node:child_process');
@@ -17,7 +17,7 @@ const {
   PublishDiagnosticsNotification, HoverRequest, ErrorCodes,
 } = require('vscode-languageserver-protocol/node');
 
-const [warplint, scratch, examples] = process.argv.slice(2);
+const [warplint, scratch, tree] = process.argv.slice(2);
 let checks = 0;
 function check(cond, what, detail) {
   if (!cond) {
@@ -83,7 +83,7 @@ async function main() {
   fs.mkdirSync(scratch, { recursive: true });
   // transpose.cu with a character outside the Basic Multilingual Plane before
   // the flagged shared load: two UTF-16 units, four UTF-8 bytes.
-  const source = fs.readFileSync(path.join(examples, 'transpose.cu'), 'utf8')
+  const source = fs.readFileSync(path.join(tree, 'examples', 'transpose.cu'), 'utf8')
     .replace('  out[y * N + x] = tile[threadIdx.x][threadIdx.y];\n}\n\n// The fix',
       '  /*\u{1F600}*/ out[y * N + x] = tile[threadIdx.x][threadIdx.y];\n}\n\n// The fix');
   check(source.includes('\u{1F600}'), 'the example still has the line the test marks');
@@ -104,10 +104,14 @@ async function main() {
   check(init.serverInfo.name === 'warplint', 'server name', init);
   s.conn.sendNotification(InitializedNotification.type, {});
 
-  // Open, then change at once: the first run is dropped, never published.
+  // Open, then change while the first run is under way (the server logs
+  // its start): that run is dropped, never published.
   s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
     textDocument: { uri, languageId: 'cuda', version: 1, text: source } });
-  await sleep(60);
+  for (let waited = 0; !s.stderr.includes(`analyzing ${file} version 1`); waited += 10) {
+    check(waited < 30000, 'the server starts analyzing version 1', s.stderr);
+    await sleep(10);
+  }
   const v2 = source + '\n// edited\n';
   s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
     textDocument: { uri, version: 2 },
@@ -247,14 +251,34 @@ async function main() {
     'the compile database defines STRIDE', sp);
   check(!sp.diagnostics.some((x) => x.severity === 1), 'no errors with the database', sp);
 
+  // A divergent branch: the hover draws which lanes take it, per iteration
+  // of the loop around it.
+  const lanes = path.join(scratch, 'lanes.cu');
+  const lanesText = fs.readFileSync(path.join(tree, 'test', 'fixtures', 'idle-lanes',
+    'positives.cu'), 'utf8');
+  fs.writeFileSync(lanes, lanesText);
+  const luri = pathToFileURL(lanes).href;
+  s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: luri, languageId: 'cuda', version: 1, text: lanesText } });
+  const lp = await published(s, luri, () => true);
+  const branchLine = lanesText.split('\n').findIndex((l) => l.includes('if (tid % (2 * st) == 0)'));
+  const idle = withCode(lp, 'idle-lanes').find((x) => x.range.start.line === branchLine);
+  check(idle && idle.message.includes('branch body runs at 3.98 of 32 lanes on average'),
+    'the idle-lanes finding', lp);
+  const hb = await s.conn.sendRequest(HoverRequest.type, {
+    textDocument: { uri: luri }, position: { line: branchLine, character: 10 } });
+  check(hb && hb.contents.value.includes("explain: if 'tid % (2 * st) == 0' in interleaved") &&
+    hb.contents.value.includes('  st = 1          X.X.X.X.X.X.X.X.X.X.X.X.X.X.X.X.  16 of 32'),
+  'the hover draws the lanes that take the branch', hb);
+
   // Malformed input: the server answers with JSON-RPC errors and goes on.
   s.proc.stdin.write('Content-Length: 9\r\n\r\n{not json');
   s.proc.stdin.write('Content-Length: 2\r\n\r\n[]');
   await sleep(200);
-  check(s.logged.some((m) => /not JSON/.test(m) && /-32700|Parse|not JSON/.test(m)),
-    'a parse error answers the broken message', s.logged);
-  check(s.logged.some((m) => /a message must be a JSON object/.test(m)),
-    'an invalid request error answers a non-object', s.logged);
+  check(s.logged.some((m) => /-32700/.test(m) && /message is not JSON/.test(m)),
+    'a parse error (-32700) answers the broken message', s.logged);
+  check(s.logged.some((m) => /-32600/.test(m) && /a message must be a JSON object/.test(m)),
+    'an invalid request error (-32600) answers a non-object', s.logged);
   let err = null;
   try {
     await s.conn.sendRequest('warplint/noSuchMethod', {});
@@ -295,7 +319,7 @@ async function main() {
     if (e.isDirectory()) walk(p); else listed.push(path.relative(scratch, p));
   });
   walk(scratch);
-  check(JSON.stringify(listed.sort()) === JSON.stringify(['broken.cu',
+  check(JSON.stringify(listed.sort()) === JSON.stringify(['broken.cu', 'lanes.cu',
     'proj/build/compile_commands.json', 'proj/src/strided.cu', 'transpose.cu']),
   'no file written next to the sources', listed);
 
