@@ -19,7 +19,12 @@ int64_t adjacentDistance(const LaneExpr &e, const Context &ctx,
   if (shape.threads() < 2)
     return 0;
   Lanes v = warp0(e, ctx, shape);
-  return v[1] - v[0];
+  return wrapSub(v[1], v[0]);
+}
+
+// |x| without overflow (for INT64_MIN too).
+static uint64_t magnitude(int64_t x) {
+  return x < 0 ? 0 - uint64_t(x) : uint64_t(x);
 }
 
 static bool varies(const LaneExpr &e, const Context &ctx, const Shape &shape) {
@@ -46,7 +51,8 @@ LaneExpr spreadingTerm(const LaneExpr &e, const Context &ctx,
     // Both vary (x*1024 + y with 16x16 blocks): follow the one that sets the
     // distance between lanes 0 and 1.
     Lanes va = warp0(e->a, ctx, shape), vb = warp0(e->b, ctx, shape);
-    int64_t da = std::abs(va[1] - va[0]), db = std::abs(vb[1] - vb[0]);
+    uint64_t da = magnitude(wrapSub(va[1], va[0])),
+             db = magnitude(wrapSub(vb[1], vb[0]));
     if (da != db)
       return spreadingTerm(da > db ? e->a : e->b, ctx, shape);
     return e;
@@ -201,18 +207,28 @@ Dependence describeDependence(const AccessResult &r, const Context &ctx) {
       return d;
     }
   }
-  int64_t dv = q->values[0] - p->values[0], ds = *q->stride - *p->stride;
-  if (ds % dv != 0)
+  // In int64 without overflow: values or strides at the ends of the range
+  // (a wrapped address, a huge known value) give no formula.
+  int64_t dv, ds, av, b;
+  if (__builtin_sub_overflow(q->values[0], p->values[0], &dv) ||
+      __builtin_sub_overflow(*q->stride, *p->stride, &ds) ||
+      (dv == -1 && ds == INT64_MIN) || ds % dv != 0)
     return d;
-  int64_t a = ds / dv, b = *p->stride - a * p->values[0];
-  for (auto *s : byValue)
-    if (*s->stride != a * s->values[0] + b)
+  int64_t a = ds / dv;
+  if (__builtin_mul_overflow(a, p->values[0], &av) ||
+      __builtin_sub_overflow(*p->stride, av, &b))
+    return d;
+  for (auto *s : byValue) {
+    int64_t sv, t;
+    if (__builtin_mul_overflow(a, s->values[0], &sv) ||
+        __builtin_add_overflow(sv, b, &t) || *s->stride != t)
       return d;
+  }
   if (a == 0)
     return d;
   std::string t = (a == 1 ? "" : a == -1 ? "-" : std::to_string(a) + "*") + name;
   if (b)
-    t += (b > 0 ? "+" : "-") + std::to_string(b < 0 ? -b : b);
+    t += (b > 0 ? "+" : "-") + std::to_string(magnitude(b));
   d.stride = t + " bytes";
   return d;
 }

@@ -1,6 +1,7 @@
 // Model bugs that fuzzing found (test/fuzz/FuzzModel.cpp; the inputs are in
 // test/fuzz/regressions/fuzz_model/), each as the smallest case that shows it.
 #include "model/Divergence.h"
+#include "model/Explain.h"
 #include "model/Memory.h"
 #include "model/Sampling.h"
 #include "model/Vectorize.h"
@@ -86,6 +87,34 @@ TEST(FuzzFound, MergeOfAccessesFarApart) {
   auto merged = mergeAdjacent(near, ctx, Shape{32, 1, 1});
   ASSERT_EQ(merged.size(), 1u);
   EXPECT_EQ(merged[0].bytes, 8);
+}
+
+// The stride formula of a message ("4*n bytes") from samples whose values
+// are at the ends of the int64 range (a huge known value): no formula, and
+// no overflow while looking for one. Ordinary samples still give one.
+TEST(FuzzFound, StrideFormulaFromExtremeValues) {
+  Context ctx;
+  ctx.addAtom("n", AtomKind::Parameter);
+  auto result = [](int64_t v1, int64_t s1, int64_t v2, int64_t s2) {
+    AccessResult r;
+    r.evaluated = true;
+    r.exact = false;
+    r.actual = 4;
+    r.dependsOn = {0};
+    for (auto [v, s] : {std::pair{v1, s1}, std::pair{v2, s2}}) {
+      AccessResult::Sample smp;
+      smp.values = {v};
+      smp.stride = s;
+      smp.actual = double(v);
+      r.samples.push_back(smp);
+    }
+    return r;
+  };
+  EXPECT_EQ(describeDependence(result(32, 128, 64, 256), ctx).stride,
+            "4*n bytes");
+  EXPECT_EQ(describeDependence(result(INT64_MIN, 4, 4, 8), ctx).stride, "");
+  EXPECT_EQ(describeDependence(result(1, INT64_MIN, 2, INT64_MAX), ctx).stride,
+            "");
 }
 
 } // namespace
