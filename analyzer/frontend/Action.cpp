@@ -521,4 +521,10 @@ ParseCommand parseCommand(const std::string &file, const ToolOptions &opts,
   return fileCommand(file, opts, db);
 }
 
+std::optional<FileFacts> launchFacts(const std::string &file,
+                                     const ToolOptions &opts,
+                                     const CompilationDatabase *db) {
+  return parseLaunches(file, opts, db);
+}
+
 } // namespace warplint

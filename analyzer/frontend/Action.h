@@ -80,6 +80,14 @@ struct ParseCommand {
 ParseCommand parseCommand(const std::string &file, const ToolOptions &opts,
                           const clang::tooling::CompilationDatabase *db);
 
+/// The launch facts of another file of the project, for ProjectLaunches, as
+/// analyzeFiles gathers them: `file` parsed device side with its command in
+/// `db` (null: none), its errors not reported; nullopt when it yields no AST.
+struct FileFacts;
+std::optional<FileFacts>
+launchFacts(const std::string &file, const ToolOptions &opts,
+            const clang::tooling::CompilationDatabase *db);
+
 } // namespace warplint
 
 #endif

@@ -657,9 +657,10 @@ std::unique_ptr<ASTConsumer> makeAnalysis(CompilerInstance &ci,
 }
 
 void analyzeParsed(ASTContext &ac, const ToolOptions &opts,
-                   const FindingSink &sink) {
+                   const FindingSink &sink, ProjectLaunches *project) {
   Report report;
   RunState run;
+  run.project = project;
   Analysis a(ac.getDiagnostics(), opts, report, run, &sink);
   a.HandleTranslationUnit(ac);
 }

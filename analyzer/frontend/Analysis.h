@@ -94,9 +94,11 @@ struct SinkFinding {
 using FindingSink = std::function<void(const SinkFinding &)>;
 
 /// Analyzes every kernel of a translation unit another tool parsed, handing
-/// each finding to `sink` instead of reporting it.
+/// each finding to `sink` instead of reporting it. With `project`, launches
+/// in the project's other files bind the kernels, as on the command line.
 void analyzeParsed(clang::ASTContext &ac, const ToolOptions &opts,
-                   const FindingSink &sink);
+                   const FindingSink &sink,
+                   ProjectLaunches *project = nullptr);
 
 /// The consumer that analyzes every kernel of a translation unit.
 std::unique_ptr<clang::ASTConsumer> makeAnalysis(clang::CompilerInstance &ci,

@@ -15,6 +15,7 @@
 #include "frontend/Analysis.h"
 #include "frontend/CommandLine.h"
 #include "frontend/ProjectDatabase.h"
+#include "frontend/ProjectLaunches.h"
 #include "report/CiReports.h"
 #include "rules/Rule.h"
 
@@ -264,8 +265,9 @@ private:
 class AnalyzeAction : public ASTFrontendAction {
 public:
   AnalyzeAction(const ToolOptions &o, Encoding e, const std::string &uri,
-                const std::string &docDir, Results &out)
-      : Opts(o), Enc(e), Uri(uri), DocDir(docDir), Out(out) {}
+                const std::string &docDir, ProjectLaunches *project,
+                Results &out)
+      : Opts(o), Enc(e), Uri(uri), DocDir(docDir), Project(project), Out(out) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
                                                  llvm::StringRef) override {
@@ -285,41 +287,44 @@ private:
   const ToolOptions &Opts;
   Encoding Enc;
   const std::string &Uri, &DocDir;
+  ProjectLaunches *Project;
   Results &Out;
 
   void analyze(ASTContext &ac) {
     const SourceManager &sm = ac.getSourceManager();
     Places places(sm, ac.getLangOpts(), Enc, Uri);
-    std::set<std::string> seen;
-    analyzeParsed(ac, Opts, [&](const SinkFinding &f) {
-      auto at = places.range(f.range, f.loc);
-      // Findings in the headers the document includes belong to them.
-      if (!at || !places.isMain(at->first))
-        return;
-      json::Object d{{"range", at->second.toJson()},
-                     {"severity", f.remark ? 3 : 2},
-                     {"source", "warplint"},
-                     {"message", f.message}};
-      if (!f.rule.empty()) {
-        d["code"] = f.rule;
-        d["codeDescription"] =
-            json::Object{{"href", ruleHelpUri(DocDir, f.rule)}};
-      }
-      json::Array related;
-      for (const auto &[loc, message, range] : f.notes) {
-        auto n = places.range(range, loc.isValid() ? loc : f.loc);
-        if (!n)
-          n = at;
-        related.push_back(json::Object{
-            {"location", json::Object{{"uri", places.uri(n->first)},
-                                      {"range", n->second.toJson()}}},
-            {"message", message}});
-      }
-      if (!related.empty())
-        d["relatedInformation"] = std::move(related);
-      Out.diagnostics.push_back(std::move(d));
-      Out.flags.push_back({at->second, f.rule, f.message});
-    });
+    analyzeParsed(
+        ac, Opts,
+        [&](const SinkFinding &f) {
+          auto at = places.range(f.range, f.loc);
+          // Findings in the headers the document includes belong to them.
+          if (!at || !places.isMain(at->first))
+            return;
+          json::Object d{{"range", at->second.toJson()},
+                         {"severity", f.remark ? 3 : 2},
+                         {"source", "warplint"},
+                         {"message", f.message}};
+          if (!f.rule.empty()) {
+            d["code"] = f.rule;
+            d["codeDescription"] =
+                json::Object{{"href", ruleHelpUri(DocDir, f.rule)}};
+          }
+          json::Array related;
+          for (const auto &[loc, message, range] : f.notes) {
+            auto n = places.range(range, loc.isValid() ? loc : f.loc);
+            if (!n)
+              n = at;
+            related.push_back(json::Object{
+                {"location", json::Object{{"uri", places.uri(n->first)},
+                                          {"range", n->second.toJson()}}},
+                {"message", message}});
+          }
+          if (!related.empty())
+            d["relatedInformation"] = std::move(related);
+          Out.diagnostics.push_back(std::move(d));
+          Out.flags.push_back({at->second, f.rule, f.message});
+        },
+        Project);
   }
 };
 
@@ -398,6 +403,11 @@ private:
     llvm::sys::TimePoint<> modified;
   };
   std::map<std::string, LoadedDatabase> Databases;
+  /// The launches of each project's other files (worker thread only), by
+  /// compile database directory ("" without one: the open documents), kept
+  /// between runs and dropped when a document is opened or saved.
+  std::map<std::string, std::unique_ptr<ProjectLaunches>> Projects;
+  bool ProjectsStale = false; // under Lock
 
   static constexpr auto TypingPause = std::chrono::milliseconds(200);
 
@@ -572,6 +582,7 @@ private:
       return;
     }
     d.path = absolutePath(*path);
+    ProjectsStale = true; // one more file whose launches count
     schedule(uri, Clock::duration::zero());
   }
 
@@ -619,7 +630,9 @@ private:
       it->second.text = text->str();
       ++it->second.generation;
     }
-    // The configuration or the headers may have changed with the save.
+    // The configuration, the headers or the launches in the saved file may
+    // have changed.
+    ProjectsStale = true;
     if (!it->second.path.empty())
       schedule(uri, Clock::duration::zero());
   }
@@ -637,6 +650,7 @@ private:
 
   void reanalyzeAll() {
     std::lock_guard<std::mutex> lock(Lock);
+    ProjectsStale = true;
     for (auto &[uri, d] : Docs)
       if (!d.path.empty())
         schedule(uri, Clock::duration::zero());
@@ -737,11 +751,19 @@ private:
       uint64_t generation = it->second.generation;
       int64_t version = it->second.version;
       Encoding enc = Enc;
+      std::vector<std::string> open;
+      for (const auto &[u, d] : Docs)
+        if (!d.path.empty())
+          open.push_back(d.path);
+      bool stale = ProjectsStale;
+      ProjectsStale = false;
       Busy = true;
       lock.unlock();
+      if (stale)
+        Projects.clear();
       log("analyzing " + path + " version " + std::to_string(version));
       auto start = Clock::now();
-      Results results = analyze(uri, path, text, enc);
+      Results results = analyze(uri, path, text, enc, open);
       double seconds =
           std::chrono::duration<double>(Clock::now() - start).count();
       lock.lock();
@@ -764,11 +786,11 @@ private:
 
   /// The compile database for `path`, found as clangd finds it: -p if
   /// given, else compile_commands.json in the file's directory or one above
-  /// it, or in their build/ subdirectory. Null when there is none; `error`
-  /// says why one found could not be loaded.
+  /// it, or in their build/ subdirectory; `dir` is set to the directory it is
+  /// in. Null when there is none; `error` says why one found could not be
+  /// loaded.
   const CompilationDatabase *database(const std::string &path,
-                                      std::string &error) {
-    std::string dir;
+                                      std::string &error, std::string &dir) {
     if (!Base.buildPath.empty()) {
       dir = Base.buildPath;
     } else {
@@ -802,6 +824,7 @@ private:
       LoadedDatabase l;
       l.modified = modified;
       l.db = loadProjectDatabase(dir, l.error);
+      Projects.erase(dir); // its launches came from the old commands
       if (l.db)
         log("compile commands from " + dir);
       found = Databases.insert_or_assign(dir, std::move(l)).first;
@@ -813,8 +836,29 @@ private:
     return found->second.db.get();
   }
 
+  /// The launches of the other files of the project `key` (see Projects):
+  /// the compile database's files and the open documents.
+  ProjectLaunches *project(const std::string &key,
+                           const CompilationDatabase *db,
+                           const std::vector<std::string> &open) {
+    std::unique_ptr<ProjectLaunches> &p = Projects[key];
+    if (!p) {
+      std::vector<std::string> files = open;
+      if (db)
+        for (const std::string &f : db->getAllFiles())
+          files.push_back(absolutePath(f));
+      ToolOptions opts = Base;
+      p = std::make_unique<ProjectLaunches>(files,
+                                            [opts, db](const std::string &f) {
+                                              return launchFacts(f, opts, db);
+                                            });
+    }
+    return p.get();
+  }
+
   Results analyze(const std::string &uri, const std::string &path,
-                  const std::string &text, Encoding enc) {
+                  const std::string &text, Encoding enc,
+                  const std::vector<std::string> &open) {
     Results out;
     ToolOptions opts = Base;
     if (opts.configure) {
@@ -837,8 +881,8 @@ private:
           errorDiagnostic("binary file, not CUDA source"));
       return out;
     }
-    std::string dbError;
-    const CompilationDatabase *db = database(path, dbError);
+    std::string dbError, dbDir;
+    const CompilationDatabase *db = database(path, dbError, dbDir);
     if (!dbError.empty())
       out.diagnostics.push_back(json::Object{{"range", Range().toJson()},
                                              {"severity", 2},
@@ -870,14 +914,15 @@ private:
       const ToolOptions &O;
       Encoding E;
       const std::string &U, &D;
+      ProjectLaunches *P;
       Results &R;
       Factory(const ToolOptions &o, Encoding e, const std::string &u,
-              const std::string &d, Results &r)
-          : O(o), E(e), U(u), D(d), R(r) {}
+              const std::string &d, ProjectLaunches *p, Results &r)
+          : O(o), E(e), U(u), D(d), P(p), R(r) {}
       std::unique_ptr<FrontendAction> create() override {
-        return std::make_unique<AnalyzeAction>(O, E, U, D, R);
+        return std::make_unique<AnalyzeAction>(O, E, U, D, P, R);
       }
-    } factory(opts, enc, uri, DocDir, out);
+    } factory(opts, enc, uri, DocDir, project(db ? dbDir : "", db, open), out);
     int rc = 1;
     llvm::CrashRecoveryContext crc;
     if (!crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20)) {

@@ -271,6 +271,35 @@ async function main() {
     hb.contents.value.includes('  st = 1          X.X.X.X.X.X.X.X.X.X.X.X.X.X.X.X.  16 of 32'),
   'the hover draws the lanes that take the branch', hb);
 
+  // A kernel launched from another file of the project (the example CMake
+  // project): the launch in main.cu binds rowSum's cols, as on the command
+  // line, through the compile database's files.
+  const cm = path.join(scratch, 'cmproj');
+  for (const f of ['src/reduce.cu', 'src/main.cu', 'include/matops/matops.cuh',
+    'include/matops/transpose.cuh']) {
+    fs.mkdirSync(path.dirname(path.join(cm, f)), { recursive: true });
+    fs.copyFileSync(path.join(tree, 'examples', 'cmake-project', f), path.join(cm, f));
+  }
+  fs.mkdirSync(path.join(cm, 'build'));
+  fs.writeFileSync(path.join(cm, 'build', 'compile_commands.json'), JSON.stringify(
+    ['reduce.cu', 'main.cu'].map((f) => ({
+      directory: path.join(cm, 'build'), file: `../src/${f}`,
+      arguments: ['clang++', '-x', 'cuda', '-std=c++17', '-I../include', '-c', `../src/${f}`],
+    }))));
+  const reduce = path.join(cm, 'src', 'reduce.cu');
+  const reduceText = fs.readFileSync(reduce, 'utf8');
+  const ruri = pathToFileURL(reduce).href;
+  s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: ruri, languageId: 'cuda', version: 1, text: reduceText } });
+  const rp = await published(s, ruri, () => true);
+  const rowLine = reduceText.split('\n').findIndex((l) => l.includes('s += in[r * cols + c]; // BUG'));
+  const row = withCode(rp, 'uncoalesced-global-access');
+  check(row.length === 1 && row[0].range.start.line === rowLine &&
+    row[0].message.includes('adjacent lanes are 4096 bytes apart') &&
+    /'cols' = 1024 \(the launch at main\.cu:\d+\)/.test(row[0].message),
+  "main.cu's launch binds rowSum's cols", rp);
+  check(!rp.diagnostics.some((x) => x.severity === 1), 'the project parses', rp);
+
   // Malformed input: the server answers with JSON-RPC errors and goes on.
   s.proc.stdin.write('Content-Length: 9\r\n\r\n{not json');
   s.proc.stdin.write('Content-Length: 2\r\n\r\n[]');
@@ -319,8 +348,11 @@ async function main() {
     if (e.isDirectory()) walk(p); else listed.push(path.relative(scratch, p));
   });
   walk(scratch);
-  check(JSON.stringify(listed.sort()) === JSON.stringify(['broken.cu', 'lanes.cu',
-    'proj/build/compile_commands.json', 'proj/src/strided.cu', 'transpose.cu']),
+  check(JSON.stringify(listed.sort()) === JSON.stringify(['broken.cu',
+    'cmproj/build/compile_commands.json', 'cmproj/include/matops/matops.cuh',
+    'cmproj/include/matops/transpose.cuh', 'cmproj/src/main.cu', 'cmproj/src/reduce.cu',
+    'lanes.cu', 'proj/build/compile_commands.json', 'proj/src/strided.cu',
+    'transpose.cu']),
   'no file written next to the sources', listed);
 
   // --- UTF-8, negotiated ---------------------------------------------------------
