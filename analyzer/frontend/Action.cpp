@@ -527,4 +527,10 @@ std::optional<FileFacts> launchFacts(const std::string &file,
   return parseLaunches(file, opts, db);
 }
 
+std::vector<std::string> filesIncluding(const std::string &header,
+                                        const std::vector<std::string> &files,
+                                        ProjectLaunches &project) {
+  return includersOf(header, files, project);
+}
+
 } // namespace warplint

@@ -88,6 +88,13 @@ std::optional<FileFacts>
 launchFacts(const std::string &file, const ToolOptions &opts,
             const clang::tooling::CompilationDatabase *db);
 
+/// The files among `files` whose text includes a file named like `header`,
+/// as analyzeFiles finds the files to analyze a header's kernel templates in.
+class ProjectLaunches;
+std::vector<std::string> filesIncluding(const std::string &header,
+                                        const std::vector<std::string> &files,
+                                        ProjectLaunches &project);
+
 } // namespace warplint
 
 #endif

@@ -657,10 +657,10 @@ std::unique_ptr<ASTConsumer> makeAnalysis(CompilerInstance &ci,
 }
 
 void analyzeParsed(ASTContext &ac, const ToolOptions &opts,
-                   const FindingSink &sink, ProjectLaunches *project) {
+                   const FindingSink &sink, RunState *state) {
   Report report;
-  RunState run;
-  run.project = project;
+  RunState own;
+  RunState &run = state ? *state : own;
   Analysis a(ac.getDiagnostics(), opts, report, run, &sink);
   a.HandleTranslationUnit(ac);
 }

@@ -94,11 +94,12 @@ struct SinkFinding {
 using FindingSink = std::function<void(const SinkFinding &)>;
 
 /// Analyzes every kernel of a translation unit another tool parsed, handing
-/// each finding to `sink` instead of reporting it. With `project`, launches
-/// in the project's other files bind the kernels, as on the command line.
+/// each finding to `sink` instead of reporting it. With `run`, its state is
+/// the caller's: its project's launches bind the kernels and its onlyFile
+/// limits the kernels analyzed, as on the command line, and what it found
+/// (uninstantiated templates, what was reported) is left there.
 void analyzeParsed(clang::ASTContext &ac, const ToolOptions &opts,
-                   const FindingSink &sink,
-                   ProjectLaunches *project = nullptr);
+                   const FindingSink &sink, RunState *run = nullptr);
 
 /// The consumer that analyzes every kernel of a translation unit.
 std::unique_ptr<clang::ASTConsumer> makeAnalysis(clang::CompilerInstance &ci,

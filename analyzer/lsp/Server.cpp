@@ -102,12 +102,29 @@ json::Object errorDiagnostic(const std::string &message, Range at = Range()) {
                       {"message", message}};
 }
 
-/// Clang source locations as LSP places in the negotiated encoding.
+/// `name` as a file's absolute path: a relative name is relative to the
+/// parse's directory `dir`.
+std::string resolvePath(llvm::StringRef name, llvm::StringRef dir) {
+  llvm::SmallString<256> p(name);
+  if (!llvm::sys::path::is_absolute(p)) {
+    llvm::SmallString<256> d(dir);
+    llvm::sys::path::append(d, p);
+    p = d;
+  }
+  return absolutePath(std::string(p));
+}
+
+/// Clang source locations as LSP places in the negotiated encoding. The
+/// document is the main file, or the header set by setDocument (a header
+/// analyzed in the context of a file that includes it).
 class Places {
 public:
   Places(const SourceManager &sm, const LangOptions &lo, Encoding e,
-         std::string mainUri)
-      : SM(sm), LO(lo), Enc(e), MainUri(std::move(mainUri)) {}
+         std::string docUri, std::string dir)
+      : SM(sm), LO(lo), Enc(e), DocUri(std::move(docUri)), Dir(std::move(dir)) {
+  }
+
+  void setDocument(const FileEntry *doc) { Doc = doc; }
 
   struct Place {
     FileID file;
@@ -157,11 +174,18 @@ public:
 
   bool isMain(FileID f) const { return f == SM.getMainFileID(); }
 
-  std::string uri(FileID f) const {
-    if (isMain(f))
-      return MainUri;
+  bool isDocument(FileID f) const {
+    if (!Doc)
+      return isMain(f);
     auto fe = SM.getFileEntryRefForID(f);
-    return fe ? fileUri(absolutePath(fe->getName().str())) : "";
+    return fe && &fe->getFileEntry() == Doc;
+  }
+
+  std::string uri(FileID f) const {
+    if (isDocument(f))
+      return DocUri;
+    auto fe = SM.getFileEntryRefForID(f);
+    return fe ? fileUri(resolvePath(fe->getName(), Dir)) : "";
   }
 
   std::string name(FileID f) const {
@@ -187,7 +211,8 @@ private:
   const SourceManager &SM;
   const LangOptions &LO;
   Encoding Enc;
-  std::string MainUri;
+  std::string DocUri, Dir;
+  const FileEntry *Doc = nullptr;
 };
 
 /// The compiler's errors (and, when asked, warnings) of the document, as
@@ -195,8 +220,9 @@ private:
 /// document includes it, one without a place on the first line.
 class CompilerDiagnostics : public DiagnosticConsumer {
 public:
-  CompilerDiagnostics(Encoding e, std::string uri, bool warnings)
-      : Enc(e), Uri(std::move(uri)), Warnings(warnings) {}
+  CompilerDiagnostics(Encoding e, std::string uri, std::string dir,
+                      bool warnings)
+      : Enc(e), Uri(std::move(uri)), Dir(std::move(dir)), Warnings(warnings) {}
   json::Array diagnostics;
   unsigned errors = 0;
   static constexpr unsigned MaxShown = 20;
@@ -218,7 +244,7 @@ public:
     Range at;
     if (info.hasSourceManager() && info.getLocation().isValid() && LO) {
       const SourceManager &sm = info.getSourceManager();
-      Places places(sm, *LO, Enc, Uri);
+      Places places(sm, *LO, Enc, Uri, Dir);
       SourceLocation loc = info.getLocation();
       auto placed = places.range(SourceRange(), loc);
       if (placed && places.isMain(placed->first)) {
@@ -240,7 +266,7 @@ public:
 
 private:
   Encoding Enc;
-  std::string Uri;
+  std::string Uri, Dir;
   bool Warnings;
   const LangOptions *LO = nullptr;
 };
@@ -260,14 +286,28 @@ private:
   CompileCommand Command;
 };
 
-/// Parses the document (its text mapped over the file) and analyzes it,
-/// turning the findings into diagnostics while the AST is alive.
+/// What one parse for a document needs: the document, the options, where
+/// findings go and the run's state.
+struct Job {
+  const ToolOptions &opts;
+  Encoding enc;
+  std::string uri;    // the document's
+  std::string docDir; // the rule pages'
+  std::string dir;    // the parse's working directory
+  /// Empty: the document is the main file. Else the document's path, a
+  /// header analyzed as the main file (one that includes it) instantiates
+  /// its kernel templates.
+  std::string onlyPath;
+  RunState &run;
+  Results &out;
+};
+
+/// Parses the document or a file including it (the document's text mapped
+/// over its file) and analyzes it, turning the findings in the document into
+/// diagnostics while the AST is alive.
 class AnalyzeAction : public ASTFrontendAction {
 public:
-  AnalyzeAction(const ToolOptions &o, Encoding e, const std::string &uri,
-                const std::string &docDir, ProjectLaunches *project,
-                Results &out)
-      : Opts(o), Enc(e), Uri(uri), DocDir(docDir), Project(project), Out(out) {}
+  explicit AnalyzeAction(const Job &job) : J(job) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
                                                  llvm::StringRef) override {
@@ -284,21 +324,24 @@ public:
   }
 
 private:
-  const ToolOptions &Opts;
-  Encoding Enc;
-  const std::string &Uri, &DocDir;
-  ProjectLaunches *Project;
-  Results &Out;
+  const Job &J;
 
   void analyze(ASTContext &ac) {
     const SourceManager &sm = ac.getSourceManager();
-    Places places(sm, ac.getLangOpts(), Enc, Uri);
+    Places places(sm, ac.getLangOpts(), J.enc, J.uri, J.dir);
+    if (!J.onlyPath.empty()) {
+      auto doc = sm.getFileManager().getOptionalFileRef(J.onlyPath);
+      if (!doc)
+        return;
+      places.setDocument(&doc->getFileEntry());
+      J.run.onlyFile = doc->getUniqueID();
+    }
     analyzeParsed(
-        ac, Opts,
+        ac, J.opts,
         [&](const SinkFinding &f) {
           auto at = places.range(f.range, f.loc);
           // Findings in the headers the document includes belong to them.
-          if (!at || !places.isMain(at->first))
+          if (!at || !places.isDocument(at->first))
             return;
           json::Object d{{"range", at->second.toJson()},
                          {"severity", f.remark ? 3 : 2},
@@ -307,7 +350,7 @@ private:
           if (!f.rule.empty()) {
             d["code"] = f.rule;
             d["codeDescription"] =
-                json::Object{{"href", ruleHelpUri(DocDir, f.rule)}};
+                json::Object{{"href", ruleHelpUri(J.docDir, f.rule)}};
           }
           json::Array related;
           for (const auto &[loc, message, range] : f.notes) {
@@ -321,10 +364,11 @@ private:
           }
           if (!related.empty())
             d["relatedInformation"] = std::move(related);
-          Out.diagnostics.push_back(std::move(d));
-          Out.flags.push_back({at->second, f.rule, f.message});
+          J.out.diagnostics.push_back(std::move(d));
+          J.out.flags.push_back({at->second, f.rule, f.message});
         },
-        Project);
+        &J.run);
+    J.run.onlyFile.reset();
   }
 };
 
@@ -836,17 +880,13 @@ private:
     return found->second.db.get();
   }
 
-  /// The launches of the other files of the project `key` (see Projects):
-  /// the compile database's files and the open documents.
+  /// The launches of the other files of the project `key` (see Projects),
+  /// over `files` (projectFiles).
   ProjectLaunches *project(const std::string &key,
                            const CompilationDatabase *db,
-                           const std::vector<std::string> &open) {
+                           const std::vector<std::string> &files) {
     std::unique_ptr<ProjectLaunches> &p = Projects[key];
     if (!p) {
-      std::vector<std::string> files = open;
-      if (db)
-        for (const std::string &f : db->getAllFiles())
-          files.push_back(absolutePath(f));
       ToolOptions opts = Base;
       p = std::make_unique<ProjectLaunches>(files,
                                             [opts, db](const std::string &f) {
@@ -892,10 +932,11 @@ private:
     for (const std::string &e : pc.errors)
       out.diagnostics.push_back(errorDiagnostic("warplint: " + e));
 
-    // Every picture, by line, for the hovers.
+    // Every picture in the document, by line, for the hovers.
+    std::string parseDir = pc.dir;
     opts.explainAll = true;
     opts.explainSink = [&](const SourcePos &at, const std::string &picture) {
-      if (at.line == 0 || absolutePath(at.file) != pc.file)
+      if (at.line == 0 || resolvePath(at.file, parseDir) != pc.file)
         return;
       std::vector<std::string> &pics = out.explanations[at.line - 1];
       std::string p = withoutPlace(picture);
@@ -904,28 +945,13 @@ private:
         pics.push_back(p);
     };
 
-    OneCommand command(CompileCommand(pc.dir, pc.file, pc.argv, ""));
-    ClangTool tool(command, {pc.file});
-    tool.mapVirtualFile(pc.file, text);
-    CompilerDiagnostics compiler(enc, uri, opts.compilerWarnings);
-    tool.setDiagnosticConsumer(&compiler);
-    tool.setPrintErrorMessage(false);
-    struct Factory : FrontendActionFactory {
-      const ToolOptions &O;
-      Encoding E;
-      const std::string &U, &D;
-      ProjectLaunches *P;
-      Results &R;
-      Factory(const ToolOptions &o, Encoding e, const std::string &u,
-              const std::string &d, ProjectLaunches *p, Results &r)
-          : O(o), E(e), U(u), D(d), P(p), R(r) {}
-      std::unique_ptr<FrontendAction> create() override {
-        return std::make_unique<AnalyzeAction>(O, E, U, D, P, R);
-      }
-    } factory(opts, enc, uri, DocDir, project(db ? dbDir : "", db, open), out);
+    std::vector<std::string> files = projectFiles(db, open);
+    RunState run;
+    run.project = project(db ? dbDir : "", db, files);
+    CompilerDiagnostics compiler(enc, uri, pc.dir, opts.compilerWarnings);
     int rc = 1;
-    llvm::CrashRecoveryContext crc;
-    if (!crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20)) {
+    Job job{opts, enc, uri, DocDir, pc.dir, "", run, out};
+    if (!parse(job, pc, text, compiler, rc)) {
       out.diagnostics.push_back(errorDiagnostic(
           "warplint crashed while analyzing this file; please report it with "
           "the file"));
@@ -941,7 +967,95 @@ private:
     else if (rc != 0 && compiler.errors == 0)
       out.diagnostics.push_back(
           errorDiagnostic("the file could not be parsed"));
+    else if (rc == 0 && !run.uninstantiated.empty())
+      inContext(job, pc, text, db, files, parseDir);
     return out;
+  }
+
+  /// The files whose launches count for a document: the compile database's
+  /// and the open documents.
+  static std::vector<std::string>
+  projectFiles(const CompilationDatabase *db,
+               const std::vector<std::string> &open) {
+    std::vector<std::string> files = open;
+    if (db)
+      for (const std::string &f : db->getAllFiles())
+        files.push_back(absolutePath(f));
+    return files;
+  }
+
+  /// Parses and analyzes `pc`'s file with the document's `text` mapped over
+  /// the document's file; false when it crashed (recovered).
+  static bool parse(const Job &job, const ParseCommand &pc,
+                    const std::string &text, DiagnosticConsumer &diagnostics,
+                    int &rc) {
+    OneCommand command(CompileCommand(pc.dir, pc.file, pc.argv, ""));
+    ClangTool tool(command, {pc.file});
+    tool.mapVirtualFile(job.onlyPath.empty() ? pc.file : job.onlyPath, text);
+    tool.setDiagnosticConsumer(&diagnostics);
+    tool.setPrintErrorMessage(false);
+    struct Factory : FrontendActionFactory {
+      const Job &J;
+      explicit Factory(const Job &j) : J(j) {}
+      std::unique_ptr<FrontendAction> create() override {
+        return std::make_unique<AnalyzeAction>(J);
+      }
+    } factory(job);
+    llvm::CrashRecoveryContext crc;
+    return crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20);
+  }
+
+  /// A header whose kernel templates it does not instantiate: as on the
+  /// command line, they are analyzed as the files of the project that
+  /// include it instantiate them (the first four), and only the header's
+  /// kernels are reported. The header's text is the editor's.
+  void inContext(const Job &main, const ParseCommand &pc,
+                 const std::string &text, const CompilationDatabase *db,
+                 const std::vector<std::string> &files, std::string &parseDir) {
+    constexpr size_t MaxContexts = 4;
+    std::vector<std::string> templates = main.run.uninstantiated;
+    std::string names;
+    for (size_t i = 0; i < templates.size() && i < 3; ++i)
+      names += (i ? ", '" : "'") + templates[i] + "'";
+    if (templates.size() > 3)
+      names += " and " + std::to_string(templates.size() - 3) + " more";
+    std::string what = "kernel template" +
+                       std::string(templates.size() == 1 ? " " : "s ") + names;
+    std::vector<std::string> includers =
+        filesIncluding(pc.file, files, *main.run.project);
+    size_t used = 0;
+    for (const std::string &inc : includers) {
+      if (used == MaxContexts)
+        break;
+      ParseCommand ic = parseCommand(inc, main.opts, db);
+      if (!ic.errors.empty())
+        continue;
+      Job job{main.opts, main.enc, main.uri, main.docDir,
+              ic.dir,    pc.file,  main.run, main.out};
+      parseDir = ic.dir;
+      IgnoringDiagConsumer quiet; // the including file's errors are its own
+      int rc = 1;
+      if (parse(job, ic, text, quiet, rc))
+        ++used;
+    }
+    log(what + ": analyzed as instantiated in " + std::to_string(used) +
+        " of the " + std::to_string(includers.size()) + " files that include " +
+        pc.file);
+    if (used)
+      return;
+    main.out.diagnostics.push_back(json::Object{
+        {"range", Range().toJson()},
+        {"severity", 3},
+        {"source", "warplint"},
+        {"message",
+         what + " not instantiated here, and " +
+             (includers.empty()
+                  ? std::string("no file of the compile database or open "
+                                "document includes this one")
+                  : "none of the files that include this one could be "
+                    "parsed") +
+             ": nothing to analyze for " +
+             (templates.size() == 1 ? "it" : "them")}});
   }
 
   void stop() {

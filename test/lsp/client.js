@@ -300,6 +300,41 @@ async function main() {
   "main.cu's launch binds rowSum's cols", rp);
   check(!rp.diagnostics.some((x) => x.severity === 1), 'the project parses', rp);
 
+  // A header whose kernel template it does not instantiate: analyzed as
+  // main.cu, which includes it, instantiates it (transposeTile<float, 32>),
+  // with the editor's text of the header.
+  const header = path.join(cm, 'include', 'matops', 'transpose.cuh');
+  const headerText = fs.readFileSync(header, 'utf8');
+  const hlines = headerText.split('\n');
+  const huri = pathToFileURL(header).href;
+  s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: huri, languageId: 'cuda', version: 1, text: headerText } });
+  const hp = await published(s, huri, () => true);
+  const readLine = hlines.findIndex((l) => l.includes('tile[threadIdx.x][threadIdx.y]; // BUG'));
+  const hs = withCode(hp, 'smem-bank-conflict');
+  check(hs.length === 1 && hs[0].range.start.line === readLine &&
+    hs[0].range.start.character === hlines[readLine].indexOf('tile[threadIdx.x]') &&
+    hs[0].message.includes('32-way bank conflict'), "the header's bank conflict", hp);
+  const inst = hs[0].relatedInformation.find((r) => r.message.includes('in kernel instantiation') &&
+    r.message.includes('transposeTile<float, 32>'));
+  check(inst && inst.location.uri === pathToFileURL(path.join(cm, 'src', 'main.cu')).href,
+    'a note points at the instantiation in main.cu', hs[0]);
+  const hh = await s.conn.sendRequest(HoverRequest.type, {
+    textDocument: { uri: huri }, position: { line: readLine, character: 30 } });
+  check(hh && hh.contents.value.includes('  wavefront 32 31  .'),
+    "the header's hover draws the banks", hh);
+  // Padding the tile in the editor, unsaved: the including file's parse sees
+  // the new text and the conflict is gone.
+  const declLine = hlines.findIndex((l) => l.includes('__shared__ T tile[TILE][TILE];'));
+  const declAt = hlines[declLine].indexOf('[TILE];') + '[TILE'.length;
+  s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: huri, version: 2 },
+    contentChanges: [{ range: { start: { line: declLine, character: declAt },
+      end: { line: declLine, character: declAt } }, text: ' + 1' }] });
+  const hp2 = await published(s, huri, (p) => p.version === 2);
+  check(withCode(hp2, 'smem-bank-conflict').length === 0, 'the padded header has no conflict', hp2);
+  check(fs.readFileSync(header, 'utf8') === headerText, 'the header on disk is untouched');
+
   // Malformed input: the server answers with JSON-RPC errors and goes on.
   s.proc.stdin.write('Content-Length: 9\r\n\r\n{not json');
   s.proc.stdin.write('Content-Length: 2\r\n\r\n[]');
