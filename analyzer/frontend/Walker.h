@@ -292,8 +292,8 @@ private:
                      const std::string &intrinsic, const std::string &why);
   /// The lane index within its warp (linear thread index % 32).
   LaneExpr laneIndex();
-  /// While inline PTX is walked: its statement, where nvcc's line table puts
-  /// the instructions it holds (the operands may be on other lines).
+  /// While inline PTX is walked: the end of its statement, where nvcc's
+  /// line table puts the instructions it holds.
   SourceLocation AsmAt;
 
   // --- statements -------------------------------------------------------------

@@ -417,7 +417,9 @@ void Walker::asmStmt(const GCCAsmStmt *a) {
     return p;
   };
   std::string body = a->getAsmString();
-  AsmAt = a->getAsmLoc();
+  // nvcc's line table puts an asm statement's instructions on the line
+  // where the statement ends (measured: a statement over two or six lines).
+  AsmAt = a->getRParenLoc();
   llvm::SmallVector<StringRef, 8> insts;
   StringRef(body).split(insts, ';');
   // What the outputs hold after the statement, when the PTX says.
