@@ -331,8 +331,7 @@ void analyzeControlFlow(ASTContext &ac, const FunctionDecl *k,
 void analyzeLaunches(ASTContext &ac, const LaunchSites &sites,
                      const ToolOptions &opts, Reporter &rep) {
   static const KernelModel none;
-  for (const auto &[call, shape] : sites.launches) {
-    const FunctionDecl *k = call->getDirectCallee();
+  for (const auto &[call, k, shape] : sites.launches) {
     if (!k || ac.getSourceManager().isInSystemHeader(call->getBeginLoc()))
       continue;
     LaunchFacts facts{shape, kernelName(k)};

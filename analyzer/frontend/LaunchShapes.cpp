@@ -560,13 +560,28 @@ public:
     return true;
   }
   std::vector<const CUDAKernelCallExpr *> Direct;
-  std::map<const CUDAKernelCallExpr *, const FunctionDecl *> Launcher;
+  std::map<const CallExpr *, const FunctionDecl *> Launcher;
+  /// cudaLaunchKernel(kernel, grid, block, args, ...) and the cooperative
+  /// form: the kernel is their first argument, the block their third.
+  std::vector<const CallExpr *> ApiLaunches;
+  static bool isLaunchApi(const FunctionDecl *f) {
+    if (!f || !f->getIdentifier())
+      return false;
+    StringRef n = f->getName();
+    return n == "cudaLaunchKernel" || n == "cudaLaunchCooperativeKernel";
+  }
   /// Host calls by callee (a launcher's parameters take their values) and
   /// range-for loop variables (a loop over block sizes).
   HostFacts Facts;
   bool VisitCallExpr(CallExpr *c) {
     if (isa<CUDAKernelCallExpr>(c) || c->isInstantiationDependent())
       return true;
+    if (isLaunchApi(c->getDirectCallee()) && c->getNumArgs() >= 3) {
+      if (!Functions.empty())
+        Launcher[c] = Functions.back();
+      ApiLaunches.push_back(c);
+      return true;
+    }
     if (const FunctionDecl *f = c->getDirectCallee()) {
       Facts.calls[f->getCanonicalDecl()].push_back(c);
       // A function defined elsewhere that takes an integer: perhaps a
@@ -617,25 +632,47 @@ public:
       values.where = whereIs(c);
       Out.outgoing[c->getDirectCallee()->getCanonicalDecl()].push_back(values);
     }
+    auto blockOf = [](const CUDAKernelCallExpr *call) -> const Expr * {
+      const CallExpr *config = call->getConfig();
+      return config && config->getNumArgs() >= 2 ? config->getArg(1) : nullptr;
+    };
     for (const CUDAKernelCallExpr *call : Direct)
-      note(call, call->getDirectCallee());
-    for (const CUDAKernelCallExpr *call : Indirect) {
-      const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
+      note(call, call->getDirectCallee(), blockOf(call), true);
+    // The kernels a callee expression names: a kernel, or a variable set to
+    // some (through `(void *)`, `&`, an array element).
+    auto kernelsOf = [&](const Expr *callee) {
+      std::vector<const FunctionDecl *> out;
+      callee = callee->IgnoreParenCasts();
+      if (auto *u = dyn_cast<UnaryOperator>(callee);
+          u && u->getOpcode() == UO_AddrOf)
+        callee = u->getSubExpr()->IgnoreParenCasts();
       if (auto *s = dyn_cast<ArraySubscriptExpr>(callee))
         callee = s->getBase()->IgnoreParenImpCasts();
       auto *d = dyn_cast<DeclRefExpr>(callee);
+      if (auto *f = d ? dyn_cast<FunctionDecl>(d->getDecl()) : nullptr) {
+        if (f->hasAttr<CUDAGlobalAttr>())
+          out.push_back(f);
+        return out;
+      }
       auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
       auto it = v ? Targets.find(v) : Targets.end();
       if (it == Targets.end())
-        continue;
-      std::vector<const FunctionDecl *> seen;
+        return out;
       for (const FunctionDecl *k : it->second)
-        if (std::find(seen.begin(), seen.end(), k->getCanonicalDecl()) ==
-            seen.end()) {
-          seen.push_back(k->getCanonicalDecl());
-          note(call, k);
-        }
-    }
+        if (std::none_of(out.begin(), out.end(), [&](const FunctionDecl *o) {
+              return o->getCanonicalDecl() == k->getCanonicalDecl();
+            }))
+          out.push_back(k);
+      return out;
+    };
+    for (const CUDAKernelCallExpr *call : Indirect)
+      for (const FunctionDecl *k : kernelsOf(call->getCallee()))
+        note(call, k, blockOf(call), true);
+    // Through the runtime API the kernel's arguments are an array of
+    // pointers: only the block shape is read.
+    for (const CallExpr *call : ApiLaunches)
+      for (const FunctionDecl *k : kernelsOf(call->getArg(0)))
+        note(call, k, call->getArg(2), false);
   }
 
   /// "main.cu:52": where an expression is.
@@ -648,12 +685,15 @@ public:
   }
 
   /// The function a launch is written in.
-  const FunctionDecl *launcherOf(const CUDAKernelCallExpr *call) const {
+  const FunctionDecl *launcherOf(const CallExpr *call) const {
     auto it = Launcher.find(call);
     return it == Launcher.end() ? nullptr : it->second;
   }
 
-  void note(const CUDAKernelCallExpr *call, const FunctionDecl *k) {
+  /// A launch of `k` by `call` with block shape `block`; `withArgs`: the
+  /// call's arguments are the kernel's (a `<<<...>>>` launch).
+  void note(const CallExpr *call, const FunctionDecl *k, const Expr *block,
+            bool withArgs) {
     // One evaluation per call of the launching function (its parameters
     // bound together), or one unbound when nothing calls it here.
     std::vector<HostEval> evals;
@@ -680,8 +720,7 @@ public:
             HostEval{AC, Facts, launcher->getCanonicalDecl(), nullptr, &c});
     else
       evals.push_back(HostEval{AC, Facts});
-    const CallExpr *config = call->getConfig();
-    if (!k || !config || config->getNumArgs() < 2)
+    if (!k || !block)
       return;
     k = k->getCanonicalDecl();
     std::string where = whereIs(call);
@@ -693,7 +732,7 @@ public:
       if (foreign->size() > 3)
         where += " and " + std::to_string(foreign->size() - 3) + " more";
     }
-    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+    for (unsigned i = 0; withArgs && i < call->getNumArgs(); ++i) {
       const Expr *arg = call->getArg(i);
       if (!arg->getType()->isIntegralOrEnumerationType())
         continue;
@@ -712,7 +751,7 @@ public:
     }
     std::vector<Shape> shapes;
     for (const HostEval &eval : evals) {
-      std::optional<std::vector<Shape>> some = eval.dims(config->getArg(1), 0);
+      std::optional<std::vector<Shape>> some = eval.dims(block, 0);
       if (!some) {
         Out.unknown[k]++;
         return;
@@ -723,7 +762,7 @@ public:
     }
     for (const Shape &s : shapes) {
       if (s.x > 0 && s.y > 0 && s.z > 0) {
-        Out.launches.push_back({call, s});
+        Out.launches.push_back({call, k, s});
         auto &v = Out.shapes[k];
         if (std::find(v.begin(), v.end(), s) == v.end())
           v.push_back(s);

@@ -25,8 +25,9 @@ struct CallValues {
 using CallsByFunction =
     std::map<const clang::FunctionDecl *, std::vector<CallValues>>;
 
-/// Constant block shapes of every `<<<grid, block>>>` launch in the
-/// translation unit, by kernel (canonical declaration; a template's
+/// Constant block shapes of every `<<<grid, block>>>` launch (and
+/// cudaLaunchKernel / cudaLaunchCooperativeKernel call) in the translation
+/// unit, by kernel (canonical declaration; a template's
 /// specialization for launches of an instantiation). Launches whose block
 /// argument is not a constant are counted in `unknown`.
 struct LaunchSites {
@@ -34,8 +35,14 @@ struct LaunchSites {
   std::map<const clang::FunctionDecl *, int> unknown;
   /// Blocks with some dimensions constant and the others not (0).
   std::map<const clang::FunctionDecl *, std::vector<Shape>> partial;
-  /// Every launch with a constant block, in source order.
-  std::vector<std::pair<const clang::CUDAKernelCallExpr *, Shape>> launches;
+  /// Every launch with a constant block, in source order: a `<<<...>>>`
+  /// call or a cudaLaunchKernel-style call, and the kernel it launches.
+  struct Launch {
+    const clang::CallExpr *call;
+    const clang::FunctionDecl *kernel;
+    Shape shape;
+  };
+  std::vector<Launch> launches;
   /// Integer arguments by kernel and parameter index: the constants the
   /// launches pass, where, and whether every launch passes one.
   struct ArgValues {
