@@ -94,12 +94,13 @@ for t in "${targets[@]}"; do
   done
   case $t in
     # Longer programs from the start: a model needs a few dozen bytes.
-    fuzz_model) opts=(-max_len=512 -len_control=0 -timeout=10) ;;
+    fuzz_model) opts=(-max_len=512 -len_control=0 -timeout=30) ;;
     fuzz_command_line) opts=(-max_len=4096 -timeout=10) ;;
     fuzz_frontend)
       seeds+=("$(frontend_seeds)")
       # Clang's own allocations under ASan need more than the default 2 GB.
-      opts=(-max_len=32768 -timeout=30 -rss_limit_mb=6144) ;;
+      opts=(-max_len=32768 -timeout=30 -rss_limit_mb=6144
+            -dict=test/fuzz/cuda.dict) ;;
   esac
   if [ $keep_going -eq 1 ]; then
     opts+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
@@ -118,8 +119,8 @@ for t in "${targets[@]}"; do
   set -e
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
   [ -n "$runs" ] || runs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#' || true)
-  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
-  [ -n "$rate" ] || rate=$(grep -oE 'exec/s: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || true)
+  # Over the whole run (fork mode's last line shows its last job's rate).
+  rate=$(awk -v r="${runs:-0}" -v t="$seconds" 'BEGIN { printf "%.1f", r / t }')
   cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 || true)
   after=$(count)
   crashes=$((after - before))
