@@ -213,10 +213,15 @@ async function main() {
   const saved = await published(s, uri, () => true);
   check(saved.diagnostics.length === 3, 'save publishes again', saved);
 
-  // A file that does not parse: errors, not an empty list.
+  // A file that does not parse: errors, not an empty list; an error in an
+  // included header shows on the #include line; the kernel that parsed is
+  // still analyzed.
+  fs.writeFileSync(path.join(scratch, 'bad.h'), 'inline int f() { return 1 +; }\n');
   const broken = path.join(scratch, 'broken.cu');
-  const brokenText = '#include "not-there.h"\n__global__ void k(float *p) {\n' +
-    '  p[threadIdx.x] = ;\n}\n';
+  const brokenText = '#include "not-there.h"\n#include "bad.h"\n' +
+    '__global__ void k(float *p) {\n  p[threadIdx.x] = ;\n}\n' +
+    '__global__ void ok(float *p) { p[threadIdx.x * 4] = 0; }\n';
+  const blines = brokenText.split('\n');
   fs.writeFileSync(broken, brokenText);
   const buri = pathToFileURL(broken).href;
   s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
@@ -225,10 +230,18 @@ async function main() {
   const missing = b.diagnostics.find((x) => x.message.includes("'not-there.h' file not found"));
   check(missing && missing.severity === 1 && missing.range.start.line === 0,
     'the missing header is an error on line 1', b);
-  const expr = b.diagnostics.find((x) => x.message.includes('expected expression'));
-  check(expr && expr.severity === 1 && expr.range.start.line === 2 &&
-    expr.range.start.character === brokenText.split('\n')[2].indexOf(';'),
+  const inHeader = b.diagnostics.find((x) => x.message.startsWith('in included file') &&
+    x.message.endsWith('bad.h:1: expected expression'));
+  check(inHeader && inHeader.severity === 1 && inHeader.range.start.line === 1 &&
+    inHeader.range.start.character === blines[1].indexOf('"bad.h"'),
+  "the header's error is on its #include line", b);
+  const expr = b.diagnostics.find((x) => x.message === 'expected expression');
+  check(expr && expr.severity === 1 && expr.range.start.line === 3 &&
+    expr.range.start.character === blines[3].indexOf(';'),
   'the syntax error is an error where it is', b);
+  const parsed = withCode(b, 'uncoalesced-global-access');
+  check(parsed.length === 1 && parsed[0].range.start.line === 5 &&
+    parsed[0].message.includes('16 bytes apart'), 'the kernel that parsed is analyzed', b);
 
   // The compile database, found as clangd finds it: build/ next to the
   // source's directory's parent. STRIDE is defined only there.
@@ -383,7 +396,7 @@ async function main() {
     if (e.isDirectory()) walk(p); else listed.push(path.relative(scratch, p));
   });
   walk(scratch);
-  check(JSON.stringify(listed.sort()) === JSON.stringify(['broken.cu',
+  check(JSON.stringify(listed.sort()) === JSON.stringify(['bad.h', 'broken.cu',
     'cmproj/build/compile_commands.json', 'cmproj/include/matops/matops.cuh',
     'cmproj/include/matops/transpose.cuh', 'cmproj/src/main.cu', 'cmproj/src/reduce.cu',
     'lanes.cu', 'proj/build/compile_commands.json', 'proj/src/strided.cu',
