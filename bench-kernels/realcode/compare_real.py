@@ -454,6 +454,8 @@ def kernel_base_name(demangled):
 
 
 _CAST_RE = re.compile(r'\((?:unsigned |signed )?(?:int|long|short|char|bool|long long)\)(?=-?\d)')
+_ENUM_CAST_RE = re.compile(r'\((?:[A-Za-z_]\w*::)+[A-Za-z_]\w*\)-?\d+')
+_QUALIFIED_RE = re.compile(r'(?<=[<,])(?:[A-Za-z_]\w*::)+[A-Za-z_]\w*(?=[,>])')
 _SUFFIX_RE = re.compile(r'(?<=\d)(?:[uU](?:[lL]{1,2})?|[lL]{1,2}[uU]?)\b')
 
 
@@ -477,7 +479,17 @@ def canonical_instance(sig):
         return None
     name = head[:lt].split('::')[-1].split()[-1] if head[:lt].strip() else ''
     args = _SUFFIX_RE.sub('', _CAST_RE.sub('', head[lt:]))
-    return name + re.sub(r'\s+', '', args)
+    args = re.sub(r'\s+', '', args)
+    # An enumerator: the demangler writes '(ns::Mode)0', Clang 'ns::Mode::kNone'.
+    # Both become '#' (as does a qualified type without template arguments,
+    # on both sides alike), so instantiations that differ only there match
+    # together: their predictions are kept rather than wrongly left out.
+    args = _ENUM_CAST_RE.sub('#', args)
+    args = _QUALIFIED_RE.sub('#', args)
+    # Booleans: '(bool)0' (its cast dropped above) in one, 'false' in the other.
+    args = re.sub(r'(?<=[<,])false(?=[,>])', '0', args)
+    args = re.sub(r'(?<=[<,])true(?=[,>])', '1', args)
+    return name + args
 
 
 def instances_not_run(prog, doc):
