@@ -57,6 +57,10 @@ struct AccessFacts {
   /// The intrinsic that makes the access ("ldmatrix.x4"), named before the
   /// message's "shared load"; empty for an lvalue.
   std::string intrinsic;
+  /// Other layouts the source could choose for this access (a wmma leading
+  /// dimension with skew): the offset it would then have, and the change in
+  /// words. A rule offers the first that it verifies.
+  const std::vector<std::pair<LaneExpr, std::string>> *alternatives = nullptr;
 };
 
 /// "shared load", or "ldmatrix.x4 shared load" for an intrinsic's access.

@@ -199,6 +199,19 @@ std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
   bool multiDim = f.array && f.array->dims.size() >= 2;
   std::vector<RuleNote> fixes = verifiedLayoutFixes(f);
   out.notes.insert(out.notes.end(), fixes.begin(), fixes.end());
+  // A layout the source could choose instead (a wmma tile's leading
+  // dimension): offered when the model finds it conflict-free.
+  if (f.alternatives)
+    for (const auto &[offset, change] : *f.alternatives) {
+      Access a{offset, f.access.mask, bytes};
+      AccessResult alt = analyzeAccess(a, f.ctx, {f.shape}, sharedWavefronts);
+      if (alt.evaluated && alt.ideal > 0 && alt.actual <= alt.ideal + 1e-9) {
+        out.notes.push_back({-1, change + ": " + formatFigure(alt.actual) +
+                                     (alt.actual == 1 ? " wavefront" : " wavefronts") +
+                                     " per request"});
+        break;
+      }
+    }
   int64_t words = stride / 4;
   if (words < 0)
     words = -words;

@@ -376,7 +376,13 @@ private:
     AccessFacts facts{site.access, r, m.ctx, choice.shapes[0], choice.assumed,
                       site.space, site.store, site.structMember,
                       site.elementStride, array ? &*array : nullptr,
-                      site.splitOf, site.intrinsic};
+                      site.splitOf, site.intrinsic,
+                      site.alternatives.empty() ? nullptr : &site.alternatives};
+    // Inline PTX is reported where its statement ends (its operand is
+    // elsewhere): that place is the finding's whole range.
+    SourceRange siteRange = !site.intrinsic.empty() && site.reportAt.isValid()
+                                ? SourceRange(loc)
+                                : site.expr->getSourceRange();
     for (const RuleInfo &rule : allRules()) {
       if (!rule.check || !ruleEnabled(Opts.rules.enabled, rule.id))
         continue;
@@ -384,12 +390,12 @@ private:
       if (!f || suppressed(loc, rule.id))
         continue;
       if (Pending) {
-        Pending->push_back({rule.id, *f, loc, site.expr->getSourceRange(),
+        Pending->push_back({rule.id, *f, loc, siteRange,
                             site.calls, r.ideal > 0 ? r.actual / r.ideal : 1,
                             choice.shapes[0]});
         continue;
       }
-      emit(k, m, rule.id, *f, loc, site.expr->getSourceRange(), site.calls);
+      emit(k, m, rule.id, *f, loc, siteRange, site.calls);
     }
   }
 

@@ -71,6 +71,9 @@ struct AccessSite {
   /// "wmma::load_matrix_sync"): one instruction of its own, never merged
   /// with or dropped for another.
   std::string intrinsic;
+  /// Offsets the access would have under another layout the source can
+  /// choose (AccessFacts::alternatives).
+  std::vector<std::pair<LaneExpr, std::string>> alternatives;
   /// Set when warplint does not model the intrinsic's lane-to-address map:
   /// why, as "unknown: <intrinsic>: <reason>" (the access is reported as not
   /// evaluated with it).

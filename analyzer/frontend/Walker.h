@@ -292,6 +292,8 @@ private:
                      const std::string &intrinsic, const std::string &why);
   /// The lane index within its warp (linear thread index % 32).
   LaneExpr laneIndex();
+  /// Alternatives (AccessSite::alternatives) for the next recordIntrinsic.
+  std::vector<std::pair<LaneExpr, std::string>> NextAlternatives;
   /// While inline PTX is walked: the end of its statement, where nvcc's
   /// line table puts the instructions it holds.
   SourceLocation AsmAt;

@@ -32,6 +32,8 @@ LaneExpr Walker::laneIndex() {
 void Walker::recordIntrinsic(const Expr *at, const Val &ptr, int bytes,
                              bool store, LaneExpr lanes,
                              const std::string &intrinsic) {
+  auto alternatives = std::move(NextAlternatives);
+  NextAlternatives.clear();
   if (NoRecord)
     return;
   if (!ptr.isPtr()) {
@@ -59,6 +61,7 @@ void Walker::recordIntrinsic(const Expr *at, const Val &ptr, int bytes,
   s.elementStride = bytes;
   s.intrinsic = intrinsic;
   s.reportAt = AsmAt;
+  s.alternatives = std::move(alternatives);
   M.accesses.push_back(std::move(s));
 }
 
@@ -270,14 +273,40 @@ bool Walker::intrinsicCall(const CallExpr *c, StringRef name, Val &out) {
   LaneExpr thread = bin(Op::Rem, lane, cst(4));
   // `count` accesses of `bytes` each, lane l's at stored line
   // line(h) and element elem(n) (h, n in {0, 1}) of `elemBytes` each.
+  // In shared memory a tile's leading dimension is the program's choice:
+  // the same access with 16 or 32 more bytes a row (the skew wmma allows),
+  // for the rule to verify.
+  auto skewed = [&](int elemBytes,
+                    const std::function<LaneExpr(const LaneExpr &)> &at) {
+    if (!shared)
+      return;
+    std::string unit = elemBytes == 2 ? "halves" : "floats";
+    int64_t now = 0;
+    bool known = constValue(ldm.v, now);
+    for (int extra : {16 / elemBytes, 32 / elemBytes}) {
+      std::string change =
+          known ? "a leading dimension of " + std::to_string(now + extra) +
+                      " instead of " + std::to_string(now) + " (" +
+                      std::to_string(extra) + " " + unit +
+                      " of skew a row; the tile grows to match)"
+                : "a leading dimension " + std::to_string(extra) + " " + unit +
+                      " longer (skew; the tile grows to match)";
+      LaneExpr wider = bin(Op::Add, ldm.v, cst(extra));
+      NextAlternatives.push_back(
+          {bin(Op::Add, ptr.v, bin(Op::Mul, at(wider), cst(elemBytes))),
+           change});
+    }
+  };
   auto fragmentAccesses = [&](int bytes, int elemBytes,
                               const std::function<LaneExpr(int)> &line,
                               const std::function<LaneExpr(int)> &elem) {
     for (int h = 0; h < 2; ++h)
       for (int n = 0; n < 2; ++n) {
-        LaneExpr elems =
-            bin(Op::Add, bin(Op::Mul, line(h), ldm.v), elem(n));
-        recordIntrinsic(c, offsetBy(ptr, bin(Op::Mul, elems, cst(elemBytes))),
+        auto at = [&](const LaneExpr &ld) {
+          return bin(Op::Add, bin(Op::Mul, line(h), ld), elem(n));
+        };
+        skewed(elemBytes, at);
+        recordIntrinsic(c, offsetBy(ptr, bin(Op::Mul, at(ldm.v), cst(elemBytes))),
                         bytes, store, nullptr, what);
       }
   };
@@ -291,10 +320,12 @@ bool Walker::intrinsicCall(const CallExpr *c, StringRef name, Val &out) {
     // and the H200 at ldm 16, 24, 32, 64 and 72, both layouts, both operands.
     LaneExpr line = bin(Op::Rem, lane, cst(16));
     LaneExpr chunk = bin(Op::Div, lane, cst(16));
-    LaneExpr elems = bin(Op::Add, bin(Op::Mul, line, ldm.v),
-                         bin(Op::Mul, chunk, cst(8)));
-    recordIntrinsic(c, offsetBy(ptr, bin(Op::Mul, elems, cst(2))), 16, false,
-                    nullptr, what);
+    auto at = [&](const LaneExpr &ld) {
+      return bin(Op::Add, bin(Op::Mul, line, ld), bin(Op::Mul, chunk, cst(8)));
+    };
+    skewed(2, at);
+    recordIntrinsic(c, offsetBy(ptr, bin(Op::Mul, at(ldm.v), cst(2))), 16,
+                    false, nullptr, what);
     return true;
   }
   if (!store && sixteen && f->elem == "__half" &&
