@@ -99,7 +99,7 @@ for t in "${targets[@]}"; do
     fuzz_frontend)
       seeds+=("$(frontend_seeds)")
       # Clang's own allocations under ASan need more than the default 2 GB.
-      opts=(-max_len=32768 -timeout=30 -rss_limit_mb=6144
+      opts=(-max_len=32768 -timeout=60 -rss_limit_mb=6144
             -dict=test/fuzz/cuda.dict) ;;
   esac
   if [ $keep_going -eq 1 ]; then
