@@ -1,5 +1,7 @@
 #include "Eval.h"
 
+#include <array>
+
 #include <algorithm>
 
 namespace warplint {
@@ -491,14 +493,66 @@ static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
   return e;
 }
 
+namespace {
+/// The prepared copies of the last few contexts, recognized by address,
+/// sizes and loop conditions (nodes are hash-consed: equal conditions are
+/// the same nodes).
+struct PreparedLoops {
+  const Context *original = nullptr;
+  size_t atoms = 0;
+  std::vector<const Node *> conds;
+  std::shared_ptr<const Context> prepared; // null: nothing to prepare
+  bool guard = false, data = false;
+};
+
+bool sameContext(const PreparedLoops &e, const Context &ctx) {
+  if (e.original != &ctx || e.atoms != ctx.atoms.size() ||
+      e.conds.size() != ctx.loops.size())
+    return false;
+  for (size_t i = 0; i < e.conds.size(); ++i)
+    if (e.conds[i] != ctx.loops[i].cond.get())
+      return false;
+  return true;
+}
+} // namespace
+
 PreparedConditions prepareConditions(const Context &ctx,
                                      const LaneExpr &mask) {
-  PreparedConditions p;
-  p.ctx = ctx;
-  for (Loop &l : p.ctx.loops)
-    l.cond = prepare(l.cond, ctx, p.guard, p.data);
-  p.mask = prepare(mask, ctx, p.guard, p.data);
-  return p;
+  static thread_local std::array<PreparedLoops, 4> cache;
+  static thread_local size_t next = 0;
+  const PreparedLoops *hit = nullptr;
+  for (const PreparedLoops &e : cache)
+    if (sameContext(e, ctx)) {
+      hit = &e;
+      break;
+    }
+  if (!hit) {
+    PreparedLoops e;
+    e.original = &ctx;
+    e.atoms = ctx.atoms.size();
+    std::vector<LaneExpr> conds;
+    bool changed = false;
+    for (const Loop &l : ctx.loops) {
+      e.conds.push_back(l.cond.get());
+      conds.push_back(prepare(l.cond, ctx, e.guard, e.data));
+      changed |= conds.back() != l.cond;
+    }
+    if (changed) {
+      auto copy = std::make_shared<Context>(ctx);
+      for (size_t i = 0; i < conds.size(); ++i)
+        copy->loops[i].cond = conds[i];
+      e.prepared = std::move(copy);
+    }
+    cache[next] = std::move(e);
+    hit = &cache[next];
+    next = (next + 1) % cache.size();
+  }
+  bool guard = hit->guard, data = hit->data;
+  LaneExpr m = prepare(mask, ctx, guard, data);
+  std::shared_ptr<const Context> prepared = hit->prepared;
+  const Context &use = prepared ? *prepared : ctx;
+  return PreparedConditions{std::move(prepared), use, std::move(m), guard,
+                            data};
 }
 
 LaneMask WarpEval::cond(const LaneExpr &e, bool positive) {

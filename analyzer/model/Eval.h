@@ -128,7 +128,13 @@ struct Env {
 /// data) by an Assumed node, in `cond` and in every loop condition of the
 /// returned context, so that evaluating them per warp needs no analysis.
 struct PreparedConditions {
-  Context ctx;
+  /// The context with its loop conditions prepared: the caller's own when
+  /// none needed it (no copy), else a prepared copy shared by the calls on
+  /// the same context (a copy per access made the cost quadratic in a
+  /// kernel's atoms). `ctx` stays valid while the caller's context and this
+  /// object live.
+  std::shared_ptr<const Context> prepared;
+  const Context &ctx;
   LaneExpr mask;
   bool guard = false, data = false;
 };
