@@ -7,9 +7,14 @@ median wall time and peak RSS of each and their ratio. A benchmark, not a test:
 it prints figures and asserts nothing.
 
   scripts/bench-speed.py [--runs N] [--warplint build/warplint] [FILES or DIRS...]
+  scripts/bench-speed.py --corpus ../shared/corpus/hecbench [--programs N]
 
 Without paths it measures the repository's own .cu files (examples,
-bench-kernels, test fixtures).
+bench-kernels, test fixtures). --corpus measures the .cu files the corpus
+programs' Makefiles compile, each with its program's -I, -D and -std flags
+(as bench-kernels/realcode/compare_real.py reads them): every program, or an
+evenly spaced sample of N. Reports the median, p90 and worst time ratio, total
+time and the median memory ratio.
 """
 import argparse
 import glob
@@ -53,20 +58,37 @@ def main():
     ap.add_argument('--no-cuda-toolkit', action='store_true')
     ap.add_argument('--extra-arg', action='append', default=[],
                     help='compiler argument for both commands (e.g. -I...)')
+    ap.add_argument('--corpus', help='a corpus folder of programs with Makefiles')
+    ap.add_argument('--programs', type=int, default=0,
+                    help='with --corpus: an evenly spaced sample of N programs')
     ap.add_argument('paths', nargs='*')
     args = ap.parse_args()
     cuda = None
     if not args.no_cuda_toolkit and os.path.exists(
             '/usr/local/cuda/include/cuda_runtime.h'):
         cuda = '/usr/local/cuda'
-    files = []
-    for p in args.paths or [os.path.join(ROOT, d) for d in
-                            ('examples', 'bench-kernels', 'test/fixtures')]:
+    files = []  # (path, compiler arguments of its own)
+    if args.corpus:
+        sys.path.insert(0, os.path.join(ROOT, 'bench-kernels', 'realcode'))
+        import compare_real  # noqa: E402  (the Makefile reader)
+        corpus = os.path.abspath(args.corpus)
+        progs = sorted(d for d in os.listdir(corpus)
+                       if os.path.isfile(os.path.join(corpus, d, 'Makefile')))
+        if args.programs and args.programs < len(progs):
+            step = len(progs) / args.programs
+            progs = [progs[int(i * step)] for i in range(args.programs)]
+        for prog in progs:
+            srcs, flags = compare_real.program_setup(
+                os.path.join(corpus, prog), corpus)
+            files += [(f, flags) for f in srcs]
+    for p in args.paths or ([] if args.corpus else [
+            os.path.join(ROOT, d)
+            for d in ('examples', 'bench-kernels', 'test/fixtures')]):
         if os.path.isdir(p):
-            files += sorted(glob.glob(os.path.join(p, '**', '*.cu'),
-                                      recursive=True))
+            files += [(f, []) for f in sorted(
+                glob.glob(os.path.join(p, '**', '*.cu'), recursive=True))]
         else:
-            files.append(p)
+            files.append((p, []))
     wl_extra = ([] if cuda else ['--no-cuda-toolkit']) + [
         '--extra-arg=' + a for a in args.extra_arg]
     print('mode: %s, %d runs each, interleaved; medians' %
@@ -74,36 +96,48 @@ def main():
     print('%-58s %9s %9s %6s %9s %9s %6s' % ('file', 'clang s', 'warplint',
                                              'ratio', 'clang MiB', 'wl MiB',
                                              'ratio'))
-    ratios, mem_ratios, tot_c, tot_w = [], [], 0.0, 0.0
-    for f in files:
+    ratios, mem_ratios, tot_c, tot_w, failed = [], [], 0.0, 0.0, 0
+    for f, own in files:
         c_t, w_t, c_m, w_m = [], [], [], []
         ok = True
         for _ in range(args.runs):
-            t, m, rc = measure(clang_command(f, cuda, args.extra_arg))
+            t, m, rc = measure(clang_command(f, cuda, args.extra_arg + own))
             c_t.append(t)
             c_m.append(m)
-            t, m, rc2 = measure([args.warplint] + wl_extra + [f])
+            t, m, rc2 = measure([args.warplint] + wl_extra +
+                                ['--extra-arg=' + a for a in own] + [f])
             w_t.append(t)
             w_m.append(m)
             # A file clang cannot parse fails both ways; report, don't hide.
             ok = ok and rc == rc2 or (rc != 0 and rc2 == 2)
         ct, wt = statistics.median(c_t), statistics.median(w_t)
         cm, wm = statistics.median(c_m), statistics.median(w_m)
-        tot_c += ct
-        tot_w += wt
-        ratios.append(wt / ct)
-        mem_ratios.append(wm / cm)
+        # A file one of the two could not parse is listed, not counted: the
+        # failed parse stops early and its time says nothing.
+        if ok:
+            tot_c += ct
+            tot_w += wt
+            ratios.append(wt / ct)
+            mem_ratios.append(wm / cm)
+        else:
+            failed += 1
         name = os.path.relpath(f, ROOT) if f.startswith(ROOT) else f
         print('%-58s %9.3f %9.3f %6.2f %9.1f %9.1f %6.2f%s' % (
             name[-58:], ct, wt, wt / ct, cm, wm, wm / cm,
             '' if ok else '  (a run failed)'))
     if ratios:
+        srt = sorted(ratios)
+        p90 = srt[min(len(srt) - 1, int(round(0.9 * (len(srt) - 1))))]
         print()
-        print('files: %d; median time ratio warplint/clang %.2f (min %.2f, max '
-              '%.2f); total %.2f s vs %.2f s (%.2f); median memory ratio %.2f'
-              % (len(ratios), statistics.median(ratios), min(ratios),
-                 max(ratios), tot_w, tot_c, tot_w / tot_c,
-                 statistics.median(mem_ratios)))
+        if failed:
+            print('%d file%s left out of the figures: a run failed' %
+                  (failed, '' if failed == 1 else 's'))
+        print('files: %d; time ratio warplint/clang: median %.2f, p90 %.2f, '
+              'worst %.2f (best %.2f); total %.2f s vs %.2f s (%.2f); median '
+              'memory ratio %.2f (worst %.2f)'
+              % (len(ratios), statistics.median(ratios), p90, max(ratios),
+                 min(ratios), tot_w, tot_c, tot_w / tot_c,
+                 statistics.median(mem_ratios), max(mem_ratios)))
     return 0
 
 
