@@ -290,6 +290,10 @@ private:
   /// "unknown: <intrinsic>: <why>" instead of left out.
   void recordUnknown(const Expr *at, Space space, bool store,
                      const std::string &intrinsic, const std::string &why);
+  /// A new access of an intrinsic with what every such access shares (its
+  /// place, order and calls); null past the per-kernel limit (counted).
+  AccessSite *intrinsicSite(const Expr *at, Space space, bool store,
+                            const std::string &intrinsic);
   /// The lane index within its warp (linear thread index % 32).
   LaneExpr laneIndex();
   /// Alternatives (AccessSite::alternatives) for the next recordIntrinsic.

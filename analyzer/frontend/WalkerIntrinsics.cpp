@@ -43,26 +43,14 @@ void Walker::recordIntrinsic(const Expr *at, const Val &ptr, int bytes,
   }
   if (ptr.space == Space::Local)
     return;
-  if (M.accesses.size() >= MaxAccesses) {
-    ++M.accessesLeftOut;
-    return;
+  if (AccessSite *s = intrinsicSite(at, ptr.space, store, intrinsic)) {
+    s->access = Access{ptr.v, lanes ? land(fullMask(), lanes) : fullMask(),
+                       bytes};
+    s->base = ptr.base;
+    s->align = bytes;
+    s->elementStride = bytes;
+    s->alternatives = std::move(alternatives);
   }
-  AccessSite s;
-  s.access = Access{ptr.v, lanes ? land(fullMask(), lanes) : fullMask(), bytes};
-  s.base = ptr.base;
-  s.space = ptr.space;
-  s.store = store;
-  s.expr = at;
-  s.calls = Calls;
-  s.seq = Seq++;
-  s.epoch = Epoch;
-  s.stmt = StmtId;
-  s.align = bytes;
-  s.elementStride = bytes;
-  s.intrinsic = intrinsic;
-  s.reportAt = AsmAt;
-  s.alternatives = std::move(alternatives);
-  M.accesses.push_back(std::move(s));
 }
 
 void Walker::recordUnknown(const Expr *at, Space space, bool store,
@@ -70,16 +58,23 @@ void Walker::recordUnknown(const Expr *at, Space space, bool store,
                            const std::string &why) {
   if (NoRecord || space == Space::Local)
     return;
+  if (AccessSite *s = intrinsicSite(at, space, store, intrinsic)) {
+    // A lane-varying unknown address: every analysis that looks at the
+    // accesses treats it as data-dependent, which it is as far as warplint
+    // knows.
+    s->access = Access{data(M.ctx.addAtom(intrinsic, AtomKind::Data, why)),
+                       fullMask(), 4};
+    s->unknown = "unknown: " + intrinsic + ": " + why;
+  }
+}
+
+AccessSite *Walker::intrinsicSite(const Expr *at, Space space, bool store,
+                                  const std::string &intrinsic) {
   if (M.accesses.size() >= MaxAccesses) {
     ++M.accessesLeftOut;
-    return;
+    return nullptr;
   }
-  AccessSite s;
-  // A lane-varying unknown address: every analysis that looks at the
-  // accesses treats it as data-dependent, which it is as far as warplint
-  // knows.
-  s.access = Access{data(M.ctx.addAtom(intrinsic, AtomKind::Data, why)),
-                    fullMask(), 4};
+  AccessSite &s = M.accesses.emplace_back();
   s.space = space;
   s.store = store;
   s.expr = at;
@@ -88,9 +83,8 @@ void Walker::recordUnknown(const Expr *at, Space space, bool store,
   s.epoch = Epoch;
   s.stmt = StmtId;
   s.intrinsic = intrinsic;
-  s.unknown = "unknown: " + intrinsic + ": " + why;
   s.reportAt = AsmAt;
-  M.accesses.push_back(std::move(s));
+  return &s;
 }
 
 /// A compile-time integer: the argument itself, or the value a
@@ -239,10 +233,8 @@ bool Walker::intrinsicCall(const CallExpr *c, StringRef name, Val &out) {
     return false;
   bool store = name == "store_matrix_sync";
   std::string what = "wmma::" + name.str();
-  if (c->getNumArgs() < 3) {
-    rest(0);
-    return false;
-  }
+  if (c->getNumArgs() < 3)
+    return false; // not the toolkit's function: the caller walks it
   const Expr *fragE = c->getArg(store ? 1 : 0);
   Val ptr = rvalue(c->getArg(store ? 0 : 1));
   Val ldm = rvalue(c->getArg(2));

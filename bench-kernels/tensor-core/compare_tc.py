@@ -65,13 +65,7 @@ def measured(gpu, path=None):
                                 'tc.tar.gz')
     with tarfile.open(path) as t:
         text = t.extractfile('tc.source.csv').read().decode()
-    tmp = os.path.join('/tmp', 'warplint-tc-%d.csv' % os.getpid())
-    with open(tmp, 'w') as f:
-        f.write(text)
-    try:
-        ks = summarize.kernels(tmp)
-    finally:
-        os.unlink(tmp)
+    ks = summarize.kernels(io.StringIO(text, newline=''))
     return {normalize(k): v for k, v in ks.items()}
 
 

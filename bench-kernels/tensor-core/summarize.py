@@ -25,35 +25,35 @@ def col(r, hdr, name):
     return num(r[hdr[name]]) if name in hdr else 0.0
 
 
-def kernels(path):
-    """{kernel: [instruction records]} of the memory instructions executed."""
+def kernels(lines):
+    """{kernel: [instruction records]} of the memory instructions executed,
+    from the lines of tc.source.csv."""
     out, cur, hdr = {}, None, None
-    with open(path, newline='') as f:
-        for r in csv.reader(f):
-            if not r:
-                continue
-            if r[0] == 'Kernel Name':
-                cur = r[1]
-                out.setdefault(cur, [])
-                continue
-            if r[0] == 'Address':
-                hdr = {h: i for i, h in enumerate(r)}
-                continue
-            if cur is None or hdr is None or len(r) < len(hdr):
-                continue
-            space = r[hdr['Address Space']].strip()
-            executed = num(r[hdr['Instructions Executed']])
-            if space in ('-', '') or executed == 0:
-                continue
-            op = r[hdr['Source']].split()
-            op = [w for w in op if not w.startswith('@')]
-            out[cur].append(dict(
-                op=op[0] if op else '?', space=space,
-                access=r[hdr['Access Operation']].strip(), executed=executed,
-                wavefronts=col(r, hdr, 'L1 Wavefronts Shared'),
-                wavefronts_ideal=col(r, hdr, 'L1 Wavefronts Shared Ideal'),
-                sectors=col(r, hdr, 'L2 Theoretical Sectors Global'),
-                sectors_ideal=col(r, hdr, 'L2 Theoretical Sectors Global Ideal')))
+    for r in csv.reader(lines):
+        if not r:
+            continue
+        if r[0] == 'Kernel Name':
+            cur = r[1]
+            out.setdefault(cur, [])
+            continue
+        if r[0] == 'Address':
+            hdr = {h: i for i, h in enumerate(r)}
+            continue
+        if cur is None or hdr is None or len(r) < len(hdr):
+            continue
+        space = r[hdr['Address Space']].strip()
+        executed = num(r[hdr['Instructions Executed']])
+        if space in ('-', '') or executed == 0:
+            continue
+        op = r[hdr['Source']].split()
+        op = [w for w in op if not w.startswith('@')]
+        out[cur].append(dict(
+            op=op[0] if op else '?', space=space,
+            access=r[hdr['Access Operation']].strip(), executed=executed,
+            wavefronts=col(r, hdr, 'L1 Wavefronts Shared'),
+            wavefronts_ideal=col(r, hdr, 'L1 Wavefronts Shared Ideal'),
+            sectors=col(r, hdr, 'L2 Theoretical Sectors Global'),
+            sectors_ideal=col(r, hdr, 'L2 Theoretical Sectors Global Ideal')))
     return out
 
 
@@ -65,7 +65,8 @@ def short(name):
 
 def main():
     folder = sys.argv[1]
-    ks = kernels(os.path.join(folder, 'tc.source.csv'))
+    with open(os.path.join(folder, 'tc.source.csv'), newline='') as f:
+        ks = kernels(f)
     rows = []
     for k, ins in ks.items():
         # The instructions of the loop under test run REPS (64) times as often
