@@ -149,6 +149,14 @@ static cl::opt<double> Timeout(
              "limit); kernels left out are reported and the file fails"),
     cl::init(0), cl::cat(Category));
 
+static cl::opt<unsigned> Jobs(
+    "j",
+    cl::desc("Files to analyze at once (default 0: one per core); the "
+             "output is the same for any number"),
+    cl::value_desc("N"), cl::init(0), cl::Prefix, cl::cat(Category));
+static cl::alias JobsLong("jobs", cl::desc("Alias for -j"),
+                          cl::aliasopt(Jobs));
+
 static cl::opt<unsigned> MaxFileSize(
     "max-file-size", cl::desc("Largest file to analyze, in MiB (default 16)"),
     cl::init(16), cl::cat(Category));
@@ -711,6 +719,7 @@ int main(int argc, const char **argv) {
     return 2;
   }
   opts.timeoutSeconds = Timeout;
+  opts.jobs = Jobs;
   opts.explainFile = explainFile;
   opts.explainLine = explainLine;
 

@@ -14,8 +14,12 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <condition_variable>
+#include <mutex>
 #include <set>
 
 using namespace clang;
@@ -31,13 +35,20 @@ namespace {
 /// a linter's output is its findings.
 class Router : public DiagnosticConsumer {
 public:
-  Router(bool text, bool compilerWarnings)
-      : Text(text), CompilerWarnings(compilerWarnings),
-        Out(llvm::outs(), OutOpts), Err(llvm::errs(), ErrOpts) {
+  /// Findings are printed on `out`, compiler errors on `err` (with -j, the
+  /// file's buffer, written out in the run's order).
+  Router(bool text, bool compilerWarnings,
+         llvm::raw_ostream &out = llvm::outs(),
+         llvm::raw_ostream &err = llvm::errs())
+      : ErrStream(err), Text(text), CompilerWarnings(compilerWarnings),
+        Out(out, OutOpts), Err(err, ErrOpts) {
+    // Colours as the terminal takes them, whether or not buffered first.
     OutOpts.ShowColors = llvm::outs().has_colors();
     ErrOpts.ShowColors = llvm::errs().has_colors();
   }
   RunState Run;
+  /// Where the file's messages go (the compiler's too).
+  llvm::raw_ostream &ErrStream;
   unsigned FileErrors = 0;
   static constexpr unsigned MaxErrorsShown = 20;
   std::string FirstError;
@@ -117,6 +128,8 @@ public:
     // Clang's "too many errors" is itself fatal and would silence warplint's
     // findings; the router shows the first errors and counts the rest.
     ci.getDiagnostics().setErrorLimit(0);
+    // "N errors generated" goes with the file's other messages.
+    ci.setVerboseOutputStream(R.ErrStream);
     return makeAnalysis(ci, Opts, Rep, R.Run);
   }
 
@@ -184,7 +197,13 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
   StringRef abs = fc.file;
   std::vector<std::string> cmd{"clang++", "-std=c++17"};
   if (userDb) {
-    auto cmds = userDb->getCompileCommands(abs);
+    // Files analyzed at once (-j) ask the database side by side.
+    static std::mutex databaseLock;
+    std::vector<CompileCommand> cmds;
+    {
+      std::lock_guard<std::mutex> hold(databaseLock);
+      cmds = userDb->getCompileCommands(abs);
+    }
     if (!cmds.empty()) {
       cmd = cmds[0].CommandLine;
       fc.dir = cmds[0].Directory;
@@ -247,7 +266,8 @@ std::optional<FileFacts> parseLaunches(const std::string &file,
     return std::nullopt;
   DeviceDatabase db;
   db.commands[fc.file] = CompileCommand(fc.dir, fc.file, fc.argv, "");
-  ClangTool tool(db, {fc.file});
+  ClangTool tool(db, {fc.file}, std::make_shared<PCHContainerOperations>(),
+                 ownFileSystem());
   IgnoringDiagConsumer quiet;
   tool.setDiagnosticConsumer(&quiet);
   tool.setPrintErrorMessage(false);
@@ -297,7 +317,8 @@ bool runTool(const ParseCommand &fc, Router &router, Factory &factory,
              int &rc) {
   DeviceDatabase db;
   db.commands[fc.file] = CompileCommand(fc.dir, fc.file, fc.argv, "");
-  ClangTool tool(db, {fc.file});
+  ClangTool tool(db, {fc.file}, std::make_shared<PCHContainerOperations>(),
+                 ownFileSystem());
   tool.setDiagnosticConsumer(&router);
   // The consumer's counts (which clang reads to decide whether a file
   // failed) start again at zero.
@@ -308,8 +329,14 @@ bool runTool(const ParseCommand &fc, Router &router, Factory &factory,
   router.Run.currentKernel.clear();
   // A crash in the parse or the analysis of one file ends that file, not
   // the run: the other files' results stand, and the file says where.
+  // Clang's own message for a file that failed, on the file's stream.
+  tool.setPrintErrorMessage(false);
   llvm::CrashRecoveryContext crc;
-  return crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20);
+  if (!crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20))
+    return false;
+  if (rc != 0)
+    router.ErrStream << "Error while processing " << fc.file << ".\n";
+  return true;
 }
 
 /// The files among `files` whose text includes a file named like `header`
@@ -347,7 +374,7 @@ std::vector<std::string> includersOf(const std::string &header,
 void inContext(const std::string &file, const std::string &abs,
                const std::vector<std::string> &projectFiles,
                const ToolOptions &opts, const CompilationDatabase *userDb,
-               Report &report, Router &router) {
+               Report &report, Router &router, llvm::raw_ostream &err) {
   constexpr size_t MaxContexts = 4;
   std::vector<std::string> templates = router.Run.uninstantiated;
   std::string names;
@@ -359,7 +386,7 @@ void inContext(const std::string &file, const std::string &abs,
   std::vector<std::string> includers =
       includersOf(abs, projectFiles, *router.Run.project);
   if (includers.empty() || llvm::sys::fs::getUniqueID(abs, id)) {
-    llvm::errs() << "warplint: note: " << file << ": kernel template"
+    err << "warplint: note: " << file << ": kernel template"
                  << (templates.size() == 1 ? " " : "s ") << names
                  << " not instantiated here, and no file of the run or of "
                     "the compile database includes this one: nothing to "
@@ -387,42 +414,174 @@ void inContext(const std::string &file, const std::string &abs,
             (router.FileErrors ? " (which has compiler errors)" : "");
   }
   router.FileErrors = 0;
-  llvm::errs() << "warplint: note: " << file << ": kernel template"
+  err << "warplint: note: " << file << ": kernel template"
                << (templates.size() == 1 ? " " : "s ") << names;
   if (n == 0) {
-    llvm::errs() << " not instantiated here, and none of the "
+    err << " not instantiated here, and none of the "
                  << includers.size()
                  << " files that include this one could be parsed\n";
     return;
   }
-  llvm::errs() << " analyzed as instantiated in " << used;
+  err << " analyzed as instantiated in " << used;
   if (includers.size() > n)
-    llvm::errs() << " (" << includers.size() - n
+    err << " (" << includers.size() - n
                  << " other including files not used)";
-  llvm::errs() << "\n";
+  err << "\n";
 }
+
+/// What every file of a run shares.
+struct RunShared {
+  const ToolOptions &opts;
+  const CompilationDatabase *userDb;
+  const std::vector<std::string> &projectFiles;
+  Report &report;
+};
+
+/// Analyzes one file (`opts`: its own options, `why`: why it cannot be, or
+/// "") with `router`'s state; its messages go to `err`. Its records go into
+/// the run's report once `router.Run` has the file's turn (at once without
+/// -j), `mark` taken then.
+void analyzeFile(const std::string &file, const ToolOptions &opts,
+                 std::string why, const RunShared &run, Router &router,
+                 std::optional<SpanMark> &mark, llvm::raw_ostream &err) {
+  Report &report = run.report;
+  FileRecord fr;
+  fr.path = file;
+  auto done = [&] {
+    router.Run.ensureTurn();
+    report.files.push_back(mark->close(std::move(fr)));
+  };
+  if (why.empty())
+    why = precheck(file, opts.maxFileBytes);
+  if (!why.empty()) {
+    fr.ok = false;
+    fr.error = why;
+    err << file << ": error: " << why << "\n";
+    done();
+    return;
+  }
+  ParseCommand fc = fileCommand(file, opts, run.userDb);
+  for (const std::string &e : fc.errors)
+    err << "warplint: error: " << file << ": " << e << "\n";
+  if (!fc.errors.empty()) {
+    fr.ok = false;
+    fr.error = fc.errors[0];
+  }
+  std::string abs = fc.file;
+  Factory factory(opts, report, router);
+  size_t kernelsBefore = router.Run.kernelsFound;
+  int rc = 1;
+  if (!runTool(fc, router, factory, rc)) {
+    fr.ok = false;
+    fr.error = "warplint crashed while analyzing this file" +
+               (router.Run.currentKernel.empty()
+                    ? std::string(" (while parsing it)")
+                    : " (in kernel " + router.Run.currentKernel + ")") +
+               "; please report it with the file";
+    err << "warplint: error: " << file << ": " << fr.error << "\n";
+    done();
+    report.crashed = true;
+    return;
+  }
+  if (rc != 0 || router.FileErrors > 0) {
+    fr.ok = false;
+    fr.error = router.FirstError.empty() ? "the file could not be parsed"
+                                         : router.FirstError;
+    err << "warplint: error: " << file << " could not be analyzed completely ("
+        << router.FileErrors << " error" << (router.FileErrors == 1 ? "" : "s");
+    if (router.FileErrors > Router::MaxErrorsShown)
+      err << ", the first " << Router::MaxErrorsShown << " shown";
+    err << "); its results are partial\n";
+  } else if (!router.Run.kernelsTimedOut.empty()) {
+    const auto &left = router.Run.kernelsTimedOut;
+    fr.ok = false;
+    fr.error = "analysis stopped by --timeout: " + std::to_string(left.size()) +
+               " kernel" + (left.size() == 1 ? "" : "s") +
+               " not analyzed in full";
+    err << "warplint: error: " << file << ": " << fr.error << ":";
+    for (size_t i = 0; i < left.size() && i < 10; ++i)
+      err << (i ? ", " : " ") << left[i];
+    if (left.size() > 10)
+      err << ", and " << left.size() - 10 << " more";
+    err << "\n";
+  } else if (!router.Run.uninstantiated.empty()) {
+    // Further parses, each committed at once: the file has its turn.
+    router.Run.ensureTurn();
+    inContext(file, abs, run.projectFiles, opts, run.userDb, report, router,
+              err);
+  } else if (router.Run.kernelsFound == kernelsBefore) {
+    err << "warplint: note: " << file << ": no __global__ function to analyze\n";
+  }
+  done();
+}
+
+/// Hands the files their turns in the run's order (-j), and the cores to
+/// analyze with: a file that waits for its turn gives its core to another
+/// file meanwhile.
+class Turns {
+public:
+  explicit Turns(unsigned cores) : Cores(cores) {}
+  void wait(size_t file) {
+    std::unique_lock<std::mutex> lock(M);
+    ++Cores;
+    CV.notify_all();
+    CV.wait(lock, [&] { return Next == file && Cores > 0; });
+    --Cores;
+  }
+  void startFile() {
+    std::unique_lock<std::mutex> lock(M);
+    CV.wait(lock, [&] { return Cores > 0; });
+    --Cores;
+  }
+  void endFile() {
+    {
+      std::lock_guard<std::mutex> lock(M);
+      ++Next;
+      ++Cores;
+    }
+    CV.notify_all();
+  }
+
+private:
+  std::mutex M;
+  std::condition_variable CV;
+  size_t Next = 0;
+  unsigned Cores;
+};
 
 } // namespace
 
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> ownFileSystem() {
+  return llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+      llvm::vfs::createPhysicalFileSystem().release());
+}
+
+/// -j: how many files are analyzed at once (0: one per core), at most one
+/// job per file.
+static unsigned jobsFor(unsigned asked, size_t files) {
+  unsigned n = asked ? asked
+                     : llvm::heavyweight_hardware_concurrency()
+                           .compute_thread_count();
+  return unsigned(std::max<size_t>(1, std::min<size_t>(n, files)));
+}
+
 bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
-  const ToolOptions &opts = runOpts;
   llvm::CrashRecoveryContext::Enable();
   std::unique_ptr<CompilationDatabase> userDb;
-  if (!opts.buildPath.empty()) {
+  if (!runOpts.buildPath.empty()) {
     std::string err;
-    userDb = loadProjectDatabase(opts.buildPath, err);
+    userDb = loadProjectDatabase(runOpts.buildPath, err);
     if (!userDb) {
       llvm::errs() << "warplint: error: cannot load compile_commands.json from '"
-                   << opts.buildPath << "': " << err << "\n";
+                   << runOpts.buildPath << "': " << err << "\n";
       return false;
     }
   }
-  Router router(opts.textDiagnostics, opts.compilerWarnings);
   // Launches in the run's other files and the database's bind the kernels a
   // file does not launch itself.
   std::vector<std::string> projectFiles;
   for (const std::string &f :
-       opts.projectFiles.empty() ? opts.files : opts.projectFiles)
+       runOpts.projectFiles.empty() ? runOpts.files : runOpts.projectFiles)
     projectFiles.push_back(absolutePath(f));
   if (userDb)
     for (const std::string &f : userDb->getAllFiles())
@@ -430,89 +589,77 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
   ProjectLaunches project(projectFiles, [&](const std::string &f) {
     return parseLaunches(f, runOpts, userDb.get());
   });
-  router.Run.project = &project;
-  for (const std::string &file : opts.files) {
-    FileRecord fr;
-    fr.path = file;
-    SpanMark mark(report, router.Run);
-    // The file's own options: the project configuration applied to a copy.
-    std::optional<ToolOptions> own;
-    std::string why;
-    if (opts.configure) {
-      own.emplace(opts);
-      own->files.clear();
-      why = opts.configure(file, *own);
+  // Each file's own options: the project configuration applied to a copy.
+  const std::vector<std::string> &files = runOpts.files;
+  std::vector<std::optional<ToolOptions>> own(files.size());
+  std::vector<std::string> why(files.size());
+  if (runOpts.configure)
+    for (size_t i = 0; i < files.size(); ++i) {
+      own[i].emplace(runOpts);
+      own[i]->files.clear();
+      why[i] = runOpts.configure(files[i], *own[i]);
     }
-    const ToolOptions &opts = own ? *own : runOpts; // this file's
-    if (why.empty())
-      why = precheck(file, opts.maxFileBytes);
-    if (!why.empty()) {
-      fr.ok = false;
-      fr.error = why;
-      llvm::errs() << file << ": error: " << why << "\n";
-      report.files.push_back(mark.close(std::move(fr)));
-      continue;
+  auto optsOf = [&](size_t i) -> const ToolOptions & {
+    return own[i] ? *own[i] : runOpts;
+  };
+  RunShared run{runOpts, userDb.get(), projectFiles, report};
+  RunState *state = nullptr;
+  std::optional<Router> router;
+  unsigned jobs = runOpts.explainFile.empty() && !runOpts.explainSink
+                      ? jobsFor(runOpts.jobs, files.size())
+                      : 1;
+  RunState shared;
+  if (jobs == 1) {
+    router.emplace(runOpts.textDiagnostics, runOpts.compilerWarnings);
+    router->Run.project = &project;
+    state = &router->Run;
+    for (size_t i = 0; i < files.size(); ++i) {
+      std::optional<SpanMark> mark;
+      mark.emplace(report, *state);
+      analyzeFile(files[i], optsOf(i), why[i], run, *router, mark,
+                  llvm::errs());
     }
-    ParseCommand fc = fileCommand(file, opts, userDb.get());
-    for (const std::string &e : fc.errors)
-      llvm::errs() << "warplint: error: " << file << ": " << e << "\n";
-    if (!fc.errors.empty()) {
-      fr.ok = false;
-      fr.error = fc.errors[0];
-    }
-    std::string abs = fc.file;
-    Factory factory(opts, report, router);
-    size_t kernelsBefore = router.Run.kernelsFound;
-    int rc = 1;
-    if (!runTool(fc, router, factory, rc)) {
-      fr.ok = false;
-      fr.error = "warplint crashed while analyzing this file" +
-                 (router.Run.currentKernel.empty()
-                      ? std::string(" (while parsing it)")
-                      : " (in kernel " + router.Run.currentKernel + ")") +
-                 "; please report it with the file";
-      llvm::errs() << "warplint: error: " << file << ": " << fr.error << "\n";
-      report.files.push_back(mark.close(std::move(fr)));
-      report.crashed = true;
-      continue;
-    }
-    if (rc != 0 || router.FileErrors > 0) {
-      fr.ok = false;
-      fr.error = router.FirstError.empty() ? "the file could not be parsed"
-                                           : router.FirstError;
-      llvm::errs() << "warplint: error: " << file
-                   << " could not be analyzed completely ("
-                   << router.FileErrors << " error"
-                   << (router.FileErrors == 1 ? "" : "s");
-      if (router.FileErrors > Router::MaxErrorsShown)
-        llvm::errs() << ", the first " << Router::MaxErrorsShown << " shown";
-      llvm::errs() << "); its results are partial\n";
-    } else if (!router.Run.kernelsTimedOut.empty()) {
-      const auto &left = router.Run.kernelsTimedOut;
-      fr.ok = false;
-      fr.error = "analysis stopped by --timeout: " +
-                 std::to_string(left.size()) + " kernel" +
-                 (left.size() == 1 ? "" : "s") + " not analyzed in full";
-      llvm::errs() << "warplint: error: " << file << ": " << fr.error << ":";
-      for (size_t i = 0; i < left.size() && i < 10; ++i)
-        llvm::errs() << (i ? ", " : " ") << left[i];
-      if (left.size() > 10)
-        llvm::errs() << ", and " << left.size() - 10 << " more";
-      llvm::errs() << "\n";
-    } else if (!router.Run.uninstantiated.empty()) {
-      inContext(file, abs, projectFiles, opts, userDb.get(), report, router);
-    } else if (router.Run.kernelsFound == kernelsBefore) {
-      llvm::errs() << "warplint: note: " << file
-                   << ": no __global__ function to analyze\n";
-    }
-    report.files.push_back(mark.close(std::move(fr)));
+  } else {
+    // Files are analyzed side by side, each with its own state and its
+    // messages buffered, and committed in the run's order (Analysis.h).
+    shared.project = &project;
+    state = &shared;
+    Turns turns(jobs);
+    // Threads for the files at work and for as many waiting for their
+    // turns, each holding its parse (memory, not a core).
+    llvm::StdThreadPool pool(llvm::hardware_concurrency(
+        unsigned(std::min<size_t>(files.size(), 2 * size_t(jobs)))));
+    for (size_t i = 0; i < files.size(); ++i)
+      pool.async([&, i] {
+        turns.startFile();
+        std::string errText;
+        llvm::raw_string_ostream err(errText);
+        err.enable_colors(llvm::errs().has_colors());
+        Router fileRouter(runOpts.textDiagnostics, runOpts.compilerWarnings,
+                          llvm::outs(), err);
+        fileRouter.Run.project = &project;
+        fileRouter.Run.shared = &shared;
+        std::optional<SpanMark> mark;
+        fileRouter.Run.takeTurn = [&] {
+          turns.wait(i);
+          mark.emplace(report, shared);
+        };
+        analyzeFile(files[i], optsOf(i), why[i], run, fileRouter, mark, err);
+        fileRouter.Run.ensureTurn();
+        // The file's messages, then the next file's turn.
+        llvm::errs() << errText;
+        llvm::errs().flush();
+        llvm::outs().flush();
+        turns.endFile();
+      });
+    pool.wait();
   }
-  report.suppressed = router.Run.suppressed.size();
-  report.headerHidden = router.Run.headerHidden.size();
-  report.suppressedPlaces.assign(router.Run.suppressed.begin(),
-                                 router.Run.suppressed.end());
-  report.headerHiddenPlaces.assign(router.Run.headerHidden.begin(),
-                                   router.Run.headerHidden.end());
+  report.suppressed = state->suppressed.size();
+  report.headerHidden = state->headerHidden.size();
+  report.suppressedPlaces.assign(state->suppressed.begin(),
+                                 state->suppressed.end());
+  report.headerHiddenPlaces.assign(state->headerHidden.begin(),
+                                   state->headerHidden.end());
   return true;
 }
 

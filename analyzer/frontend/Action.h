@@ -6,6 +6,9 @@
 #include "report/Report.h"
 #include "rules/Rule.h"
 
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
 #include <map>
 #include <memory>
 #include <functional>
@@ -47,6 +50,9 @@ struct ToolOptions {
   bool remarks = false;        // the model's view of every access
   bool compilerWarnings = false;
   uint64_t maxFileBytes = 16u << 20;
+  /// -j: files analyzed at once (0: one per core). The output is the same
+  /// for any number: files are committed in the run's order.
+  unsigned jobs = 1;
   /// --timeout: seconds of analysis per file after its parse (0: none); the
   /// kernels not analyzed in time are reported, and the file fails.
   double timeoutSeconds = 0;
@@ -64,6 +70,11 @@ struct ToolOptions {
       explainSink;
   bool explainAll = false;
 };
+
+/// The file system a parse reads through: the disk, with a working
+/// directory of its own, so that a parse that moves to its compile
+/// command's directory moves no other parse (-j, the language server).
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> ownFileSystem();
 
 /// Analyzes every file into `report`; clang-style diagnostics go to stdout in
 /// text mode, errors always to stderr. Returns false if the compile database

@@ -117,7 +117,8 @@ class Analysis : public ASTConsumer, public Reporter {
 public:
   Analysis(DiagnosticsEngine &diags, const ToolOptions &opts, Report &report,
            RunState &run, const FindingSink *sink = nullptr)
-      : Diags(diags), Opts(opts), Rep(report), Run(run), Sink(sink) {}
+      : Diags(diags), Opts(opts), Global(report), Rep(&report), Run(run),
+        Sink(sink) {}
 
   void HandleTranslationUnit(ASTContext &ac) override {
     DiagnosticsEngine &d = Diags;
@@ -145,6 +146,11 @@ public:
     }
     Run.kernelsFound += kc.kernels.size();
     Start = std::chrono::steady_clock::now();
+    // With -j, ahead of the file's turn: into a buffer, committed below.
+    if (Run.takeTurn && !Run.turnHeld && !Sink) {
+      Ahead.emplace();
+      Rep = &Ahead->report;
+    }
     for (const FunctionDecl *k : kc.kernels) {
       if (outOfTime()) {
         Run.kernelsTimedOut.push_back(signature(k));
@@ -153,6 +159,8 @@ public:
       Run.currentKernel = signature(k);
       analyzeKernel(k, sites);
     }
+    if (Ahead)
+      commit(sites);
     if (Run.onlyFile)
       return; // the including file's launches are its own business
     Run.currentKernel = "(the launch checks)";
@@ -177,7 +185,10 @@ private:
 
   DiagnosticsEngine &Diags;
   const ToolOptions &Opts;
-  Report &Rep;
+  /// The run's report, and where records go: the run's report, or while
+  /// a file's kernels are analyzed ahead of its turn (-j), a buffer.
+  Report &Global;
+  Report *Rep;
   RunState &Run;
   /// Where findings go instead of the diagnostics engine (clang-tidy).
   const FindingSink *Sink;
@@ -219,7 +230,8 @@ private:
     // Counted once per place and rule, however many instantiations or
     // launch configurations found it.
     if (auto fe = sm.getFileEntryRefForID(f))
-      Run.suppressed.insert({fe->getName().str(), line, rule});
+      (Ahead ? Ahead->calls.back().suppressed : state().suppressed)
+          .insert({fe->getName().str(), line, rule});
     return true;
   }
 
@@ -228,6 +240,19 @@ private:
   }
 
   void analyzeKernel(const FunctionDecl *k, const LaunchSites &sites) {
+    if (Ahead) {
+      Ahead->calls.emplace_back();
+      KernelCall &c = Ahead->calls.back();
+      c.kernel = k;
+      c.begin = c.end = Ahead->report;
+      analyzeKernelNow(k, sites);
+      Ahead->calls.back().end = Ahead->report;
+      return;
+    }
+    analyzeKernelNow(k, sites);
+  }
+
+  void analyzeKernelNow(const FunctionDecl *k, const LaunchSites &sites) {
     auto bindings = launchBindings(sites, k);
     KernelModel m = walkKernel(*AC, k, Opts.params, bindings);
     int dims = dimsUsed(m);
@@ -255,8 +280,10 @@ private:
       std::string key = context + " " + choice.source;
       for (const Shape &sh : choice.shapes)
         key += " " + shapeText(sh);
-      if (!Run.kernelsAnalyzed.insert(key).second)
+      if (!state().kernelsAnalyzed.insert(key).second)
         continue;
+      if (Ahead)
+        Ahead->calls.back().keys.push_back(key);
       KernelRecord kr;
       kr.name = kernelName(k);
       kr.signature = signature(k);
@@ -277,12 +304,12 @@ private:
                                       std::to_string(kr.accesses) + " of " +
                                       std::to_string(m.accesses.size()) +
                                       " accesses)");
-        Rep.kernels.push_back(kr);
+        Rep->kernels.push_back(kr);
         break;
       }
       kr.accessesLeftOut = int(m.accessesLeftOut);
-      analyzeControlFlow(*AC, k, m, choice, Opts, Rep, *this);
-      Rep.kernels.push_back(kr);
+      analyzeControlFlow(*AC, k, m, choice, Opts, *Rep, *this);
+      Rep->kernels.push_back(kr);
     }
     Pending = nullptr;
     if (gather)
@@ -298,7 +325,7 @@ private:
       if (Sink)
         (*Sink)({"", false, k->getLocation(), SourceRange(), msg, {}});
       else
-        Diags.Report(k->getLocation(), WarnId) << msg;
+        plain(k->getLocation(), WarnId, msg, /*always=*/true);
     }
   }
 
@@ -366,7 +393,7 @@ private:
                                      m.ctx, choice.shapes[0]);
       ar.sameAddressLanes = sameAddressLanes(req.addr, req.active);
     }
-    Rep.accesses.push_back(ar);
+    Rep->accesses.push_back(ar);
 
     if (Opts.remarks)
       remark(loc, ar, r, choice.assumed);
@@ -550,7 +577,7 @@ private:
       if (r.maskDataDependent)
         msg += "; active lanes depend on data";
     }
-    Diags.Report(loc, RemarkId) << msg;
+    plain(loc, RemarkId, msg, /*always=*/false);
   }
 
   void emit(const FunctionDecl *k, const KernelModel &m, const std::string &rule,
@@ -568,8 +595,8 @@ private:
         if (!HeaderFilter)
           HeaderFilter.emplace(*Opts.headerFilter);
         if (!HeaderFilter->match(path)) {
-          Run.headerHidden.insert(
-              {path, sm.getExpansionLineNumber(at), rule});
+          (Ahead ? Ahead->calls.back().headerHidden : state().headerHidden)
+              .insert({path, sm.getExpansionLineNumber(at), rule});
           return;
         }
       }
@@ -615,33 +642,150 @@ private:
                          SourceRange());
     for (const auto &[at, msg, range] : notes)
       dr.notes.push_back({pos(at), msg});
+    Emission e;
+    e.finding = true;
+    e.remark = f.remark;
+    e.record = std::move(dr);
+    e.message = message;
+    e.loc = loc;
+    e.range = elsewhere ? SourceRange() : siteRange;
+    e.notes = std::move(notes);
+    if (Ahead)
+      Ahead->calls.back().emissions.push_back(std::move(e));
+    else
+      record(e);
+  }
 
+  /// A finding (with its record and notes) or a plain diagnostic, as the
+  /// run reports it once its place in the run's order is known.
+  struct Emission {
+    bool finding = false, remark = false;
+    /// Plain: shown even when the kernel's configurations were analyzed
+    /// by an earlier file (a limit of this kernel's model).
+    bool always = false;
+    unsigned id = 0; // plain: the diagnostic's id
+    DiagnosticRecord record;
+    std::string message;
+    SourceLocation loc;
+    SourceRange range;
+    std::vector<std::tuple<SourceLocation, std::string, SourceRange>> notes;
+  };
+
+  /// A diagnostic without a record (--remarks, a kernel's limits).
+  void plain(SourceLocation loc, unsigned id, const std::string &msg,
+             bool always) {
+    Emission e;
+    e.id = id;
+    e.always = always;
+    e.message = msg;
+    e.loc = loc;
+    if (Ahead)
+      Ahead->calls.back().emissions.push_back(std::move(e));
+    else
+      record(e);
+  }
+
+  void record(Emission &e) {
+    if (!e.finding) {
+      Diags.Report(e.loc, e.id) << e.message;
+      return;
+    }
+    RunState &st = state();
+    DiagnosticRecord &dr = e.record;
     // JSON: once per instantiation, line and message. Text: once per line and
     // message (`v[i].x * v[i].x + ...` is one problem, and every instantiation
     // of a template says the same).
-    if (!Run.recorded.insert({dr.signature, dr.pos.file, dr.pos.line, message})
+    if (!st.recorded.insert({dr.signature, dr.pos.file, dr.pos.line, e.message})
              .second)
       return;
-    if (!Run.prints)
-      Run.prints = std::make_unique<FingerprintState>(Opts.projectRoot);
-    dr.fingerprint = Run.prints->next(dr);
+    if (!st.prints)
+      st.prints = std::make_unique<FingerprintState>(Opts.projectRoot);
+    dr.fingerprint = st.prints->next(dr);
     if (Opts.baseline && Opts.baseline->count(dr.fingerprint)) {
-      ++Rep.baselined; // known: neither printed nor recorded
+      ++Rep->baselined; // known: neither printed nor recorded
       return;
     }
-    Rep.diagnostics.push_back(dr);
-    if (!Run.emitted.insert({dr.pos.file, dr.pos.line, message}).second)
+    Rep->diagnostics.push_back(dr);
+    if (!st.emitted.insert({dr.pos.file, dr.pos.line, e.message}).second)
       return;
     if (Sink) {
-      (*Sink)({rule, f.remark, loc, elsewhere ? SourceRange() : siteRange,
-               f.message, notes});
+      (*Sink)({dr.rule, e.remark, e.loc, e.range, dr.message, e.notes});
       return;
     }
     DiagnosticsEngine &d = Diags;
-    d.Report(loc, f.remark ? RemarkId : WarnId)
-        << message << (elsewhere ? SourceRange() : siteRange);
-    for (const auto &[at, msg, range] : notes)
+    d.Report(e.loc, e.remark ? RemarkId : WarnId) << e.message << e.range;
+    for (const auto &[at, msg, range] : e.notes)
       d.Report(at, NoteId) << msg << range;
+  }
+
+  /// One kernel's analysis ahead of the file's turn: the configurations it
+  /// analyzed (keys), its records (between two states of the buffer's
+  /// report) and what it would report.
+  struct KernelCall {
+    const FunctionDecl *kernel = nullptr;
+    std::vector<std::string> keys;
+    struct Sizes {
+      size_t kernels = 0, accesses = 0, branches = 0;
+      Sizes &operator=(const Report &r) {
+        kernels = r.kernels.size();
+        accesses = r.accesses.size();
+        branches = r.branches.size();
+        return *this;
+      }
+    } begin, end;
+    std::vector<Emission> emissions;
+    std::set<std::tuple<std::string, unsigned, std::string>> suppressed,
+        headerHidden;
+  };
+  struct Buffer {
+    Report report;
+    std::vector<KernelCall> calls;
+  };
+  std::optional<Buffer> Ahead;
+
+  /// The state that decides what is analyzed and reported again: while
+  /// ahead of the turn, the file's own; else the run's.
+  RunState &state() { return Ahead ? Run : Run.dedupe(); }
+
+  /// The file's turn: each kernel's buffered analysis goes into the run's
+  /// report as a run with one job would have made it. A kernel whose
+  /// configurations an earlier file analyzed is left out (as that run never
+  /// analyzes it again); one with some of them analyzed earlier is analyzed
+  /// again, now against the run's state.
+  void commit(const LaunchSites &sites) {
+    Buffer b = std::move(*Ahead);
+    Ahead.reset();
+    Rep = &Global;
+    Run.ensureTurn();
+    RunState &st = state();
+    for (KernelCall &c : b.calls) {
+      size_t before = 0;
+      for (const std::string &key : c.keys)
+        before += st.kernelsAnalyzed.count(key);
+      if (before && before < c.keys.size()) {
+        Run.currentKernel = signature(c.kernel);
+        analyzeKernelNow(c.kernel, sites);
+        continue;
+      }
+      bool keep = before == 0;
+      if (keep) {
+        st.kernelsAnalyzed.insert(c.keys.begin(), c.keys.end());
+        auto append = [](auto &to, const auto &from, size_t i, size_t e) {
+          to.insert(to.end(), std::make_move_iterator(from.begin() + i),
+                    std::make_move_iterator(from.begin() + e));
+        };
+        append(Rep->kernels, b.report.kernels, c.begin.kernels, c.end.kernels);
+        append(Rep->accesses, b.report.accesses, c.begin.accesses,
+               c.end.accesses);
+        append(Rep->branches, b.report.branches, c.begin.branches,
+               c.end.branches);
+        st.suppressed.insert(c.suppressed.begin(), c.suppressed.end());
+        st.headerHidden.insert(c.headerHidden.begin(), c.headerHidden.end());
+      }
+      for (Emission &e : c.emissions)
+        if (keep || e.always)
+          record(e);
+    }
   }
 };
 

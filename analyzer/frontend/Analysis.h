@@ -77,6 +77,25 @@ struct RunState {
   std::set<std::tuple<std::string, unsigned, std::string>> headerHidden;
   /// Findings a NOLINT comment suppressed: file, line, rule.
   std::set<std::tuple<std::string, unsigned, std::string>> suppressed;
+
+  /// With -j: the state the run's files share (the configurations analyzed,
+  /// the findings recorded, printed and suppressed, the fingerprints); this
+  /// one is then the file's own. A file's kernels are analyzed into a
+  /// private buffer, then, once `takeTurn` has returned (every earlier file
+  /// is done), committed in the run's order against the shared state, so
+  /// that the output is the one a run with one job gives.
+  RunState *shared = nullptr;
+  std::function<void()> takeTurn;
+  bool turnHeld = false;
+  /// The state that decides what is analyzed and reported again.
+  RunState &dedupe() { return shared ? *shared : *this; }
+  /// Waits for the file's turn (with -j), once.
+  void ensureTurn() {
+    if (takeTurn && !turnHeld) {
+      takeTurn();
+      turnHeld = true;
+    }
+  }
 };
 
 /// A finding handed to a client other than the command line (the

@@ -101,7 +101,8 @@ bool includes(const ParseCommand &pc, std::vector<std::string> &out) {
     }
   } db;
   db.cmd = CompileCommand(pc.dir, pc.file, pc.argv, "");
-  ClangTool tool(db, {pc.file});
+  ClangTool tool(db, {pc.file}, std::make_shared<PCHContainerOperations>(),
+                 ownFileSystem());
   IgnoringDiagConsumer quiet;
   tool.setDiagnosticConsumer(&quiet);
   tool.setPrintErrorMessage(false);

@@ -101,10 +101,16 @@ ProjectLaunches::ProjectLaunches(std::vector<std::string> files, Parser parse)
 }
 
 void ProjectLaunches::remember(const std::string &file, FileFacts facts) {
-  Parsed[file] = std::move(facts);
+  std::lock_guard<std::mutex> hold(Lock);
+  if (Parsed.count(file))
+    return;
+  std::promise<std::optional<FileFacts>> p;
+  p.set_value(std::move(facts));
+  Parsed.emplace(file, p.get_future().share());
 }
 
 const std::string &ProjectLaunches::text(const std::string &file) {
+  std::lock_guard<std::mutex> hold(Lock);
   auto it = Text.find(file);
   if (it == Text.end()) {
     std::string text;
@@ -131,10 +137,21 @@ bool ProjectLaunches::mentions(const std::string &file,
 }
 
 const FileFacts *ProjectLaunches::factsOf(const std::string &file) {
-  auto it = Parsed.find(file);
-  if (it == Parsed.end())
-    it = Parsed.emplace(file, Parse(file)).first;
-  return it->second ? &*it->second : nullptr;
+  std::shared_future<std::optional<FileFacts>> facts;
+  std::optional<std::promise<std::optional<FileFacts>>> mine;
+  {
+    std::lock_guard<std::mutex> hold(Lock);
+    auto it = Parsed.find(file);
+    if (it == Parsed.end()) {
+      mine.emplace();
+      it = Parsed.emplace(file, mine->get_future().share()).first;
+    }
+    facts = it->second;
+  }
+  if (mine)
+    mine->set_value(Parse(file)); // outside the lock: a parse takes seconds
+  const std::optional<FileFacts> &f = facts.get();
+  return f ? &*f : nullptr;
 }
 
 std::vector<const FileFacts *>

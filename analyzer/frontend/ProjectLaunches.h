@@ -22,7 +22,9 @@
 #include "clang/AST/Decl.h"
 
 #include <functional>
+#include <future>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,7 +67,8 @@ public:
   /// `files`: the run's files and the compile database's, absolute.
   ProjectLaunches(std::vector<std::string> files, Parser parse);
 
-  /// The file's text, read once per run ("" when it cannot be read).
+  /// The file's text, read once per run ("" when it cannot be read). Safe
+  /// to call from several threads, as are the other members.
   const std::string &text(const std::string &file);
 
   /// The facts of a file the run has parsed anyway.
@@ -93,7 +96,10 @@ private:
 
   std::vector<std::string> Files;
   Parser Parse;
-  std::map<std::string, std::optional<FileFacts>> Parsed;
+  /// Files analyzed at once (-j) share these: a file is read and parsed by
+  /// the first that asks, the others wait for its result.
+  std::mutex Lock;
+  std::map<std::string, std::shared_future<std::optional<FileFacts>>> Parsed;
   /// The files' text, read once.
   std::map<std::string, std::string> Text;
 };

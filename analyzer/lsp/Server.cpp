@@ -990,7 +990,8 @@ private:
                     const std::string &text, DiagnosticConsumer &diagnostics,
                     int &rc) {
     OneCommand command(CompileCommand(pc.dir, pc.file, pc.argv, ""));
-    ClangTool tool(command, {pc.file});
+    ClangTool tool(command, {pc.file}, std::make_shared<PCHContainerOperations>(),
+                 ownFileSystem());
     tool.mapVirtualFile(job.onlyPath.empty() ? pc.file : job.onlyPath, text);
     tool.setDiagnosticConsumer(&diagnostics);
     tool.setPrintErrorMessage(false);
