@@ -8,6 +8,7 @@ it prints figures and asserts nothing.
 
   scripts/bench-speed.py [--runs N] [--warplint build/warplint] [FILES or DIRS...]
   scripts/bench-speed.py --corpus ../shared/corpus/hecbench [--programs N]
+  scripts/bench-speed.py --jobs 2 [--only-jobs] ...
 
 Without paths it measures the repository's own .cu files (examples,
 bench-kernels, test fixtures). --corpus measures the .cu files the corpus
@@ -15,13 +16,21 @@ programs' Makefiles compile, each with its program's -I, -D and -std flags
 (as bench-kernels/realcode/compare_real.py reads them): every program, or an
 evenly spaced sample of N. Reports the median, p90 and worst time ratio, total
 time and the median memory ratio.
+
+--jobs N also times one warplint run over all the files (a compile database
+written for them, each file with its own flags) with -j 1 and with -j N, and,
+for the machine's own ceiling, the same files split over N warplint processes
+started together (-j 1 each); it reports files per second and the speed-ups.
+--only-jobs skips the per-file comparison with clang.
 """
 import argparse
 import glob
+import json
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -61,6 +70,9 @@ def main():
     ap.add_argument('--corpus', help='a corpus folder of programs with Makefiles')
     ap.add_argument('--programs', type=int, default=0,
                     help='with --corpus: an evenly spaced sample of N programs')
+    ap.add_argument('--jobs', type=int, default=0,
+                    help='also time a run over all files with -j 1 and -j N')
+    ap.add_argument('--only-jobs', action='store_true')
     ap.add_argument('paths', nargs='*')
     args = ap.parse_args()
     cuda = None
@@ -96,6 +108,10 @@ def main():
     print('%-58s %9s %9s %6s %9s %9s %6s' % ('file', 'clang s', 'warplint',
                                              'ratio', 'clang MiB', 'wl MiB',
                                              'ratio'))
+    if args.jobs:
+        jobs_figures(args, files, wl_extra)
+        if args.only_jobs:
+            return 0
     ratios, mem_ratios, tot_c, tot_w, failed = [], [], 0.0, 0.0, 0
     for f, own in files:
         c_t, w_t, c_m, w_m = [], [], [], []
@@ -139,6 +155,48 @@ def main():
                  min(ratios), tot_w, tot_c, tot_w / tot_c,
                  statistics.median(mem_ratios), max(mem_ratios)))
     return 0
+
+
+def run_all(cmds):
+    """Wall seconds of the commands started together."""
+    start = time.perf_counter()
+    ps = [subprocess.Popen(c, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL) for c in cmds]
+    for p in ps:
+        p.wait()
+    return time.perf_counter() - start
+
+
+def jobs_figures(args, files, wl_extra):
+    """-j 1 against -j N over every file, and N processes as the ceiling."""
+    n = args.jobs
+    with tempfile.TemporaryDirectory() as db:
+        entries = [{'directory': os.path.dirname(os.path.abspath(f)),
+                    'arguments': ['clang++', '-x', 'cuda'] +
+                    args.extra_arg + own + ['-c', os.path.abspath(f)],
+                    'file': os.path.abspath(f)} for f, own in files]
+        with open(os.path.join(db, 'compile_commands.json'), 'w') as out:
+            json.dump(entries, out)
+        base = [args.warplint] + wl_extra + ['-p', db]
+        # The split for N processes: largest first, each to the lightest.
+        parts = [[] for _ in range(n)]
+        load = [0] * n
+        for f, _ in sorted(files, key=lambda x: -os.path.getsize(x[0])):
+            i = load.index(min(load))
+            parts[i].append(os.path.abspath(f))
+            load[i] += os.path.getsize(f) + 32768
+        one, many, procs = [], [], []
+        for _ in range(args.runs):
+            one.append(run_all([base + ['-j1']]))
+            many.append(run_all([base + ['-j%d' % n]]))
+            procs.append(run_all([base + ['-j1'] + p for p in parts if p]))
+    t1, tn, tp = (statistics.median(x) for x in (one, many, procs))
+    print('%d files, medians of %d runs: -j1 %.1f s (%.2f files/s), -j%d '
+          '%.1f s (%.2f files/s, %.2fx); %d processes of -j1 started together '
+          '%.1f s (%.2fx: what the machine gives %d independent runs)' % (
+              len(files), args.runs, t1, len(files) / t1, n, tn,
+              len(files) / tn, t1 / tn, n, tp, t1 / tp, n))
+    print()
 
 
 if __name__ == '__main__':
