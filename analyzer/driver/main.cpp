@@ -394,10 +394,12 @@ static void printSummary(const warplint::Report &report,
   errs() << extra << "\n";
 }
 
-/// Writes `report` in a machine format on stdout; false for "text".
+/// Writes `report` in a machine format on stdout; false for "text". `shard`:
+/// a --shard run's JSON report, which its SARIF carries for merge.
 static bool printMachineFormat(const std::string &format,
                                const warplint::Report &report,
-                               const std::string &root, const char *argv0) {
+                               const std::string &root, const char *argv0,
+                               std::optional<llvm::json::Value> shard = {}) {
   if (format == "json") {
     outs() << warplint::toJson(report) << "\n";
   } else if (format == "sarif") {
@@ -408,6 +410,7 @@ static bool printMachineFormat(const std::string &format,
     so.root = root;
     so.docDir = docDirectory(argv0);
     so.version = WARPLINT_VERSION;
+    so.shardReport = std::move(shard);
     outs() << warplint::toSarif(report, rules, so) << "\n";
   } else if (format == "github") {
     outs() << warplint::toGithub(report, root);
@@ -897,7 +900,12 @@ int main(int argc, const char **argv) {
   if (shard && Format == "json")
     outs() << warplint::toShardJson(report, *shard, runFiles, positions)
            << "\n";
-  else if (!printMachineFormat(Format, report, root, argv[0]))
+  else if (!printMachineFormat(
+               Format, report, root, argv[0],
+               shard && Format == "sarif"
+                   ? std::optional<llvm::json::Value>(warplint::shardObject(
+                         report, *shard, runFiles, positions))
+                   : std::nullopt))
     printSummary(report, extraSummary);
   if (report.crashed) {
     // What the crashed file's parse left behind (timers, caches) may fail to

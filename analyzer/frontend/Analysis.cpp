@@ -756,7 +756,10 @@ private:
     Buffer b = std::move(*Ahead);
     Ahead.reset();
     Rep = &Global;
+    // --timeout counts analysis, not the wait for earlier files.
+    auto waitStart = std::chrono::steady_clock::now();
     Run.ensureTurn();
+    Start += std::chrono::steady_clock::now() - waitStart;
     RunState &st = state();
     for (KernelCall &c : b.calls) {
       size_t before = 0;

@@ -269,6 +269,8 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
                                 {"rules", std::move(ruleArray)}}}}},
       {"invocations", Array{std::move(invocation)}},
       {"results", std::move(results)}};
+  if (opts.shardReport)
+    run["properties"] = Object{{"warplintShardReport", *opts.shardReport}};
   if (!opts.root.empty()) {
     std::string base = fileUri(opts.root);
     if (!llvm::StringRef(base).ends_with("/"))

@@ -33,6 +33,10 @@ struct SarifOptions {
   /// rule's helpUri is its page there.
   std::string docDir;
   std::string version;
+  /// A shard's report (--shard with --format=sarif): its JSON document,
+  /// kept in the run's property bag as `warplintShardReport`, which
+  /// `warplint merge` reads.
+  std::optional<llvm::json::Value> shardReport;
 };
 
 /// A file URI for an absolute path, percent-encoding what RFC 3986 does

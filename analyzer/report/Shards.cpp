@@ -154,6 +154,15 @@ Array places(
 std::string toShardJson(const Report &r, const ShardSpec &spec,
                         const std::vector<std::string> &runFiles,
                         const std::vector<size_t> &positions) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << llvm::formatv("{0:2}", Value(shardObject(r, spec, runFiles, positions)));
+  return os.str();
+}
+
+Object shardObject(const Report &r, const ShardSpec &spec,
+                   const std::vector<std::string> &runFiles,
+                   const std::vector<size_t> &positions) {
   Object doc = jsonObject(r);
   Array files;
   for (size_t i = 0; i < r.files.size(); ++i) {
@@ -178,10 +187,7 @@ std::string toShardJson(const Report &r, const ShardSpec &spec,
                         {"suppressed_places", places(r.suppressedPlaces)},
                         {"hidden_in_headers_places",
                          places(r.headerHiddenPlaces)}};
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  os << llvm::formatv("{0:2}", Value(std::move(doc)));
-  return os.str();
+  return doc;
 }
 
 // --- reading a report back ----------------------------------------------------
@@ -455,6 +461,21 @@ bool readShard(const std::string &path, Shard &s, std::string &error) {
   if (!doc)
     return false;
   const Object *d = doc->getAsObject();
+  // SARIF from a --shard run: the shard's JSON report is in the run's
+  // property bag.
+  if (d && d->getString("version") == StringRef("2.1.0") && d->get("runs")) {
+    const Array *runs = d->getArray("runs");
+    const Object *run = runs && runs->size() == 1 ? (*runs)[0].getAsObject()
+                                                  : nullptr;
+    const Object *props = run ? run->getObject("properties") : nullptr;
+    d = props ? props->getObject("warplintShardReport") : nullptr;
+    if (!d) {
+      error = "'" + path + "' is SARIF from a run without --shard (or not "
+              "warplint's): merge reads the JSON or SARIF reports of "
+              "--shard=I/N runs";
+      return false;
+    }
+  }
   if (!d || d->getString("tool") != StringRef("warplint") ||
       !d->getInteger("format_version")) {
     error = "'" + path + "' is not a warplint JSON report (--format=json)";

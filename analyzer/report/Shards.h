@@ -55,6 +55,11 @@ std::string toShardJson(const Report &r, const ShardSpec &spec,
                         const std::vector<std::string> &runFiles,
                         const std::vector<size_t> &positions);
 
+/// The same document as an object (SARIF keeps it in its property bag).
+llvm::json::Object shardObject(const Report &r, const ShardSpec &spec,
+                               const std::vector<std::string> &runFiles,
+                               const std::vector<size_t> &positions);
+
 struct MergeOptions {
   /// --baseline for the merged findings (the shards are run without one).
   const std::set<std::string> *baseline = nullptr;
@@ -63,7 +68,8 @@ struct MergeOptions {
   std::set<std::string> launchRules;
 };
 
-/// Reads the shards' JSON reports (`paths`) and merges them into `out` as a
+/// Reads the shards' JSON reports (`paths`; or their SARIF, which carries
+/// the JSON report in its run's property bag) and merges them into `out` as a
 /// single run over the run's files would report; false with `error` when an
 /// input is unreadable, not a shard's report, or the shards do not fit
 /// together (another run, a shard missing or given twice). `warnings` get

@@ -66,6 +66,18 @@ expect_rc merged_sarif 0
 cmp -s "$TMP/single_sarif.out" "$TMP/merged_sarif.out" || fail "merged SARIF differs from the single run's: $(diff "$TMP/single_sarif.out" "$TMP/merged_sarif.out" | head -20)"
 checks=$((checks + 1))
 # Text: the findings and the summary line; exit codes as the main command's.
+# The shards' SARIF (what a code-scanning job keeps) merges the same way:
+# each carries its shard's JSON report in the run's property bag.
+for i in 1 2 3; do run ss$i --format=sarif --shard=$i/3 $files; done
+json ss1 "d['runs'][0]['properties']['warplintShardReport']['shard']['index'] == 1"
+run sarif_merged merge --format=sarif "$TMP/ss2.out" "$TMP/ss3.out" "$TMP/ss1.out"
+expect_rc sarif_merged 0
+cmp -s "$TMP/single_sarif.out" "$TMP/sarif_merged.out" || fail "merged SARIF shards differ from the single run's SARIF: $(diff "$TMP/single_sarif.out" "$TMP/sarif_merged.out" | head -20)"
+run sarif_mixed merge --format=json "$TMP/ss1.out" "$TMP/s2.out" "$TMP/ss3.out"
+cmp -s "$TMP/single.out" "$TMP/sarif_mixed.out" || fail "SARIF and JSON shards merged differ from the single run"
+run sarif_plain merge "$TMP/single_sarif.out"
+expect_rc sarif_plain 2
+expect_in sarif_plain err "is SARIF from a run without --shard"
 run merged_text merge "$TMP/s1.out" "$TMP/s2.out" "$TMP/s3.out"
 expect_rc merged_text 0
 expect_in merged_text out "k.cuh:3:3: warning: global store is uncoalesced"
