@@ -74,9 +74,24 @@ struct RuleNote {
   std::string message;
 };
 
+/// A source change whose effect the model has checked (a verified fix),
+/// said without Clang: the front end finds the text it rewrites.
+struct FixEdit {
+  enum class Kind {
+    /// The accessed array's innermost extent becomes `value` elements.
+    InnerExtent,
+  };
+  Kind kind = Kind::InnerExtent;
+  int64_t value = 0;
+  std::string description;
+};
+
 struct Finding {
   std::string message; // without the [rule-id] suffix
   std::vector<RuleNote> notes;
+  /// Verified fixes the front end can apply to the source (fix-its in the
+  /// text output, `fixes` in JSON and SARIF, code actions in editors).
+  std::vector<FixEdit> fixes;
   /// Emitted as a remark, not a warning (an upper bound under a condition
   /// on data, --data-masks=remark): shown, never counted as a finding.
   bool remark = false;

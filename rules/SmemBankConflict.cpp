@@ -53,7 +53,8 @@ std::string wavefronts(double r, double ideal) {
 /// model: pad the inner dimension, swap the two indices of a square tile, or
 /// swizzle the inner index with the outer one. A candidate is offered only if
 /// it lowers the cost, with the cost it would have.
-std::vector<RuleNote> verifiedLayoutFixes(const AccessFacts &f) {
+std::vector<RuleNote> verifiedLayoutFixes(const AccessFacts &f,
+                                          std::vector<FixEdit> &edits) {
   std::vector<RuleNote> notes;
   const ArrayInfo *a = f.array;
   if (!a || a->dims.size() < 2 || a->subscripts.size() != a->dims.size())
@@ -94,9 +95,12 @@ std::vector<RuleNote> verifiedLayoutFixes(const AccessFacts &f) {
       bestPad = padded;
     }
   }
-  if (!bestPad.empty())
-    offer(bestRatio, "pad the inner dimension: declare it as '" +
-                         declaration(*a, bestPad) + "'");
+  if (!bestPad.empty()) {
+    std::string text = "pad the inner dimension: declare it as '" +
+                       declaration(*a, bestPad) + "'";
+    offer(bestRatio, text);
+    edits.push_back({FixEdit::Kind::InnerExtent, bestPad[n - 1], text});
+  }
   if (a->dims[n - 1] == a->dims[n - 2]) {
     std::vector<std::string> text = a->subscriptText;
     std::swap(text[n - 1], text[n - 2]);
@@ -197,7 +201,7 @@ std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
                                " apart"});
   }
   bool multiDim = f.array && f.array->dims.size() >= 2;
-  std::vector<RuleNote> fixes = verifiedLayoutFixes(f);
+  std::vector<RuleNote> fixes = verifiedLayoutFixes(f, out.fixes);
   out.notes.insert(out.notes.end(), fixes.begin(), fixes.end());
   // A layout the source could choose instead (a wmma tile's leading
   // dimension): offered when the model finds it conflict-free.

@@ -12,6 +12,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FileSystem.h"
@@ -410,6 +411,7 @@ private:
     SourceRange siteRange = !site.intrinsic.empty() && site.reportAt.isValid()
                                 ? SourceRange(loc)
                                 : site.expr->getSourceRange();
+    const VarDecl *declared = site.array ? site.array->var : nullptr;
     for (const RuleInfo &rule : allRules()) {
       if (!rule.check || !ruleEnabled(Opts.rules.enabled, rule.id))
         continue;
@@ -419,10 +421,12 @@ private:
       if (Pending) {
         Pending->push_back({rule.id, *f, loc, siteRange,
                             site.calls, r.ideal > 0 ? r.actual / r.ideal : 1,
-                            choice.shapes[0]});
+                            choice.shapes[0], declared});
         continue;
       }
+      FixArray = declared;
       emit(k, m, rule.id, *f, loc, siteRange, site.calls);
+      FixArray = nullptr;
     }
   }
 
@@ -435,6 +439,7 @@ private:
     std::vector<const CallExpr *> calls;
     double ratio;
     Shape shape;
+    const VarDecl *array; // the accessed array's declaration (fixes)
   };
   std::vector<PendingFinding> *Pending = nullptr;
 
@@ -465,7 +470,9 @@ private:
         f.message += " (with " + shapeText(worst->shape) +
                      " blocks, the worst of the kernel's " +
                      std::to_string(configurations) + " launch configurations)";
+      FixArray = worst->array;
       emit(k, m, worst->rule, f, worst->loc, worst->range, worst->calls);
+      FixArray = nullptr;
     }
   }
 
@@ -642,6 +649,13 @@ private:
                          SourceRange());
     for (const auto &[at, msg, range] : notes)
       dr.notes.push_back({pos(at), msg});
+    std::vector<FixItHint> hints;
+    for (const FixEdit &fe : f.fixes)
+      if (std::optional<FixItHint> h = fixIt(fe)) {
+        dr.fixes.push_back({fe.description, pos(h->RemoveRange.getBegin()),
+                            pos(h->RemoveRange.getEnd()), h->CodeToInsert});
+        hints.push_back(std::move(*h));
+      }
     Emission e;
     e.finding = true;
     e.remark = f.remark;
@@ -650,6 +664,7 @@ private:
     e.loc = loc;
     e.range = elsewhere ? SourceRange() : siteRange;
     e.notes = std::move(notes);
+    e.hints = std::move(hints);
     if (Ahead)
       Ahead->calls.back().emissions.push_back(std::move(e));
     else
@@ -669,7 +684,57 @@ private:
     SourceLocation loc;
     SourceRange range;
     std::vector<std::tuple<SourceLocation, std::string, SourceRange>> notes;
+    std::vector<FixItHint> hints;
   };
+
+  /// The accessed array's declaration while its findings are emitted.
+  const VarDecl *FixArray = nullptr;
+
+  /// A rule's verified fix as a change of the source text, where the text
+  /// can be changed (not inside a macro's definition).
+  std::optional<FixItHint> fixIt(const FixEdit &fe) {
+    if (fe.kind != FixEdit::Kind::InnerExtent || !FixArray)
+      return std::nullopt;
+    const TypeSourceInfo *tsi = FixArray->getTypeSourceInfo();
+    if (!tsi || FixArray->getLocation().isMacroID())
+      return std::nullopt;
+    ConstantArrayTypeLoc inner;
+    for (TypeLoc tl = tsi->getTypeLoc().getUnqualifiedLoc();;) {
+      auto a = tl.getAs<ConstantArrayTypeLoc>();
+      if (!a)
+        break;
+      inner = a;
+      tl = a.getElementLoc().getUnqualifiedLoc();
+    }
+    if (!inner || !inner.getSizeExpr())
+      return std::nullopt;
+    const auto *type = AC->getAsConstantArrayType(inner.getType());
+    if (!type)
+      return std::nullopt;
+    int64_t extent = int64_t(type->getSize().getZExtValue());
+    if (fe.value <= extent)
+      return std::nullopt;
+    const SourceManager &sm = AC->getSourceManager();
+    const Expr *size = inner.getSizeExpr();
+    CharSourceRange range = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(size->getSourceRange()), sm,
+        AC->getLangOpts());
+    if (range.isInvalid())
+      return std::nullopt;
+    std::string now =
+        Lexer::getSourceText(range, sm, AC->getLangOpts()).trim().str();
+    std::string text;
+    if (isa<IntegerLiteral>(size->IgnoreParenImpCasts()) &&
+        !size->getBeginLoc().isMacroID())
+      text = std::to_string(fe.value);
+    else if (!now.empty() && llvm::all_of(now, [](char c) {
+               return llvm::isAlnum(c) || c == '_';
+             }))
+      text = now + " + " + std::to_string(fe.value - extent);
+    else
+      text = "(" + now + ") + " + std::to_string(fe.value - extent);
+    return FixItHint::CreateReplacement(range, text);
+  }
 
   /// A diagnostic without a record (--remarks, a kernel's limits).
   void plain(SourceLocation loc, unsigned id, const std::string &msg,
@@ -709,11 +774,15 @@ private:
     if (!st.emitted.insert({dr.pos.file, dr.pos.line, e.message}).second)
       return;
     if (Sink) {
-      (*Sink)({dr.rule, e.remark, e.loc, e.range, dr.message, e.notes});
+      SinkFinding sf{dr.rule, e.remark, e.loc, e.range, dr.message, e.notes, {}};
+      for (size_t i = 0; i < e.hints.size() && i < dr.fixes.size(); ++i)
+        sf.fixes.push_back({dr.fixes[i].description, {e.hints[i]}});
+      (*Sink)(sf);
       return;
     }
     DiagnosticsEngine &d = Diags;
-    d.Report(e.loc, e.remark ? RemarkId : WarnId) << e.message << e.range;
+    d.Report(e.loc, e.remark ? RemarkId : WarnId)
+        << e.message << e.range << e.hints;
     for (const auto &[at, msg, range] : e.notes)
       d.Report(at, NoteId) << msg << range;
   }

@@ -109,6 +109,8 @@ struct SinkFinding {
   std::string message;
   std::vector<std::tuple<clang::SourceLocation, std::string, clang::SourceRange>>
       notes;
+  /// Verified fixes: what each does, and its edits.
+  std::vector<std::pair<std::string, std::vector<clang::FixItHint>>> fixes;
 };
 using FindingSink = std::function<void(const SinkFinding &)>;
 

@@ -71,10 +71,14 @@ struct Range {
   bool contains(unsigned l) const { return line <= l && l <= endLine; }
 };
 
-/// What a hover on a flagged line shows: the finding, and the lines it spans.
+/// What a hover on a flagged line shows: the finding, and the lines it
+/// spans; and the code actions of its verified fixes (each without its
+/// `diagnostics`, which is `diagnostic`).
 struct Flag {
   Range range;
   std::string rule, message;
+  json::Array actions;
+  json::Value diagnostic = nullptr;
 };
 
 /// The outcome of one analysis of a document's text.
@@ -364,8 +368,37 @@ private:
           }
           if (!related.empty())
             d["relatedInformation"] = std::move(related);
+          // Verified fixes as quick fixes: each a workspace edit, which may
+          // change another file (the header declaring a padded array).
+          json::Array actions;
+          for (const auto &[title, hints] : f.fixes) {
+            json::Object changes;
+            bool placed = !hints.empty();
+            for (const FixItHint &h : hints) {
+              auto b = places.place(h.RemoveRange.getBegin());
+              auto e = places.place(h.RemoveRange.getEnd());
+              if (!b || !e || b->file != e->file) {
+                placed = false;
+                break;
+              }
+              std::string u = places.uri(b->file);
+              if (!changes.getArray(u))
+                changes[u] = json::Array();
+              changes.getArray(u)->push_back(json::Object{
+                  {"range",
+                   Range{b->line, b->character, e->line, e->character}.toJson()},
+                  {"newText", h.CodeToInsert}});
+            }
+            if (placed)
+              actions.push_back(json::Object{
+                  {"title", title},
+                  {"kind", "quickfix"},
+                  {"edit", json::Object{{"changes", std::move(changes)}}}});
+          }
+          json::Value diagnostic = json::Object(d);
           J.out.diagnostics.push_back(std::move(d));
-          J.out.flags.push_back({at->second, f.rule, f.message});
+          J.out.flags.push_back({at->second, f.rule, f.message,
+                                 std::move(actions), std::move(diagnostic)});
         },
         &J.run);
     J.run.onlyFile.reset();
@@ -535,6 +568,8 @@ private:
       reply(id, nullptr);
     } else if (method == "textDocument/hover") {
       hover(id, p);
+    } else if (method == "textDocument/codeAction") {
+      codeAction(id, p);
     } else {
       replyError(id, lsp::MethodNotFound,
                  "warplint does not handle '" + method.str() + "'");
@@ -581,7 +616,9 @@ private:
                   json::Object{{"openClose", true},
                                {"change", 2}, // incremental
                                {"save", json::Object{{"includeText", true}}}}},
-                 {"hoverProvider", true}}},
+                 {"hoverProvider", true},
+                 {"codeActionProvider",
+                  json::Object{{"codeActionKinds", json::Array{"quickfix"}}}}}},
             {"serverInfo", json::Object{{"name", "warplint"},
                                         {"version", WARPLINT_VERSION}}}});
   }
@@ -698,6 +735,40 @@ private:
     for (auto &[uri, d] : Docs)
       if (!d.path.empty())
         schedule(uri, Clock::duration::zero());
+  }
+
+  /// The quick fixes of the findings on the lines of the request's range:
+  /// the verified fixes (a padded array extent), preferred first.
+  void codeAction(const json::Value &id, const json::Object *p) {
+    const json::Object *td = p ? p->getObject("textDocument") : nullptr;
+    const json::Object *range = p ? p->getObject("range") : nullptr;
+    const json::Object *start = range ? range->getObject("start") : nullptr;
+    const json::Object *end = range ? range->getObject("end") : nullptr;
+    std::optional<llvm::StringRef> uri =
+        td ? td->getString("uri") : std::nullopt;
+    std::optional<int64_t> first = start ? start->getInteger("line")
+                                         : std::nullopt,
+                           last = end ? end->getInteger("line") : std::nullopt;
+    if (!uri || !first || !last || *first < 0 || *last < *first) {
+      replyError(id, lsp::InvalidParams,
+                 "textDocument/codeAction wants textDocument.uri and a range");
+      return;
+    }
+    std::lock_guard<std::mutex> lock(Lock);
+    json::Array out;
+    auto it = Docs.find(uri->str());
+    if (it != Docs.end() && it->second.results)
+      for (const Flag &f : it->second.results->flags) {
+        if (f.range.endLine < unsigned(*first) || f.range.line > unsigned(*last))
+          continue;
+        for (const json::Value &a : f.actions) {
+          json::Object action = *a.getAsObject();
+          action["diagnostics"] = json::Array{f.diagnostic};
+          action["isPreferred"] = out.empty();
+          out.push_back(std::move(action));
+        }
+      }
+    reply(id, std::move(out));
   }
 
   void hover(const json::Value &id, const json::Object *p) {

@@ -238,6 +238,27 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
       res["ruleIndex"] = int64_t(it->second);
     if (!related.empty())
       res["relatedLocations"] = std::move(related);
+    // Verified fixes: each one replacement in one file.
+    Array fixes;
+    for (const FixRecord &f : d.fixes) {
+      Object where = location(f.begin);
+      Object artifact = *where.getObject("physicalLocation")
+                             ->getObject("artifactLocation");
+      Object deleted{{"startLine", int64_t(f.begin.line)},
+                     {"startColumn", int64_t(f.begin.column)},
+                     {"endLine", int64_t(f.end.line)},
+                     {"endColumn", int64_t(f.end.column)}};
+      fixes.push_back(Object{
+          {"description", Object{{"text", f.description}}},
+          {"artifactChanges",
+           Array{Object{{"artifactLocation", std::move(artifact)},
+                        {"replacements",
+                         Array{Object{{"deletedRegion", std::move(deleted)},
+                                      {"insertedContent",
+                                       Object{{"text", f.replacement}}}}}}}}}});
+    }
+    if (!fixes.empty())
+      res["fixes"] = std::move(fixes);
     if (!d.signature.empty())
       res["properties"] = Object{{"kernel", d.signature}};
     results.push_back(std::move(res));

@@ -132,6 +132,16 @@ Object jsonObject(const Report &r) {
       notes.push_back(std::move(no));
     }
     o["notes"] = std::move(notes);
+    Array fixes;
+    for (const FixRecord &f : d.fixes) {
+      Object fo = position(f.begin);
+      fo["end_line"] = int64_t(f.end.line);
+      fo["end_column"] = int64_t(f.end.column);
+      fo["replacement"] = f.replacement;
+      fo["description"] = f.description;
+      fixes.push_back(std::move(fo));
+    }
+    o["fixes"] = std::move(fixes);
     diagnostics.push_back(std::move(o));
   }
   Object doc{{"tool", "warplint"},

@@ -107,6 +107,14 @@ struct NoteRecord {
   std::string message;
 };
 
+/// A verified fix as a text edit: replace the text from `begin` up to (not
+/// including) `end` with `replacement` (begin == end: an insertion).
+struct FixRecord {
+  std::string description;
+  SourcePos begin, end;
+  std::string replacement;
+};
+
 struct DiagnosticRecord {
   std::string rule;
   std::string severity = "warning";
@@ -115,6 +123,7 @@ struct DiagnosticRecord {
   std::string signature; // of the kernel instantiation
   std::string message;
   std::vector<NoteRecord> notes;
+  std::vector<FixRecord> fixes;
   /// A key that survives moving the code (CiReports.h, FingerprintState).
   std::string fingerprint;
 };

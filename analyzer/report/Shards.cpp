@@ -410,6 +410,16 @@ struct Reader {
         const Object &no = object(n, "notes");
         dr.notes.push_back({pos(no), str(no, "message")});
       }
+      for (const Value &f : array(o, "fixes")) {
+        const Object &fo = object(f, "fixes");
+        FixRecord fr;
+        fr.begin = pos(fo);
+        fr.end = {fr.begin.file, unsigned(integer(fo, "end_line")),
+                  unsigned(integer(fo, "end_column"))};
+        fr.replacement = str(fo, "replacement");
+        fr.description = str(fo, "description");
+        dr.fixes.push_back(std::move(fr));
+      }
       r.diagnostics.push_back(dr);
     }
     r.suppressed = size_t(integer(d, "suppressed"));

@@ -59,9 +59,14 @@ run broken --format=sarif "$TMP/broken.cu"
 expect_rc broken 2
 json broken "d['runs'][0]['invocations'][0]['executionSuccessful'] is False and 'could not be analyzed' in d['runs'][0]['invocations'][0]['toolExecutionNotifications'][0]['message']['text']"
 
+# A verified fix (padding a tile) as a SARIF fix: one replacement in the
+# declaration's file, relative to the root like the result.
+run sarif_fix --format=sarif test/fixtures/smem-bank-conflict/tiles.cu
+json sarif_fix "[(f['description']['text'], f['artifactChanges']) for x in d['runs'][0]['results'] for f in x.get('fixes', [])] == [(\"pad the inner dimension: declare it as 'float tile[32][33]'\", [{'artifactLocation': {'uri': 'test/fixtures/smem-bank-conflict/tiles.cu', 'uriBaseId': '%SRCROOT%'}, 'replacements': [{'deletedRegion': {'startLine': 8, 'startColumn': 29, 'endLine': 8, 'endColumn': 31}, 'insertedContent': {'text': '33'}}]}])]"
+
 # Validated against the OASIS schema with a real validator.
 if [ -f "$schema" ]; then
-  for name in sarif broken outside; do
+  for name in sarif broken outside sarif_fix; do
     python3 - "$schema" "$TMP/$name.out" <<'PY' || fail "$name: not valid SARIF 2.1.0"
 import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))

@@ -35,4 +35,33 @@ run symbolic --format=json "$fx/unknown-values.cu"
 expect_rc symbolic 0
 json symbolic "[(a['exact'], a['sectors_per_request_range'], a['depends_on']) for a in d['accesses'] if a['expr'] == 'in[g * s]' and a['kernel'] == 'runtimeStride'] == [(False, [4, 32], ['s'])]"
 json symbolic "any(\"4*s bytes apart\" in x['message'] and \"assuming 's' >= 32\" in x['message'] for x in d['diagnostics'])"
+# A verified fix as an edit of the source: the tile's inner extent, a
+# literal replaced, a macro extended; clang-style text shows it as a fix-it
+# under the declaration. Layouts with no verified fix carry none.
+cat >"$TMP/pad.cu" <<'CU'
+#define TILE 32
+__global__ void literal(float *o) {
+  __shared__ float s[32][32];
+  s[threadIdx.x][threadIdx.y] = o[threadIdx.x];
+  __syncthreads();
+  o[threadIdx.y] = s[threadIdx.y][threadIdx.x];
+}
+__global__ void named(float *o) {
+  __shared__ float s[TILE][TILE];
+  s[threadIdx.x][threadIdx.y] = o[threadIdx.x];
+  __syncthreads();
+  o[threadIdx.y] = s[threadIdx.y][threadIdx.x];
+}
+__global__ void flat(float *o) {
+  __shared__ float s[32 * 32];
+  s[threadIdx.x * 32] = o[threadIdx.x];
+}
+void go(float *o) { literal<<<1, dim3(32, 32)>>>(o); named<<<1, dim3(32, 32)>>>(o); flat<<<1, 32>>>(o); }
+CU
+run fixes --format=json "$TMP/pad.cu"
+json fixes "[(x['kernel'], [(f['line'], f['column'], f['end_line'], f['end_column'], f['replacement']) for f in x['fixes']]) for x in d['diagnostics']] == [('literal', [(3, 26, 3, 28, '33')]), ('named', [(9, 28, 9, 32, 'TILE + 1')]), ('flat', [])]"
+json fixes "all(f['description'] == \"pad the inner dimension: declare it as 'float s[32][33]'\" for x in d['diagnostics'] for f in x['fixes'])"
+run fixes_text "$TMP/pad.cu"
+expect_in fixes_text out "    9 |   __shared__ float s[TILE][TILE];"
+expect_in fixes_text out "      |                            TILE + 1"
 done_checks

@@ -14,7 +14,7 @@ const {
   InitializeRequest, InitializedNotification, ShutdownRequest, ExitNotification,
   DidOpenTextDocumentNotification, DidChangeTextDocumentNotification,
   DidSaveTextDocumentNotification, DidCloseTextDocumentNotification,
-  PublishDiagnosticsNotification, HoverRequest, ErrorCodes,
+  PublishDiagnosticsNotification, HoverRequest, CodeActionRequest, ErrorCodes,
 } = require('vscode-languageserver-protocol/node');
 
 const [warplint, scratch, tree] = process.argv.slice(2);
@@ -182,13 +182,35 @@ async function main() {
     textDocument: { uri }, position: { line: 0, character: 3 } });
   check(none === null, 'no hover on an unflagged line', none);
 
-  // The fix as an edit: pad the tile. A new result is published without the
-  // conflict; the other findings stay.
-  const at = lines[tileDecl].indexOf('[TILE];') + '[TILE'.length;
+  // The verified fix as a quick fix: it pads the tile's declaration.
+  check(init.capabilities.codeActionProvider &&
+    init.capabilities.codeActionProvider.codeActionKinds.includes('quickfix'),
+  'code action provider', init);
+  const actions = await s.conn.sendRequest(CodeActionRequest.type, {
+    textDocument: { uri },
+    range: { start: { line: smemLine, character: 0 }, end: { line: smemLine, character: 0 } },
+    context: { diagnostics: [d] } });
+  check(actions.length === 1 && actions[0].kind === 'quickfix' && actions[0].isPreferred &&
+    actions[0].title === "pad the inner dimension: declare it as 'float tile[32][33]'",
+  'one preferred quick fix: the padding', actions);
+  check(actions[0].diagnostics.length === 1 &&
+    actions[0].diagnostics[0].code === 'smem-bank-conflict', 'the fix names its diagnostic', actions);
+  const edits = actions[0].edit.changes[uri];
+  const tileAt = lines[tileDecl].indexOf('[TILE];') + 1;
+  check(edits && edits.length === 1 && edits[0].newText === 'TILE + 1' &&
+    edits[0].range.start.line === tileDecl && edits[0].range.start.character === tileAt &&
+    edits[0].range.end.character === tileAt + 4, "the edit turns the extent 'TILE' into 'TILE + 1'", edits);
+  const noActions = await s.conn.sendRequest(CodeActionRequest.type, {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    context: { diagnostics: [] } });
+  check(Array.isArray(noActions) && noActions.length === 0, 'no quick fix on an unflagged line', noActions);
+
+  // Applying it: a new result is published without the conflict; the other
+  // findings stay.
   s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
     textDocument: { uri, version: 3 },
-    contentChanges: [{ range: { start: { line: tileDecl, character: at },
-      end: { line: tileDecl, character: at } }, text: ' + 1' }] });
+    contentChanges: [{ range: edits[0].range, text: edits[0].newText }] });
   const fixed = await published(s, uri, (p) => p.version === 3);
   check(withCode(fixed, 'smem-bank-conflict').length === 0, 'the padded tile has no conflict', fixed);
   check(withCode(fixed, 'uncoalesced-global-access').length === 2, 'the other findings stay', fixed);
