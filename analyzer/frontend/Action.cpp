@@ -39,12 +39,13 @@ public:
   /// file's buffer, written out in the run's order).
   Router(bool text, bool compilerWarnings,
          llvm::raw_ostream &out = llvm::outs(),
-         llvm::raw_ostream &err = llvm::errs())
+         llvm::raw_ostream &err = llvm::errs(), bool outColors = false,
+         bool errColors = false)
       : ErrStream(err), Text(text), CompilerWarnings(compilerWarnings),
         Out(out, OutOpts), Err(err, ErrOpts) {
     // Colours as the terminal takes them, whether or not buffered first.
-    OutOpts.ShowColors = llvm::outs().has_colors();
-    ErrOpts.ShowColors = llvm::errs().has_colors();
+    OutOpts.ShowColors = &out == &llvm::outs() ? out.has_colors() : outColors;
+    ErrOpts.ShowColors = &err == &llvm::errs() ? err.has_colors() : errColors;
   }
   RunState Run;
   /// Where the file's messages go (the compiler's too).
@@ -625,6 +626,9 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
     shared.project = &project;
     state = &shared;
     Turns turns(jobs);
+    // Asked here, once: the streams cache the answer.
+    bool outColors = llvm::outs().has_colors(),
+         errColors = llvm::errs().has_colors();
     // Threads for the files at work and for as many waiting for their
     // turns, each holding its parse (memory, not a core).
     llvm::StdThreadPool pool(llvm::hardware_concurrency(
@@ -632,11 +636,16 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
     for (size_t i = 0; i < files.size(); ++i)
       pool.async([&, i] {
         turns.startFile();
-        std::string errText;
-        llvm::raw_string_ostream err(errText);
-        err.enable_colors(llvm::errs().has_colors());
+        // The file's output, both streams, buffered: Clang's diagnostic
+        // printers change the buffering of the stream they print on when a
+        // parse begins and ends, which the shared stdout must not see from
+        // several threads. Written out in the file's turn.
+        std::string outText, errText;
+        llvm::raw_string_ostream out(outText), err(errText);
+        out.enable_colors(outColors);
+        err.enable_colors(errColors);
         Router fileRouter(runOpts.textDiagnostics, runOpts.compilerWarnings,
-                          llvm::outs(), err);
+                          out, err, outColors, errColors);
         fileRouter.Run.project = &project;
         fileRouter.Run.shared = &shared;
         std::optional<SpanMark> mark;
@@ -647,9 +656,10 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
         analyzeFile(files[i], optsOf(i), why[i], run, fileRouter, mark, err);
         fileRouter.Run.ensureTurn();
         // The file's messages, then the next file's turn.
+        llvm::outs() << outText;
+        llvm::outs().flush();
         llvm::errs() << errText;
         llvm::errs().flush();
-        llvm::outs().flush();
         turns.endFile();
       });
     pool.wait();
