@@ -36,16 +36,14 @@ namespace {
 class Router : public DiagnosticConsumer {
 public:
   /// Findings are printed on `out`, compiler errors on `err` (with -j, the
-  /// file's buffer, written out in the run's order).
-  Router(bool text, bool compilerWarnings,
-         llvm::raw_ostream &out = llvm::outs(),
-         llvm::raw_ostream &err = llvm::errs(), bool outColors = false,
-         bool errColors = false)
+  /// file's buffers, written out in the run's order), in colour as the
+  /// terminal takes it.
+  Router(bool text, bool compilerWarnings, llvm::raw_ostream &out,
+         llvm::raw_ostream &err, bool outColors, bool errColors)
       : ErrStream(err), Text(text), CompilerWarnings(compilerWarnings),
         Out(out, OutOpts), Err(err, ErrOpts) {
-    // Colours as the terminal takes them, whether or not buffered first.
-    OutOpts.ShowColors = &out == &llvm::outs() ? out.has_colors() : outColors;
-    ErrOpts.ShowColors = &err == &llvm::errs() ? err.has_colors() : errColors;
+    OutOpts.ShowColors = outColors;
+    ErrOpts.ShowColors = errColors;
   }
   RunState Run;
   /// Where the file's messages go (the compiler's too).
@@ -388,11 +386,11 @@ void inContext(const std::string &file, const std::string &abs,
       includersOf(abs, projectFiles, *router.Run.project);
   if (includers.empty() || llvm::sys::fs::getUniqueID(abs, id)) {
     err << "warplint: note: " << file << ": kernel template"
-                 << (templates.size() == 1 ? " " : "s ") << names
-                 << " not instantiated here, and no file of the run or of "
-                    "the compile database includes this one: nothing to "
-                    "analyze for "
-                 << (templates.size() == 1 ? "it" : "them") << "\n";
+        << (templates.size() == 1 ? " " : "s ") << names
+        << " not instantiated here, and no file of the run or of "
+           "the compile database includes this one: nothing to "
+           "analyze for "
+        << (templates.size() == 1 ? "it" : "them") << "\n";
     return;
   }
   std::string used;
@@ -416,23 +414,20 @@ void inContext(const std::string &file, const std::string &abs,
   }
   router.FileErrors = 0;
   err << "warplint: note: " << file << ": kernel template"
-               << (templates.size() == 1 ? " " : "s ") << names;
+      << (templates.size() == 1 ? " " : "s ") << names;
   if (n == 0) {
-    err << " not instantiated here, and none of the "
-                 << includers.size()
-                 << " files that include this one could be parsed\n";
+    err << " not instantiated here, and none of the " << includers.size()
+        << " files that include this one could be parsed\n";
     return;
   }
   err << " analyzed as instantiated in " << used;
   if (includers.size() > n)
-    err << " (" << includers.size() - n
-                 << " other including files not used)";
+    err << " (" << includers.size() - n << " other including files not used)";
   err << "\n";
 }
 
 /// What every file of a run shares.
 struct RunShared {
-  const ToolOptions &opts;
   const CompilationDatabase *userDb;
   const std::vector<std::string> &projectFiles;
   Report &report;
@@ -603,15 +598,19 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
   auto optsOf = [&](size_t i) -> const ToolOptions & {
     return own[i] ? *own[i] : runOpts;
   };
-  RunShared run{runOpts, userDb.get(), projectFiles, report};
+  RunShared run{userDb.get(), projectFiles, report};
   RunState *state = nullptr;
   std::optional<Router> router;
   unsigned jobs = runOpts.explainFile.empty() && !runOpts.explainSink
                       ? jobsFor(runOpts.jobs, files.size())
                       : 1;
   RunState shared;
+  // Asked here, once: the streams cache the answer.
+  bool outColors = llvm::outs().has_colors(),
+       errColors = llvm::errs().has_colors();
   if (jobs == 1) {
-    router.emplace(runOpts.textDiagnostics, runOpts.compilerWarnings);
+    router.emplace(runOpts.textDiagnostics, runOpts.compilerWarnings,
+                   llvm::outs(), llvm::errs(), outColors, errColors);
     router->Run.project = &project;
     state = &router->Run;
     for (size_t i = 0; i < files.size(); ++i) {
@@ -626,9 +625,6 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
     shared.project = &project;
     state = &shared;
     Turns turns(jobs);
-    // Asked here, once: the streams cache the answer.
-    bool outColors = llvm::outs().has_colors(),
-         errColors = llvm::errs().has_colors();
     // Threads for the files at work and for as many waiting for their
     // turns, each holding its parse (memory, not a core).
     llvm::StdThreadPool pool(llvm::hardware_concurrency(

@@ -245,7 +245,7 @@ private:
       Ahead->calls.emplace_back();
       KernelCall &c = Ahead->calls.back();
       c.kernel = k;
-      c.begin = c.end = Ahead->report;
+      c.begin = Ahead->report;
       analyzeKernelNow(k, sites);
       Ahead->calls.back().end = Ahead->report;
       return;

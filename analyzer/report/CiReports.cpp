@@ -194,20 +194,23 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
         {"defaultConfiguration", Object{{"level", "warning"}}},
         {"properties", Object{{"tags", Array{"performance", "cuda"}}}}});
   }
-  auto location = [&](const SourcePos &p) {
+  auto artifactOf = [&](const std::string &file) {
     Object artifact;
-    std::string rel = relativeTo(p.file, opts.root);
+    std::string rel = relativeTo(file, opts.root);
     if (!rel.empty()) {
       artifact["uri"] = relativeUri(rel);
       artifact["uriBaseId"] = "%SRCROOT%";
     } else {
-      artifact["uri"] = fileUri(p.file);
+      artifact["uri"] = fileUri(file);
     }
+    return artifact;
+  };
+  auto location = [&](const SourcePos &p) {
     Object region{{"startLine", int64_t(p.line)}};
     if (p.column)
       region["startColumn"] = int64_t(p.column);
     return Object{{"physicalLocation",
-                   Object{{"artifactLocation", std::move(artifact)},
+                   Object{{"artifactLocation", artifactOf(p.file)},
                           {"region", std::move(region)}}}};
   };
   FingerprintState prints(opts.root);
@@ -241,9 +244,6 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
     // Verified fixes: each one replacement in one file.
     Array fixes;
     for (const FixRecord &f : d.fixes) {
-      Object where = location(f.begin);
-      Object artifact = *where.getObject("physicalLocation")
-                             ->getObject("artifactLocation");
       Object deleted{{"startLine", int64_t(f.begin.line)},
                      {"startColumn", int64_t(f.begin.column)},
                      {"endLine", int64_t(f.end.line)},
@@ -251,7 +251,7 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
       fixes.push_back(Object{
           {"description", Object{{"text", f.description}}},
           {"artifactChanges",
-           Array{Object{{"artifactLocation", std::move(artifact)},
+           Array{Object{{"artifactLocation", artifactOf(f.begin.file)},
                         {"replacements",
                          Array{Object{{"deletedRegion", std::move(deleted)},
                                       {"insertedContent",
