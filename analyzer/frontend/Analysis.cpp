@@ -781,10 +781,14 @@ private:
       return;
     }
     DiagnosticsEngine &d = Diags;
-    d.Report(e.loc, e.remark ? RemarkId : WarnId)
-        << e.message << e.range << e.hints;
+    d.Report(e.loc, e.remark ? RemarkId : WarnId) << e.message << e.range;
     for (const auto &[at, msg, range] : e.notes)
       d.Report(at, NoteId) << msg << range;
+    // A fix-it goes on a note where the edit is (the declaration), as clang
+    // does, so the warning's snippet stays the access's line.
+    for (const FixItHint &h : e.hints)
+      d.Report(h.RemoveRange.getBegin(), NoteId)
+          << "the array is declared here" << h;
   }
 
   /// One kernel's analysis ahead of the file's turn: the configurations it

@@ -64,4 +64,11 @@ json fixes "all(f['description'] == \"pad the inner dimension: declare it as 'fl
 run fixes_text "$TMP/pad.cu"
 expect_in fixes_text out "    9 |   __shared__ float s[TILE][TILE];"
 expect_in fixes_text out "      |                            TILE + 1"
+# The fix-it is on a note at the declaration: each warning's snippet stays
+# its own access line, with its own line number.
+expect_in fixes_text out "/pad.cu:9:28: note: the array is declared here"
+grep -A1 "pad.cu:10:3: warning" "$TMP/fixes_text.out" |
+  grep -qF "   10 |   s[threadIdx.x][threadIdx.y] = o[threadIdx.x];" ||
+  fail "fixes_text: the warning at line 10 does not show its own line"
+checks=$((checks + 1))
 done_checks
