@@ -265,7 +265,10 @@ KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
     exprs.insert(exprs.end(), {b.cond, b.mask});
   for (const SyncSite &s : m.syncs)
     exprs.insert(exprs.end(), {s.mask, s.maskArg});
-  classifyAtoms(m.ctx, exprs);
+  std::vector<LaneExpr> offsets;
+  for (const AccessSite &s : m.accesses)
+    offsets.push_back(s.access.offset);
+  classifyAtoms(m.ctx, exprs, offsets);
   std::vector<size_t> order = programOrder(m);
   dropRepeatedLoads(m, order);
   mergeVectorAccesses(m, order);

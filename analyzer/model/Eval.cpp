@@ -3,6 +3,9 @@
 #include <array>
 
 #include <algorithm>
+#include <functional>
+#include <set>
+#include <tuple>
 
 namespace warplint {
 
@@ -55,7 +58,8 @@ void visitWithLoops(const LaneExpr &root, const Context &ctx,
     visitNodes(roots[i], visit);
 }
 
-void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs) {
+void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
+                   const std::vector<LaneExpr> &offsets) {
   std::vector<LaneExpr> roots = exprs;
   for (const Loop &l : ctx.loops)
     for (const LaneExpr *x : {&l.init, &l.next, &l.cond})
@@ -72,6 +76,65 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs) {
       }
       return true;
     });
+  // Offsets: atoms that some lane-varying address adds, and that no
+  // expression multiplies, divides, masks or shifts (sums and comparisons
+  // keep a value an offset; anything else makes it a size or stride).
+  std::vector<char> inAddress(ctx.atoms.size()), scaled(ctx.atoms.size());
+  std::set<std::tuple<const Node *, bool, bool>> seen;
+  std::function<void(const LaneExpr &, bool, bool)> walk =
+      [&](const LaneExpr &e, bool keeps, bool address) {
+        if (!e || !seen.insert({e.get(), keeps, address}).second)
+          return;
+        switch (e->op) {
+        case Op::Unknown:
+          if (size_t(e->value) < ctx.atoms.size()) {
+            if (!keeps)
+              scaled[e->value] = 1;
+            else if (address)
+              inAddress[e->value] = 1;
+          }
+          return;
+        case Op::LoopVar:
+        case Op::LoopActive:
+          if (size_t(e->value) < ctx.loops.size()) {
+            const Loop &l = ctx.loops[e->value];
+            walk(l.init, keeps, address);
+            walk(l.next, keeps, address);
+            walk(l.cond, keeps, false);
+          }
+          return;
+        case Op::Add: case Op::Sub: case Op::Neg: case Op::Min: case Op::Max:
+        case Op::Select:
+          break;
+        case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq:
+        case Op::Ne: case Op::LAnd: case Op::LOr: case Op::LNot:
+        case Op::Assumed:
+          address = false;
+          break;
+        case Op::Mul:
+        case Op::Shl:
+          // Scaling by a constant (element size) keeps an offset.
+          if ((e->a && e->a->op == Op::Const) || (e->b && e->b->op == Op::Const))
+            break;
+          keeps = false;
+          break;
+        default:
+          keeps = false;
+          break;
+        }
+        bool sel = e->op == Op::Select;
+        walk(e->a, keeps, address && !sel);
+        walk(e->b, keeps, address);
+        walk(e->c, keeps, address);
+      };
+  for (const LaneExpr &r : offsets)
+    if (r && props(r, ctx).laneVarying)
+      walk(r, true, true);
+  for (const LaneExpr &r : roots)
+    walk(r, true, false);
+  for (size_t i = 0; i < ctx.atoms.size(); ++i)
+    if (inAddress[i] && !scaled[i] && ctx.atoms[i].role == AtomRole::Size)
+      ctx.atoms[i].role = AtomRole::Offset;
 }
 
 Props props(const LaneExpr &e, const Context &ctx) {

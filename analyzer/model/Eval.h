@@ -46,8 +46,11 @@ enum class AtomKind { Parameter, Uniform, Data };
 ///  - Size: sizes, strides, leading dimensions: realistic from 32 up;
 ///  - Shift: a shift amount `x << s`, `x >> s`: realistic 0..31;
 ///  - Log2Size: a shift amount that builds a size, `1 << s`: realistic 5..20
-///    (sizes 32 to 2^20, the Size range expressed as a shift).
-enum class AtomRole { Size, Shift, Log2Size };
+///    (sizes 32 to 2^20, the Size range expressed as a shift);
+///  - Offset: a term a lane-varying address adds (`in[z0 + tid]`) that no
+///    expression scales: any value is realistic, and its alignment is
+///    unknown (the figures take one that is not a multiple of a sector).
+enum class AtomRole { Size, Shift, Log2Size, Offset };
 
 struct Atom {
   std::string name;
@@ -90,8 +93,12 @@ public:
 
 /// Gives each uniform atom its role from how `exprs` use it: the right
 /// operand of a shift is a Shift (Log2Size when the left one is the
-/// constant 1). Call once after the kernel's expressions are built.
-void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs);
+/// constant 1); a term of the sum some lane-varying address of `offsets`
+/// is, never multiplied (except by a constant), divided, masked or shifted
+/// anywhere, is an Offset. Call once after the kernel's expressions are
+/// built.
+void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
+                   const std::vector<LaneExpr> &offsets = {});
 
 /// Static facts about an expression, used to pick environments and guards.
 struct Props {

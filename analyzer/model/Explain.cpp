@@ -132,6 +132,7 @@ static std::string rangeOf(const Atom &a) {
   case AtomRole::Size: return "'" + a.name + "' >= 32";
   case AtomRole::Shift: return "'" + a.name + "' in 0..31";
   case AtomRole::Log2Size: return "'" + a.name + "' in 5..20";
+  case AtomRole::Offset: return "'" + a.name + "' at any alignment";
   }
   return "";
 }
@@ -188,7 +189,8 @@ Dependence describeDependence(const AccessResult &r, const Context &ctx) {
   if (!p || !q)
     return d;
   // A shift amount: stride = a << v.
-  if (ctx.atoms[r.dependsOn[0]].role != AtomRole::Size) {
+  if (ctx.atoms[r.dependsOn[0]].role != AtomRole::Size &&
+      ctx.atoms[r.dependsOn[0]].role != AtomRole::Offset) {
     bool pow2 = true;
     int64_t a = 0;
     for (auto *s : byValue) {

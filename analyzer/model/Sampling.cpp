@@ -22,6 +22,10 @@ constexpr int NumEnumerated = 32;
 int64_t representativeValue(const Atom &a) {
   if (!a.known.empty())
     return a.known.front();
+  // An offset of unknown alignment: odd, so no sector or bank boundary
+  // lines up with it (1024 + 1).
+  if (a.role == AtomRole::Offset)
+    return 1025;
   return a.role == AtomRole::Size ? 1024 : 10;
 }
 
@@ -32,6 +36,7 @@ bool isRealistic(const Atom &a, int64_t v) {
   case AtomRole::Size: return v >= 32;
   case AtomRole::Shift: return v >= 0 && v <= 31;
   case AtomRole::Log2Size: return v >= 5 && v <= 20;
+  case AtomRole::Offset: return true;
   }
   return true;
 }
@@ -42,13 +47,14 @@ static int64_t sample(const Atom &a, size_t i, bool realistic) {
   if (!a.known.empty())
     return a.known[i % a.known.size()];
   if (realistic) {
-    const int64_t *values = a.role == AtomRole::Size    ? SizeRealistic
+    bool size = a.role == AtomRole::Size || a.role == AtomRole::Offset;
+    const int64_t *values = size                        ? SizeRealistic
                             : a.role == AtomRole::Shift ? ShiftRealistic
                                                         : Log2Realistic;
     return values[i % NumRealistic];
   }
-  const int64_t *values =
-      a.role == AtomRole::Size ? SizeSamples : ShiftSamples;
+  bool size = a.role == AtomRole::Size || a.role == AtomRole::Offset;
+  const int64_t *values = size ? SizeSamples : ShiftSamples;
   return values[i % NumSamples];
 }
 

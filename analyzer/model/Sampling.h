@@ -15,8 +15,8 @@
 namespace warplint {
 
 /// Block 0, first iteration, each unknown at its representative value: the
-/// first value the project shows for it, else 1024 for a size and 10 for a
-/// shift amount.
+/// first value the project shows for it, else 1024 for a size, 1025 for an
+/// offset (unknown alignment) and 10 for a shift amount.
 Env representativeEnv(const Context &ctx);
 int64_t representativeValue(const Atom &a);
 /// Is `v` within the realistic range of `a` (AtomRole)?

@@ -71,4 +71,23 @@ grep -A1 "pad.cu:10:3: warning" "$TMP/fixes_text.out" |
   grep -qF "   10 |   s[threadIdx.x][threadIdx.y] = o[threadIdx.x];" ||
   fail "fixes_text: the warning at line 10 does not show its own line"
 checks=$((checks + 1))
+# An offset of unknown alignment (a halo origin added to the lane index):
+# the figure takes it unaligned, rows of 8 floats straddle two sectors;
+# the aligned case is realistic too, so no warning; a value given aligns it.
+cat >"$TMP/offset.cu" <<'CU'
+__global__ void halo(const float *u, float *v, int z3, int ld) {
+  int k = z3 + blockIdx.x * blockDim.x + threadIdx.x;
+  int j = blockIdx.y * blockDim.y + threadIdx.y;
+  v[j * ld + k] = u[j * ld + k];
+}
+void go(const float *u, float *v, int z3, int ld) {
+  halo<<<dim3(4, 4), dim3(8, 4)>>>(u, v, z3, ld);
+}
+CU
+run offset --format=json "$TMP/offset.cu"
+expect_rc offset 0
+json offset "[(a['sectors_per_request'], a['ideal_sectors_per_request'], a['exact']) for a in d['accesses']] == [(8, 4, False)] * 2"
+json offset "d['diagnostics'] == []"
+run offset_given --format=json --param z3=16 "$TMP/offset.cu"
+json offset_given "[a['sectors_per_request'] for a in d['accesses']] == [4, 4]"
 done_checks

@@ -98,6 +98,35 @@ TEST(Unknowns, ShiftRolesComeFromUses) {
   EXPECT_EQ(representativeValue(ctx.atoms[l]), 10);
 }
 
+TEST(Unknowns, OffsetsAreAddedAndNeverScaled) {
+  // in[((z0 + tid) + base) * 4] with `if (tid + z0 < n)`: z0 and base are
+  // offsets (a comparison and a constant element size keep them so); `n`
+  // only bounds, `ld` scales a row, `h` is added but also masked elsewhere,
+  // and `u` is added to an address no lane varies.
+  Context ctx;
+  int z0 = ctx.addAtom("z0", AtomKind::Parameter);
+  int base = ctx.addAtom("base", AtomKind::Parameter);
+  int n = ctx.addAtom("n", AtomKind::Parameter);
+  int ld = ctx.addAtom("ld", AtomKind::Parameter);
+  int h = ctx.addAtom("h", AtomKind::Parameter);
+  int u = ctx.addAtom("u", AtomKind::Parameter);
+  LaneExpr tid = threadIdx(0);
+  LaneExpr a = ((tid + unknown(z0)) + unknown(base)) * cst(4);
+  LaneExpr b = (unknown(ld) * threadIdx(1) + tid + unknown(h)) * cst(4);
+  LaneExpr c = unknown(u) * cst(4);
+  LaneExpr mask = bin(Op::Lt, tid + unknown(z0), unknown(n));
+  LaneExpr other = bin(Op::And, unknown(h), cst(7));
+  classifyAtoms(ctx, {a, b, c, mask, other}, {a, b, c});
+  EXPECT_EQ(ctx.atoms[z0].role, AtomRole::Offset);
+  EXPECT_EQ(ctx.atoms[base].role, AtomRole::Offset);
+  EXPECT_EQ(ctx.atoms[n].role, AtomRole::Size);
+  EXPECT_EQ(ctx.atoms[ld].role, AtomRole::Size);
+  EXPECT_EQ(ctx.atoms[h].role, AtomRole::Size);
+  EXPECT_EQ(ctx.atoms[u].role, AtomRole::Size);
+  EXPECT_EQ(representativeValue(ctx.atoms[z0]), 1025);
+  EXPECT_TRUE(isRealistic(ctx.atoms[z0], 0));
+}
+
 // --- expressions that scale -------------------------------------------------
 
 TEST(Scale, EqualExpressionsAreOneNode) {
