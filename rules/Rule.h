@@ -11,6 +11,7 @@
 #include "model/Divergence.h"
 #include "model/Memory.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,8 +37,9 @@ struct ArrayInfo {
   std::vector<LaneExpr> subscripts; // one per dimension, in elements
   std::vector<std::string> subscriptText;
   /// Every access of this array in the kernel, this one included: a layout
-  /// change must not make any of them worse.
-  std::vector<ArrayUse> uses;
+  /// change must not make any of them worse. Shared by the accesses of one
+  /// array (built once per kernel, not once per access).
+  std::shared_ptr<const std::vector<ArrayUse>> uses;
 };
 
 struct AccessFacts {

@@ -71,7 +71,7 @@ std::vector<RuleNote> verifiedLayoutFixes(const AccessFacts &f,
   // this access, or "no better" if it makes another access worse.
   using Relayout = std::function<LaneExpr(const std::vector<LaneExpr> &)>;
   auto ratioUnder = [&](const Relayout &relayout) {
-    for (const ArrayUse &u : a->uses) {
+    for (const ArrayUse &u : *a->uses) {
       double before = ratioAt(f, layout(u.subscripts, a->dims, a->elementBytes),
                               u.mask, u.bytes);
       double after = ratioAt(f, relayout(u.subscripts), u.mask, u.bytes);

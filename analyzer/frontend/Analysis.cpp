@@ -20,6 +20,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <map>
+#include <memory>
 #include <chrono>
 #include <set>
 #include <tuple>
@@ -291,6 +293,7 @@ private:
       kr.pos = pos(k->getLocation());
       kr.block = choice.shapes[0];
       kr.blockSource = choice.source;
+      ArrayUses.clear(); // this kernel model's arrays
       for (const AccessSite &site : m.accesses)
         if (site.space != Space::Local && site.mergedInto < 0) {
           if (outOfTime()) {
@@ -546,13 +549,23 @@ private:
     a.subscripts = site.array->subscripts;
     for (const Expr *e : site.array->subscriptExprs)
       a.subscriptText.push_back(text(e->getSourceRange()));
-    for (const AccessSite &other : m.accesses)
-      if (other.array && other.array->var == v &&
-          other.array->subscripts.size() == a.dims.size())
-        a.uses.push_back({other.array->subscripts, other.access.mask,
+    auto &uses = ArrayUses[{v, a.dims.size()}];
+    if (!uses) {
+      auto all = std::make_shared<std::vector<ArrayUse>>();
+      for (const AccessSite &other : m.accesses)
+        if (other.array && other.array->var == v &&
+            other.array->subscripts.size() == a.dims.size())
+          all->push_back({other.array->subscripts, other.access.mask,
                           other.access.elementBytes});
+      uses = std::move(all);
+    }
+    a.uses = uses;
     return a;
   }
+  /// The uses of each array of the kernel being analyzed (arrayInfo).
+  std::map<std::pair<const VarDecl *, size_t>,
+           std::shared_ptr<const std::vector<ArrayUse>>>
+      ArrayUses;
 
   void remark(SourceLocation loc, const AccessRecord &ar,
               const AccessResult &r, bool shapeAssumed) {

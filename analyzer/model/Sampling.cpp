@@ -86,7 +86,7 @@ std::vector<Env> unknownAssignments(const Context &ctx, const Props &p) {
         n = std::max<int>(n, int(ctx.atoms[u].known.size()));
     }
     for (int m = 0; m < n; ++m) {
-      Env env = representativeEnv(ctx);
+      Env env = out.front(); // a copy: cheaper than the atoms' values again
       env.realistic = true;
       env.realisticPass = realistic;
       for (size_t i = 0; i < p.unknowns.size(); ++i) {
