@@ -112,12 +112,14 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
           address = false;
           break;
         case Op::Mul:
-        case Op::Shl:
-          // Scaling by a constant (element size) keeps an offset.
-          if ((e->a && e->a->op == Op::Const) || (e->b && e->b->op == Op::Const))
-            break;
-          keeps = false;
+        case Op::Shl: {
+          // Scaling by a constant (an element size) keeps an offset; a
+          // constant shifted by the value does not.
+          bool constB = e->b && e->b->op == Op::Const;
+          bool constA = e->op == Op::Mul && e->a && e->a->op == Op::Const;
+          keeps &= constA || constB;
           break;
+        }
         default:
           keeps = false;
           break;

@@ -51,6 +51,11 @@ enum class AtomKind { Parameter, Uniform, Data };
 ///    expression scales: any value is realistic, and its alignment is
 ///    unknown (the figures take one that is not a multiple of a sector).
 enum class AtomRole { Size, Shift, Log2Size, Offset };
+/// Sizes and offsets take the same sample values (offsets differ in their
+/// representative and realistic range only).
+inline bool sampledAsSize(AtomRole r) {
+  return r == AtomRole::Size || r == AtomRole::Offset;
+}
 
 struct Atom {
   std::string name;

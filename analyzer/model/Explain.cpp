@@ -189,8 +189,7 @@ Dependence describeDependence(const AccessResult &r, const Context &ctx) {
   if (!p || !q)
     return d;
   // A shift amount: stride = a << v.
-  if (ctx.atoms[r.dependsOn[0]].role != AtomRole::Size &&
-      ctx.atoms[r.dependsOn[0]].role != AtomRole::Offset) {
+  if (!sampledAsSize(ctx.atoms[r.dependsOn[0]].role)) {
     bool pow2 = true;
     int64_t a = 0;
     for (auto *s : byValue) {

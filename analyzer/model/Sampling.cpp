@@ -47,14 +47,12 @@ static int64_t sample(const Atom &a, size_t i, bool realistic) {
   if (!a.known.empty())
     return a.known[i % a.known.size()];
   if (realistic) {
-    bool size = a.role == AtomRole::Size || a.role == AtomRole::Offset;
-    const int64_t *values = size                        ? SizeRealistic
+    const int64_t *values = sampledAsSize(a.role)       ? SizeRealistic
                             : a.role == AtomRole::Shift ? ShiftRealistic
                                                         : Log2Realistic;
     return values[i % NumRealistic];
   }
-  bool size = a.role == AtomRole::Size || a.role == AtomRole::Offset;
-  const int64_t *values = size ? SizeSamples : ShiftSamples;
+  const int64_t *values = sampledAsSize(a.role) ? SizeSamples : ShiftSamples;
   return values[i % NumSamples];
 }
 

@@ -21,8 +21,7 @@ std::vector<Env> checkEnvs(const Context &ctx) {
   // different unknowns are not adjacent just because both read 1024.
   for (size_t i = 0; i < b.unknowns.size(); ++i)
     if (ctx.atoms[i].known.empty())
-      b.unknowns[i] = ctx.atoms[i].role == AtomRole::Size ||
-                                  ctx.atoms[i].role == AtomRole::Offset
+      b.unknowns[i] = sampledAsSize(ctx.atoms[i].role)
                           ? 97 + 13 * int64_t(i)
                           : int64_t(1 + i % 7);
   // Later loop iterations: `s[i] += s[i + s]` is adjacent only while s = 1.
