@@ -1,0 +1,138 @@
+#include "Issue.h"
+
+#include "Sampling.h"
+
+#include <algorithm>
+#include <map>
+
+namespace warplint {
+
+namespace {
+/// Iterations a warp runs `loop` for, in `env`: those in which one of its
+/// present lanes is still inside (capped at MaxTrip).
+int tripCount(const Context &ctx, const Shape &shape, const Env &env, int warp,
+              int loop) {
+  WarpEval ev(ctx, shape, env, warp);
+  LaneMask present = ev.present();
+  int n = 0;
+  for (LaneMask m : ev.loopActiveSequence(loop, MaxTrip))
+    n += (m & present) != 0;
+  return n;
+}
+
+void addUnique(std::vector<int> &v, int x) {
+  if (std::find(v.begin(), v.end(), x) == v.end())
+    v.push_back(x);
+}
+} // namespace
+
+IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
+                            const Context &ctx, const Shape &shape,
+                            const Env &base) {
+  IssueEstimate out;
+  // Trip counts by (loop, warp): a loop's own recurrence, at block 0 with
+  // the loops around it at their first iteration; where its bounds use the
+  // variables of other loops (a triangular nest), the mean over the sampled
+  // iterations of those.
+  std::map<std::pair<int, int>, double> trips;
+  auto tripOf = [&](const Context &c, int loop, int warp) {
+    auto key = std::make_pair(loop, warp);
+    auto it = trips.find(key);
+    if (it != trips.end())
+      return it->second;
+    const Loop &l = c.loops[loop];
+    Props lp = unionProps(c, {l.init, l.next, l.cond});
+    lp.loops.erase(std::remove(lp.loops.begin(), lp.loops.end(), loop),
+                   lp.loops.end());
+    for (int u : lp.unknowns)
+      addUnique(out.unknowns, u);
+    out.usesGridDim |= lp.usesGridDim;
+    double t = 0;
+    if (lp.loops.empty()) {
+      t = tripCount(c, shape, base, warp, loop);
+    } else {
+      lp.usesBlockIdx = false; // block 0's loop, at other iterations
+      EnvEnumeration en(c, lp);
+      Env env = base;
+      int n = 0;
+      for (int e = 0; e < en.size(); ++e) {
+        en.apply(env, e);
+        env.blockIdx[0] = env.blockIdx[1] = env.blockIdx[2] = 0;
+        t += tripCount(c, shape, env, warp, loop);
+        ++n;
+      }
+      t /= n;
+    }
+    if (t >= MaxTrip)
+      addUnique(out.loopsAtCap, loop);
+    trips[key] = t;
+    return t;
+  };
+
+  double issued = 0, lanes = 0;
+  for (const IssueWork &w : work) {
+    if (!w.issue || w.weight <= 0)
+      continue;
+    PreparedConditions pi = prepareConditions(ctx, w.issue);
+    PreparedConditions pl = prepareConditions(ctx, w.lanes ? w.lanes
+                                                           : w.issue);
+    out.dataConditions |= pi.data || pl.data;
+    const Context &c = pi.ctx;
+    Props p = unionProps(c, {pi.mask, pl.mask});
+    for (int u : p.unknowns)
+      addUnique(out.unknowns, u);
+    out.usesGridDim |= p.usesGridDim;
+    // The loops it is inside (one per loop nest level: the primary of each
+    // group of induction variables).
+    std::vector<int> loops;
+    for (int l : p.loops)
+      addUnique(loops, c.loops[l].iterOf < 0 ? l : c.loops[l].iterOf);
+    LaneExpr inside;
+    for (int l : loops)
+      inside = inside ? bin(Op::LAnd, inside, loopActive(l)) : loopActive(l);
+    EnvEnumeration en(c, p);
+    std::vector<char> invariant = sequenceInvariantLoops(c);
+    for (int warp = 0; warp < shape.warps(); ++warp) {
+      // Over the sampled blocks and iterations: the share of the loops'
+      // iterations in which the warp issues the work, times the iterations
+      // it runs.
+      LoopSequences seq(invariant);
+      double reached = 0, inLoops = 0, laneSum = 0;
+      Env env = base;
+      for (int e = 0; e < en.size(); ++e) {
+        en.apply(env, e);
+        WarpEval ev(c, shape, env, warp, &seq);
+        LaneMask present = ev.present();
+        if (inside && !(ev.mask(inside) & present))
+          continue;
+        inLoops += 1;
+        LaneMask issue = ev.mask(pi.mask) & present;
+        if (!issue)
+          continue;
+        reached += 1;
+        laneSum += __builtin_popcount(ev.mask(pl.mask) & issue);
+      }
+      if (!inLoops || !reached)
+        continue;
+      double iterations = 1;
+      // Trip counts from the loops' conditions as written: a bounds guard
+      // that ends a loop (a grid-stride loop) is what counts its
+      // iterations; one on data is taken as true, to the cap.
+      for (int l : loops)
+        iterations *= tripOf(ctx.loops[l].cond &&
+                                     !props(ctx.loops[l].cond, ctx).hasData
+                                 ? ctx
+                                 : c,
+                             l, warp);
+      issued += w.weight * reached / inLoops * iterations;
+      lanes += w.weight * laneSum / inLoops * iterations;
+    }
+  }
+  std::sort(out.unknowns.begin(), out.unknowns.end());
+  std::sort(out.loopsAtCap.begin(), out.loopsAtCap.end());
+  out.perBlock = issued;
+  out.activeLanes = issued > 0 ? lanes / issued : 0;
+  return out;
+}
+
+} // namespace warplint

@@ -1,0 +1,123 @@
+// The work estimate (model/Issue.h): warp instructions a block issues, by
+// who issues each piece of work, over loops with their own trip counts.
+// Expected figures are counted by hand for a block of 256 threads (8 warps).
+#include "model/Issue.h"
+
+#include "model/Sampling.h"
+
+#include <gtest/gtest.h>
+
+namespace warplint {
+namespace {
+
+LaneExpr tid() { return threadIdx(0); }
+LaneExpr lt(LaneExpr a, LaneExpr b) { return bin(Op::Lt, a, b); }
+LaneExpr land(LaneExpr a, LaneExpr b) { return bin(Op::LAnd, a, b); }
+const Shape B256{256, 1, 1};
+
+IssueEstimate estimate(const Context &ctx, std::vector<IssueWork> work) {
+  return estimateIssue(work, ctx, B256, representativeEnv(ctx));
+}
+
+struct Row {
+  const char *name;
+  LaneExpr issue, lanes;
+  double weight, perBlock, lanesPerInstruction;
+};
+
+TEST(Issue, WhoIssuesABody) {
+  Context ctx;
+  LaneExpr all = cst(1);
+  LaneExpr even = bin(Op::Eq, bin(Op::Rem, tid(), cst(2)), cst(0));
+  const Row rows[] = {
+      // Straight-line code: every warp, every lane.
+      {"all threads", all, all, 5, 8 * 5, 32},
+      // A branched body: warps 0 and 1 only.
+      {"if (tid < 64)", lt(tid(), cst(64)), lt(tid(), cst(64)), 10, 2 * 10,
+       32},
+      // Every warp has even lanes: all 8 issue it, at 16 lanes.
+      {"if (tid % 2 == 0)", even, even, 10, 8 * 10, 16},
+      // Predicated: every warp that reaches the if issues it; 16 lanes of
+      // warp 0 run it (16 * 2 lane-instructions over 8 * 2 issued).
+      {"predicated if (tid < 16)", all, lt(tid(), cst(16)), 2, 8 * 2, 2},
+  };
+  for (const Row &r : rows) {
+    IssueEstimate e = estimate(ctx, {{r.issue, r.lanes, r.weight}});
+    EXPECT_DOUBLE_EQ(e.perBlock, r.perBlock) << r.name;
+    EXPECT_DOUBLE_EQ(e.activeLanes, r.lanesPerInstruction) << r.name;
+    EXPECT_TRUE(e.unknowns.empty() && e.loopsAtCap.empty()) << r.name;
+  }
+}
+
+TEST(Issue, LoopsRunTheirTripCount) {
+  // for (s = 1; s < blockDim.x; s *= 2): 8 iterations for every warp.
+  Context ctx;
+  int L = ctx.addLoop({"s", cst(1), loopVar(0) * cst(2),
+                       lt(loopVar(0), blockDim(0))});
+  IssueEstimate e = estimate(ctx, {{loopActive(L), loopActive(L), 3}});
+  EXPECT_DOUBLE_EQ(e.perBlock, 8 * 8 * 3);
+
+  // for (s = 128; s > 0; s >>= 1) if (tid < s) (branched): warps issue the
+  // body 4 + 2 + 1 + 1 + 1 + 1 + 1 + 1 times.
+  Context ctx2;
+  int M = ctx2.addLoop({"s", cst(128), bin(Op::Shr, loopVar(0), cst(1)),
+                        bin(Op::Gt, loopVar(0), cst(0))});
+  LaneExpr body = land(loopActive(M), lt(tid(), loopVar(M)));
+  e = estimate(ctx2, {{body, body, 1}});
+  EXPECT_DOUBLE_EQ(e.perBlock, 12);
+}
+
+TEST(Issue, LaneDependentTripCount) {
+  // for (k = 0; k < (tid & 31); ++k): each warp runs its longest lane's 31
+  // iterations, at (31 + 30 + ... + 1) / 31 = 16 lanes on average.
+  Context ctx;
+  int L = ctx.addLoop({"k", cst(0), loopVar(0) + cst(1),
+                       lt(loopVar(0), bin(Op::And, tid(), cst(31)))});
+  IssueEstimate e = estimate(ctx, {{loopActive(L), loopActive(L), 1}});
+  EXPECT_DOUBLE_EQ(e.perBlock, 8 * 31);
+  EXPECT_DOUBLE_EQ(e.activeLanes, 16);
+}
+
+TEST(Issue, GridStrideLoopCountsTheGuard) {
+  // for (i = bid * 256 + tid; i < n; i += 256 * gridDim.x), n = 2^20 from a
+  // launch, 1024 blocks: 4 iterations each. The bounds guard, which the
+  // memory model assumes true, is what ends the loop here.
+  Context ctx;
+  int n = ctx.addAtom("n", AtomKind::Parameter);
+  ctx.atoms[n].known = {1 << 20};
+  ctx.atoms[n].knownFrom = "the launch at main.cu:9";
+  int L = ctx.addLoop({"i", blockIdx(0) * cst(256) + tid(),
+                       loopVar(0) + cst(256) * gridDim(0),
+                       lt(loopVar(0), unknown(n))});
+  Env env = representativeEnv(ctx);
+  env.gridDim[0] = 1024;
+  IssueEstimate e =
+      estimateIssue({{loopActive(L), loopActive(L), 1}}, ctx, B256, env);
+  EXPECT_DOUBLE_EQ(e.perBlock, 8 * 4);
+  EXPECT_EQ(e.unknowns, std::vector<int>{n});
+  EXPECT_TRUE(e.usesGridDim);
+  EXPECT_TRUE(e.loopsAtCap.empty());
+}
+
+TEST(Issue, LoopOnDataStopsAtTheCapAndSaysSo) {
+  // while (a[i] > 0): the condition on data is taken as true.
+  Context ctx;
+  int d = ctx.addAtom("a[i]", AtomKind::Data);
+  int L = ctx.addLoop({"i", tid(), loopVar(0) + cst(1),
+                       bin(Op::Gt, data(d), cst(0))});
+  IssueEstimate e = estimate(ctx, {{loopActive(L), loopActive(L), 1}});
+  EXPECT_DOUBLE_EQ(e.perBlock, 8.0 * MaxTrip);
+  EXPECT_EQ(e.loopsAtCap, std::vector<int>{L});
+  EXPECT_TRUE(e.dataConditions);
+}
+
+TEST(Issue, BlocksAreAveraged) {
+  // if (blockIdx.x == 0): one block in 32 sampled.
+  Context ctx;
+  LaneExpr first = bin(Op::Eq, blockIdx(0), cst(0));
+  IssueEstimate e = estimate(ctx, {{first, first, 32}});
+  EXPECT_DOUBLE_EQ(e.perBlock, 8 * 32 / 32.0);
+}
+
+} // namespace
+} // namespace warplint
