@@ -22,7 +22,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <chrono>
 #include <set>
 #include <tuple>
 
@@ -313,6 +312,7 @@ private:
       }
       kr.accessesLeftOut = int(m.accessesLeftOut);
       analyzeControlFlow(*AC, k, m, choice, Opts, *Rep, *this);
+      kr.issue = estimateKernelIssue(k, m, choice, sites, Opts);
       Rep->kernels.push_back(kr);
     }
     Pending = nullptr;

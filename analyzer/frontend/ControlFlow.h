@@ -19,6 +19,15 @@ void analyzeControlFlow(clang::ASTContext &ac, const clang::FunctionDecl *kernel
                         const ToolOptions &opts, Report &report,
                         Reporter &reporter);
 
+/// The kernel's work estimate for one launch configuration (model/Issue.h):
+/// each piece of work issued by the warps that reach it, an if-body nvcc
+/// predicates (lighter than branchMinWeight) by those that reach the if.
+KernelRecord::Issue estimateKernelIssue(const clang::FunctionDecl *kernel,
+                                        const KernelModel &m,
+                                        const ShapeChoice &choice,
+                                        const LaunchSites &sites,
+                                        const ToolOptions &opts);
+
 void analyzeLaunches(clang::ASTContext &ac, const LaunchSites &sites,
                      const ToolOptions &opts, Reporter &reporter);
 

@@ -103,11 +103,33 @@ struct SyncSite {
   std::vector<const clang::CallExpr *> calls;
 };
 
+/// Straight-line work as the walker meets it: `weight` warp instructions
+/// (Walker::instructions) that the lanes of `mask` run, inside the
+/// if-bodies from `frame` outward (KernelModel::ifFrames; -1: none), which
+/// nvcc may predicate. Consecutive work under one mask is one site.
+struct WorkSite {
+  LaneExpr mask;
+  int weight = 0;
+  int frame = -1;
+};
+/// An if-statement whose body is walked: the lanes that reach it, the
+/// weight of its bodies (what decides predication) and the if around it.
+struct IfFrame {
+  LaneExpr reach;
+  int weight = 0;
+  int parent = -1;
+};
+
 struct KernelModel {
   Context ctx;
   std::vector<AccessSite> accesses;
   std::vector<BranchSite> branches;
   std::vector<SyncSite> syncs;
+  std::vector<WorkSite> work;
+  std::vector<IfFrame> ifFrames;
+  /// Loops with no induction variable the model follows: their bodies count
+  /// once in the work estimate.
+  int loopsNotFollowed = 0;
   std::vector<clang::SourceRange> origins; // by LaneExpr origin id
   /// Accesses past the per-kernel limit (MaxAccesses): counted, reported,
   /// not modelled.

@@ -632,12 +632,14 @@ public:
       values.where = whereIs(c);
       Out.outgoing[c->getDirectCallee()->getCanonicalDecl()].push_back(values);
     }
-    auto blockOf = [](const CUDAKernelCallExpr *call) -> const Expr * {
+    auto configArg = [](const CUDAKernelCallExpr *call,
+                        unsigned i) -> const Expr * {
       const CallExpr *config = call->getConfig();
-      return config && config->getNumArgs() >= 2 ? config->getArg(1) : nullptr;
+      return config && config->getNumArgs() >= 2 ? config->getArg(i) : nullptr;
     };
     for (const CUDAKernelCallExpr *call : Direct)
-      note(call, call->getDirectCallee(), blockOf(call), true);
+      note(call, call->getDirectCallee(), configArg(call, 1),
+           configArg(call, 0), true);
     // The kernels a callee expression names: a kernel, or a variable set to
     // some (through `(void *)`, `&`, an array element).
     auto kernelsOf = [&](const Expr *callee) {
@@ -667,12 +669,12 @@ public:
     };
     for (const CUDAKernelCallExpr *call : Indirect)
       for (const FunctionDecl *k : kernelsOf(call->getCallee()))
-        note(call, k, blockOf(call), true);
+        note(call, k, configArg(call, 1), configArg(call, 0), true);
     // Through the runtime API the kernel's arguments are an array of
-    // pointers: only the block shape is read.
+    // pointers: only the grid and block shapes are read.
     for (const CallExpr *call : ApiLaunches)
       for (const FunctionDecl *k : kernelsOf(call->getArg(0)))
-        note(call, k, call->getArg(2), false);
+        note(call, k, call->getArg(2), call->getArg(1), false);
   }
 
   /// "main.cu:52": where an expression is.
@@ -693,7 +695,7 @@ public:
   /// A launch of `k` by `call` with block shape `block`; `withArgs`: the
   /// call's arguments are the kernel's (a `<<<...>>>` launch).
   void note(const CallExpr *call, const FunctionDecl *k, const Expr *block,
-            bool withArgs) {
+            const Expr *grid, bool withArgs) {
     // One evaluation per call of the launching function (its parameters
     // bound together), or one unbound when nothing calls it here.
     std::vector<HostEval> evals;
@@ -760,9 +762,25 @@ public:
         if (std::find(shapes.begin(), shapes.end(), s) == shapes.end())
           shapes.push_back(s);
     }
+    // The grid, where every evaluation gives one and the same constant.
+    Shape gridShape{0, 0, 0};
+    std::optional<Shape> one;
+    bool constantGrid = grid != nullptr;
+    for (const HostEval &eval : evals) {
+      std::optional<std::vector<Shape>> g =
+          constantGrid ? eval.dims(grid, 0) : std::nullopt;
+      if (!g || g->size() != 1 || (one && !(*one == (*g)[0]))) {
+        constantGrid = false;
+        break;
+      }
+      one = (*g)[0];
+    }
+    if (constantGrid && one && one->x > 0 && one->y > 0 && one->z > 0)
+      gridShape = *one;
     for (const Shape &s : shapes) {
       if (s.x > 0 && s.y > 0 && s.z > 0) {
         Out.launches.push_back({call, k, s});
+        Out.grids[k].push_back({s, gridShape, where});
         auto &v = Out.shapes[k];
         if (std::find(v.begin(), v.end(), s) == v.end())
           v.push_back(s);
@@ -780,6 +798,24 @@ private:
 };
 
 } // namespace
+
+std::optional<std::pair<Shape, std::string>>
+launchGrid(const LaunchSites &sites, const FunctionDecl *kernel,
+           const Shape &block) {
+  auto it = sites.grids.find(kernel->getCanonicalDecl());
+  if (it == sites.grids.end())
+    return std::nullopt;
+  std::optional<std::pair<Shape, std::string>> out;
+  for (const LaunchSites::GridLaunch &g : it->second) {
+    if (!(g.block == block))
+      continue;
+    if (g.grid.x <= 0 || (out && !(out->first == g.grid)))
+      return std::nullopt;
+    if (!out)
+      out = {g.grid, g.where};
+  }
+  return out;
+}
 
 namespace {
 std::vector<Shape> candidateShapes(int dims) {

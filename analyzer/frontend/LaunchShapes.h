@@ -43,6 +43,13 @@ struct LaunchSites {
     Shape shape;
   };
   std::vector<Launch> launches;
+  /// Every launch with a constant block, by kernel: its grid where that is
+  /// constant too (else a shape of zeros), and where the launch is.
+  struct GridLaunch {
+    Shape block, grid;
+    std::string where;
+  };
+  std::map<const clang::FunctionDecl *, std::vector<GridLaunch>> grids;
   /// Integer arguments by kernel and parameter index: the constants the
   /// launches pass, where, and whether every launch passes one.
   struct ArgValues {
@@ -70,6 +77,13 @@ LaunchSites collectLaunchSites(clang::ASTContext &ac,
 /// constant for, by parameter index: values and "the launch at main.cu:52".
 std::map<unsigned, std::pair<std::vector<int64_t>, std::string>>
 launchBindings(const LaunchSites &sites, const clang::FunctionDecl *kernel);
+
+/// The grid every launch of `kernel` with block `block` uses, and where the
+/// first of them is; none when a launch's grid is not a constant or two
+/// launches differ.
+std::optional<std::pair<Shape, std::string>>
+launchGrid(const LaunchSites &sites, const clang::FunctionDecl *kernel,
+           const Shape &block);
 
 /// The block shapes a kernel is analyzed with: shapes[0] is used; with an
 /// assumed shape, the others are alternatives every warning must hold for.

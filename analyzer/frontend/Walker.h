@@ -164,6 +164,15 @@ private:
   /// The next loop is marked `#pragma unroll 1` or `#pragma nounroll`.
   bool NoUnrollNext = false;
   int RestWeight = 0; // statements after the current one in its block
+  int IfFrameNow = -1; // the innermost if-body being walked (IfFrame)
+  /// Records `weight` statements of straight-line work under the current
+  /// mask (KernelModel::work).
+  void work(int weight);
+  /// Warp instructions `s` itself issues, roughly as nvcc compiles it: one
+  /// per operator, address and memory access, more for a division (the
+  /// bodies of the calls the walker inlines are walked, and counted, apart);
+  /// at least 1.
+  static int instructions(const Stmt *s, const ASTContext &ac);
 
   /// Statements a warp runs in `s`: a rough count of the work a split warp
   /// repeats (loops count as several, calls as two).

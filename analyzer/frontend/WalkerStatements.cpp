@@ -75,6 +75,76 @@ int Walker::weightUncached(const Stmt *s) {
   return 1 + calls;
 }
 
+int Walker::instructions(const Stmt *s, const ASTContext &ac) {
+  int n = 0;
+  auto isConstPow2 = [&](const Expr *e, bool &constant) {
+    Expr::EvalResult r;
+    constant = !e->isValueDependent() && e->EvaluateAsInt(r, ac);
+    if (!constant)
+      return false;
+    llvm::APSInt v = r.Val.getInt();
+    return v.isStrictlyPositive() && v.isPowerOf2();
+  };
+  std::function<void(const Stmt *)> count = [&](const Stmt *x) {
+    if (!x || isa<PseudoObjectExpr>(x)) // threadIdx.x: a register
+      return;
+    if (auto *e = dyn_cast<Expr>(x); e && !e->isValueDependent() &&
+                                     e->isIntegerConstantExpr(ac))
+      return; // folded by the compiler
+    if (auto *b = dyn_cast<BinaryOperator>(x)) {
+      BinaryOperatorKind op = b->getOpcode();
+      if (op == BO_Div || op == BO_Rem || op == BO_DivAssign ||
+          op == BO_RemAssign) {
+        bool constant = false;
+        bool pow2 = isConstPow2(b->getRHS(), constant);
+        if (!b->getType()->isIntegerType())
+          n += 8; // a floating-point division: reciprocal and refinement
+        else
+          n += pow2 ? 1 : constant ? 3 : 20; // by a variable: a subroutine
+      } else if (op != BO_Assign && op != BO_Comma) {
+        n += 1;
+      }
+    } else if (auto *u = dyn_cast<UnaryOperator>(x)) {
+      if (u->getOpcode() != UO_AddrOf && u->getOpcode() != UO_Deref &&
+          u->getOpcode() != UO_Plus && u->getOpcode() != UO_Extension)
+        n += 1;
+      else if (u->getOpcode() == UO_Deref)
+        n += 1; // the load or store
+    } else if (isa<ArraySubscriptExpr>(x)) {
+      n += 2; // the address and the load or store
+    } else if (auto *m = dyn_cast<MemberExpr>(x); m && m->isArrow()) {
+      n += 1;
+    } else if (isa<CallExpr>(x)) {
+      n += 2; // an intrinsic (the bodies the walker inlines count apart)
+    } else if (isa<AbstractConditionalOperator>(x)) {
+      n += 1;
+    } else if (auto *c = dyn_cast<CastExpr>(x)) {
+      CastKind k = c->getCastKind();
+      if (k == CK_IntegralToFloating || k == CK_FloatingToIntegral ||
+          k == CK_FloatingCast)
+        n += 1;
+    }
+    for (const Stmt *c : x->children())
+      count(c);
+  };
+  count(s);
+  return std::max(n, 1);
+}
+
+void Walker::work(int weight) {
+  if (NoRecord || Terminated || weight <= 0)
+    return;
+  LaneExpr mask = fullMask();
+  if (!mask)
+    mask = cst(1);
+  if (!M.work.empty() && M.work.back().mask == mask &&
+      M.work.back().frame == IfFrameNow) {
+    M.work.back().weight += weight;
+    return;
+  }
+  M.work.push_back({std::move(mask), weight, IfFrameNow});
+}
+
 BranchSite &Walker::recordBranch(BranchSite::Kind kind, const Stmt *s,
                          const Expr *condExpr, LaneExpr cond, int weight) {
   BranchSite b;
@@ -186,6 +256,14 @@ void Walker::ifStmt(const IfStmt *s) {
   }
   LaneExpr m0 = Mask;
   VarEnv before = Env;
+  work(instructions(s->getCond(), AC) + 1); // the test and the branch
+  int savedFrame = IfFrameNow;
+  if (!NoRecord) {
+    M.ifFrames.push_back({fullMask() ? fullMask() : cst(1),
+                          weight(s->getThen()) + weight(s->getElse()),
+                          savedFrame});
+    IfFrameNow = int(M.ifFrames.size()) - 1;
+  }
   Mask = land(m0, c);
   stmt(s->getThen());
   VarEnv thenEnv = std::move(Env);
@@ -194,6 +272,7 @@ void Walker::ifStmt(const IfStmt *s) {
   Terminated = false;
   Mask = land(m0, un(Op::LNot, c));
   stmt(s->getElse());
+  IfFrameNow = savedFrame;
   bool elseTerm = Terminated;
   Terminated = false;
   if (thenTerm && elseTerm) {
@@ -376,7 +455,16 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
     M.ctx.loops[primary].straight =
         unrollable && straightLine(body, AC) && straightLine(inc, AC);
     Mask = land(Mask, loopActive(primary));
+  } else if (!NoRecord) {
+    ++M.loopsNotFollowed;
   }
+  // A loop's body is never predicated away: the if-bodies around it do not
+  // decide which warps issue it.
+  int savedFrame = IfFrameNow;
+  IfFrameNow = -1;
+  // Per iteration: the test, the update and the branch back.
+  work((cond ? instructions(cond, AC) : 0) + (inc ? instructions(inc, AC) : 0) +
+       1);
   // The condition's own accesses (while (a[i] > x), a compare-and-swap in a
   // do-while test): recorded once per iteration under the body's mask, which
   // is exact for a test after the body and leaves out only the final, failing
@@ -398,6 +486,7 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
     rvalue(inc); // accesses in the increment, once per iteration
   Terminated = false;
   Mask = savedMask;
+  IfFrameNow = savedFrame;
   // After the loop the variables hold whatever the last iteration left.
   std::set<const VarDecl *> none;
   forgetAssigned(body, none);
@@ -438,8 +527,11 @@ void Walker::stmt(const Stmt *s) {
   }
   if (auto *ds = dyn_cast<DeclStmt>(s)) {
     for (const Decl *d : ds->decls())
-      if (auto *v = dyn_cast<VarDecl>(d))
+      if (auto *v = dyn_cast<VarDecl>(d)) {
+        if (v->getInit() && spaceOf(v) == Space::Local)
+          work(instructions(v->getInit(), AC));
         declare(v);
+      }
     return;
   }
   if (auto *is = dyn_cast<IfStmt>(s))
@@ -518,6 +610,7 @@ void Walker::stmt(const Stmt *s) {
     return stmt(as->getSubStmt());
   }
   if (auto *e = dyn_cast<Expr>(s)) {
+    work(instructions(e, AC));
     rvalue(e);
     return;
   }

@@ -45,6 +45,21 @@ Object jsonObject(const Report &r) {
     o["block_dim_source"] = k.blockSource;
     o["accesses"] = k.accesses;
     o["accesses_left_out"] = k.accessesLeftOut;
+    if (k.issue.estimated) {
+      const KernelRecord::Issue &w = k.issue;
+      Object issue{{"warp_instructions_per_block", w.perBlock},
+                   {"active_lanes", w.activeLanes},
+                   {"assumptions", Array(w.assumptions)}};
+      issue["warp_instructions_per_launch"] =
+          w.perLaunch ? Value(*w.perLaunch) : Value(nullptr);
+      issue["grid_dim"] = w.grid.x > 0
+                              ? Value(Array{w.grid.x, w.grid.y, w.grid.z})
+                              : Value(nullptr);
+      issue["grid_dim_source"] = w.gridSource;
+      o["issue"] = std::move(issue);
+    } else {
+      o["issue"] = nullptr;
+    }
     kernels.push_back(std::move(o));
   }
   for (const AccessRecord &a : r.accesses) {

@@ -47,6 +47,16 @@ struct KernelRecord {
   int accesses = 0;
   /// Accesses past warplint's per-kernel limit, not modelled.
   int accessesLeftOut = 0;
+  /// The work estimate (model/Issue.h): warp instructions issued per block, and
+  /// per launch where the launch sites give the grid; what it assumes.
+  struct Issue {
+    bool estimated = false;
+    double perBlock = 0, activeLanes = 0;
+    std::optional<double> perLaunch;
+    Shape grid{0, 0, 0}; // zeros: not known
+    std::string gridSource;
+    std::vector<std::string> assumptions;
+  } issue;
 };
 
 struct AccessRecord {

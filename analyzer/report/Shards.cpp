@@ -312,6 +312,22 @@ struct Reader {
       k.blockSource = str(o, "block_dim_source");
       k.accesses = int(integer(o, "accesses"));
       k.accessesLeftOut = int(integer(o, "accesses_left_out"));
+      if (const Value *iv = get(o, "issue"); iv && iv->getAsObject()) {
+        const Object &w = *iv->getAsObject();
+        k.issue.estimated = true;
+        k.issue.perBlock = num(w, "warp_instructions_per_block");
+        k.issue.activeLanes = num(w, "active_lanes");
+        k.issue.perLaunch = optNum(w, "warp_instructions_per_launch");
+        if (const Value *g = get(w, "grid_dim"); g && g->getAsArray()) {
+          const Array &ga = *g->getAsArray();
+          if (ga.size() == 3)
+            k.issue.grid = {ga[0].getAsInteger().value_or(0),
+                            ga[1].getAsInteger().value_or(0),
+                            ga[2].getAsInteger().value_or(0)};
+        }
+        k.issue.gridSource = str(w, "grid_dim_source");
+        k.issue.assumptions = strings(w, "assumptions");
+      }
       r.kernels.push_back(k);
     }
     for (const Value &v : array(d, "accesses")) {
