@@ -33,6 +33,15 @@ MARK = 'branch under test'
 # sizes, shapes or loop structures and are categories, not sweeps.
 SWEEPS = {'float-stride', 'float-offset', 'smem-stride', 'prefetch',
           'transpose32', 'transpose16', 'constant'}
+# Sweeps of whole kernels doing the same job different ways: kernel time
+# should rank like warplint's estimate of the warp instructions a launch
+# issues (the kernel's `issue` figure), not like one access's cost.
+WORK_SWEEPS = {'reduction'}
+# The counters the work estimate is checked against, where a rule's
+# metrics.txt records them: warp instructions issued, and threads that ran
+# them (their ratio is the mean active lanes).
+INST = 'smsp__inst_executed.sum'
+THREAD_INST = 'smsp__thread_inst_executed_pred_on.sum'
 TOLERANCE = 0.5  # sectors (or wavefronts) per request
 
 # Per rule: the space its cases measure, warplint's JSON fields, and the
@@ -135,7 +144,10 @@ def predictions(warplint, files, space):
     warned = set()
     for d in doc['diagnostics']:
         warned.add((normalize(d['kernel_signature']), d['file'], d['line']))
-    return by_case, warned
+    # Each kernel's work estimate (one launch configuration per case).
+    work = {normalize(k['signature']): k['issue'] for k in doc['kernels']
+            if k.get('issue')}
+    return by_case, warned, work
 
 
 def measured(gpu_dir, rule):
@@ -210,7 +222,7 @@ def evaluate(warplint):
         spec = RULES[rule]
         cases = stated_cases(rdir)
         files = sorted({c['file'] for c in cases})
-        preds, warned = predictions(warplint, files, spec['space'])
+        preds, warned, work = predictions(warplint, files, spec['space'])
         for gpu in gpus:
             gdir = os.path.join(HERE, 'results', gpu)
             metrics, times = measured(gdir, rule)
@@ -227,10 +239,18 @@ def evaluate(warplint):
                 else:
                     p = pred[spec['field']] if pred else None
                     ideal = pred[spec['ideal']] if pred else None
+                w = work.get(normalize(c['case']))
+                inst = m.get(INST) if m else None
                 results.append(dict(
                     gpu=gpu, rule=rule, case=c['case'], op=c['op'],
+                    file=os.path.basename(c['file']),
                     sweep=c['sweep'], stated=c['stated'], predicted=p,
                     ideal=ideal, measured=meas, time=times.get(normalize(c['case'])),
+                    work=w['warp_instructions_per_launch'] if w else None,
+                    work_lanes=w['active_lanes'] if w else None,
+                    work_measured=inst,
+                    work_lanes_measured=m[THREAD_INST] / inst
+                    if inst and THREAD_INST in m else None,
                     warned=bool(pred) and (normalize(pred['kernel_signature']),
                                            pred['file'], pred['line']) in warned,
                     ambiguous=len(acc) != 1))
@@ -265,6 +285,23 @@ def summarize(results, threshold=2.0):
                    if r['predicted'] and r['ideal'] and r['time']]
             rho = spearman([p for p, _ in pts], [t for _, t in pts])
             sweeps[sweep[0]] = None if rho is None else round(rho, 3)
+        # Per file: the same sweep name in another file launches other sizes.
+        for (sweep, f), srows in group(rows, ('sweep', 'file')).items():
+            if sweep not in WORK_SWEEPS:
+                continue
+            pts = [(r['work'], r['time']) for r in srows
+                   if r['work'] and r['time']]
+            rho = spearman([p for p, _ in pts], [t for _, t in pts])
+            sweeps['%s (work, %s)' % (sweep, f)] = (None if rho is None
+                                                   else round(rho, 3))
+        # The work estimate against the counters, per kernel: warp
+        # instructions (measured over predicted) and mean active lanes
+        # (within 1 lane or 10%).
+        wrows = [r for r in rows if r['work'] and r['work_measured']]
+        ratios = sorted(r['work_measured'] / r['work'] for r in wrows)
+        lanes_ok = [r for r in wrows if r['work_lanes_measured'] is not None
+                    and abs(r['work_lanes'] - r['work_lanes_measured']) <=
+                    max(1.0, 0.1 * r['work_lanes_measured'])]
         summary['%s/%s' % (gpu, rule)] = dict(
             cases=len(rows), exact=len(match), unmeasured=unmeasured,
             match_rate=round(len(match) / len(rows), 4) if rows else 0,
@@ -272,7 +309,12 @@ def summarize(results, threshold=2.0):
             false_warnings=len(warned) - len(tp),
             precision=round(len(tp) / len(warned), 4) if warned else 1.0,
             recall=round(len(tp) / len(bad), 4) if bad else 1.0,
-            spearman=sweeps)
+            spearman=sweeps,
+            work_kernels=len(wrows),
+            work_ratio=[round(ratios[0], 3), round(ratios[len(ratios) // 2], 3),
+                        round(ratios[-1], 3)] if ratios else None,
+            work_within_20=len([x for x in ratios if 0.8 <= x <= 1.25]),
+            work_lanes_ok=len(lanes_ok))
     return summary
 
 
@@ -330,6 +372,31 @@ def write_docs(results, summary):
         out.append('| %s | %d | %d | %.1f%% | %d | %d | %.2f | %.2f | %s |' % (
             k, s['cases'], s['exact'], 100 * s['match_rate'], s['warnings'],
             s['false_warnings'], s['precision'], s['recall'], sp))
+    out += ['', '## Work estimate', '',
+            'Each kernel\'s `issue` figure (docs/model.md, "Work estimate"): the',
+            'warp instructions a launch issues, against `%s`, and the' % INST,
+            'mean lanes that run them, against `%s` over it.' % THREAD_INST,
+            'Spearman is between the estimate and the median kernel time over the',
+            'seven classic reductions (`reduction_cases.cu`).', '',
+            '| gpu/rule | kernels | measured / predicted: min, median, max | '
+            'within 0.8-1.25 | lanes within 1 or 10% | Spearman (work vs time) |',
+            '| --- | --- | --- | --- | --- | --- |']
+    for k, s in summary.items():
+        if not s['work_kernels']:
+            continue
+        rho = recorded_rates(s).get('work_spearman')
+        out.append('| %s | %d | %s | %d | %d | %s |' % (
+            k, s['work_kernels'], ', '.join(fmt(x) for x in s['work_ratio']),
+            s['work_within_20'], s['work_lanes_ok'], fmt(rho)))
+    out += ['', '| gpu | kernel | predicted warp instructions | measured | '
+            'predicted lanes | measured lanes | time (ms) |',
+            '| --- | --- | --- | --- | --- | --- | --- |']
+    for r in results:
+        if r['work'] and r['work_measured'] and r['sweep'] in WORK_SWEEPS:
+            out.append('| %s | `%s` | %s | %s | %s | %s | %s |' % (
+                r['gpu'], r['case'], fmt(float(r['work']), 4),
+                fmt(r['work_measured'], 4), fmt(r['work_lanes']),
+                fmt(r['work_lanes_measured']), fmt(r['time'])))
     gpu_txt = []
     for gpu in sorted({r['gpu'] for r in results}):
         p = os.path.join(HERE, 'results', gpu, 'gpu.txt')
@@ -398,6 +465,23 @@ def plot(results):
           file=sys.stderr)
 
 
+def recorded_rates(s):
+    """What --write records and --check holds a run to: match rate, false
+    warnings and, where kernels' work is measured, the rank correlation of
+    the work estimate with time (the lowest over the work sweeps) and how
+    many kernels it gets right."""
+    out = dict(match_rate=s['match_rate'], false_warnings=s['false_warnings'])
+    # (A sweep of fewer than three kernels has no correlation: left out.)
+    rhos = [v for n, v in s['spearman'].items()
+            if '(work' in n and v is not None]
+    if rhos:
+        out['work_spearman'] = min(rhos)
+    if s['work_kernels']:
+        out['work_within_20'] = s['work_within_20']
+        out['work_lanes_ok'] = s['work_lanes_ok']
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--warplint', required=True)
@@ -415,6 +499,12 @@ def main():
         print('%s: %d/%d exact (%.1f%%), %d warnings (%d false), precision %.2f, recall %.2f, spearman %s'
               % (k, s['exact'], s['cases'], 100 * s['match_rate'], s['warnings'],
                  s['false_warnings'], s['precision'], s['recall'], s['spearman']))
+        if s['work_kernels']:
+            print('%s: work estimate on %d kernels: measured/predicted warp '
+                  'instructions min %s median %s max %s, %d within 0.8-1.25; '
+                  'active lanes within 1 lane or 10%% on %d'
+                  % (k, s['work_kernels'], *s['work_ratio'],
+                     s['work_within_20'], s['work_lanes_ok']))
     rates_path = os.path.join(HERE, 'results', 'match-rates.json')
     if args.write:
         json.dump(results, open(os.path.join(HERE, 'results',
@@ -422,9 +512,7 @@ def main():
                   indent=1)
         plot(results)
         write_docs(results, summary)
-        json.dump({k: dict(match_rate=s['match_rate'],
-                           false_warnings=s['false_warnings'])
-                   for k, s in summary.items()},
+        json.dump({k: recorded_rates(s) for k, s in summary.items()},
                   open(rates_path, 'w'), indent=2, sort_keys=True)
     if args.check:
         recorded = json.load(open(rates_path))
@@ -439,6 +527,13 @@ def main():
             elif s['false_warnings'] > rec['false_warnings']:
                 failed.append('%s: %d warnings on cases the GPU shows clean'
                               % (k, s['false_warnings']))
+            else:
+                now = recorded_rates(s)
+                for key in ('work_spearman', 'work_within_20', 'work_lanes_ok'):
+                    if key in rec and (now.get(key) is None or
+                                       now[key] < rec[key]):
+                        failed.append('%s: %s %s fell below the recorded %s'
+                                      % (k, key, now.get(key), rec[key]))
         for f in failed:
             print('REGRESSION: ' + f, file=sys.stderr)
         n = len(recorded)
