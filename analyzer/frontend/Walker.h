@@ -172,7 +172,11 @@ private:
   /// per operator, address and memory access, more for a division (the
   /// bodies of the calls the walker inlines are walked, and counted, apart);
   /// at least 1.
-  static int instructions(const Stmt *s, const ASTContext &ac);
+  int instructions(const Stmt *s, const ASTContext &ac) const;
+  /// Loops nvcc unrolls (constant bounds) being walked, by model loop id.
+  std::set<int> UnrolledLoops;
+  /// Is `e` made of constants and the variables of UnrolledLoops only?
+  bool unrolledConstant(const LaneExpr &e) const;
 
   /// Statements a warp runs in `s`: a rough count of the work a split warp
   /// repeats (loops count as several, calls as two).

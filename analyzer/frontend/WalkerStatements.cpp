@@ -75,7 +75,7 @@ int Walker::weightUncached(const Stmt *s) {
   return 1 + calls;
 }
 
-int Walker::instructions(const Stmt *s, const ASTContext &ac) {
+int Walker::instructions(const Stmt *s, const ASTContext &ac) const {
   int n = 0;
   auto isConstPow2 = [&](const Expr *e, bool &constant) {
     Expr::EvalResult r;
@@ -85,12 +85,32 @@ int Walker::instructions(const Stmt *s, const ASTContext &ac) {
     llvm::APSInt v = r.Val.getInt();
     return v.isStrictlyPositive() && v.isPowerOf2();
   };
+  // Values nvcc computes at compile time: constants, and arithmetic on the
+  // variables of loops it unrolls (their values are constants in each copy
+  // of the body), directly or through a local set from them.
+  std::function<bool(const Expr *)> folded = [&](const Expr *e) {
+    e = e->IgnoreParenImpCasts();
+    if (!e->isValueDependent() && e->isIntegerConstantExpr(ac))
+      return true;
+    if (auto *d = dyn_cast<DeclRefExpr>(e)) {
+      auto *v = dyn_cast<VarDecl>(d->getDecl());
+      auto it = v ? Env.find(v) : Env.end();
+      return it != Env.end() && it->second.kind == Val::Int &&
+             unrolledConstant(it->second.v);
+    }
+    if (auto *b = dyn_cast<BinaryOperator>(e))
+      return !b->isAssignmentOp() && folded(b->getLHS()) &&
+             folded(b->getRHS());
+    if (auto *u = dyn_cast<UnaryOperator>(e))
+      return !u->isIncrementDecrementOp() && u->getOpcode() != UO_Deref &&
+             folded(u->getSubExpr());
+    return false;
+  };
   std::function<void(const Stmt *)> count = [&](const Stmt *x) {
     if (!x || isa<PseudoObjectExpr>(x)) // threadIdx.x: a register
       return;
-    if (auto *e = dyn_cast<Expr>(x); e && !e->isValueDependent() &&
-                                     e->isIntegerConstantExpr(ac))
-      return; // folded by the compiler
+    if (auto *e = dyn_cast<Expr>(x); e && folded(e))
+      return;
     if (auto *b = dyn_cast<BinaryOperator>(x)) {
       BinaryOperatorKind op = b->getOpcode();
       if (op == BO_Div || op == BO_Rem || op == BO_DivAssign ||
@@ -110,8 +130,23 @@ int Walker::instructions(const Stmt *s, const ASTContext &ac) {
         n += 1;
       else if (u->getOpcode() == UO_Deref)
         n += 1; // the load or store
-    } else if (isa<ArraySubscriptExpr>(x)) {
-      n += 2; // the address and the load or store
+    } else if (auto *a = dyn_cast<ArraySubscriptExpr>(x)) {
+      // An element of a local array lives in a register once nvcc unrolls
+      // the loops that index it; others cost the address and the access.
+      const Expr *base = a->getBase()->IgnoreParenImpCasts();
+      while (auto *inner = dyn_cast<ArraySubscriptExpr>(base))
+        base = inner->getBase()->IgnoreParenImpCasts();
+      auto *d = dyn_cast<DeclRefExpr>(base);
+      auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+      // (Also through a pointer the walker knows points into one: an
+      // inlined helper's array parameter.)
+      auto it = v ? Env.find(v) : Env.end();
+      bool registers =
+          v && ((v->getType()->isConstantArrayType() &&
+                 spaceOf(v) == Space::Local) ||
+                (it != Env.end() && it->second.isPtr() &&
+                 it->second.space == Space::Local));
+      n += registers ? 0 : 2;
     } else if (auto *m = dyn_cast<MemberExpr>(x); m && m->isArrow()) {
       n += 1;
     } else if (isa<CallExpr>(x)) {
@@ -129,6 +164,23 @@ int Walker::instructions(const Stmt *s, const ASTContext &ac) {
   };
   count(s);
   return std::max(n, 1);
+}
+
+bool Walker::unrolledConstant(const LaneExpr &e) const {
+  if (!e)
+    return false;
+  bool ok = true;
+  visitNodes(e, [&](const Node &n) {
+    if (n.op == Op::LoopVar)
+      ok &= UnrolledLoops.count(int(n.value)) > 0;
+    else if (n.op != Op::Const && n.a == nullptr)
+      ok = false; // a leaf that is not known at compile time
+    else if (n.op == Op::LoopActive || n.op == Op::Assumed ||
+             n.op == Op::TooDeep)
+      ok = false;
+    return ok;
+  });
+  return ok;
 }
 
 void Walker::work(int weight) {
@@ -462,9 +514,45 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   // decide which warps issue it.
   int savedFrame = IfFrameNow;
   IfFrameNow = -1;
+  // A loop whose bounds are constants, not marked `#pragma unroll 1`: nvcc
+  // unrolls it, so it has no test or update of its own, and arithmetic on
+  // its variable is folded in each copy of the body.
+  // (The bounds as written, too: a value the walker was given for a
+  // parameter, --param, is not one nvcc knows.)
+  std::function<bool(const Stmt *)> writtenConstant = [&](const Stmt *x) {
+    if (!x)
+      return true;
+    if (auto *d = dyn_cast<DeclRefExpr>(x)) {
+      auto *v = dyn_cast<VarDecl>(d->getDecl());
+      if (!v)
+        return isa<EnumConstantDecl>(d->getDecl());
+      if (std::find(ivs.begin(), ivs.end(), v) != ivs.end())
+        return true;
+      const Expr *init = v->getInit();
+      return v->getType().isConstQualified() && init &&
+             !init->isValueDependent() && init->isIntegerConstantExpr(AC);
+    }
+    if (isa<CallExpr>(x) || isa<PseudoObjectExpr>(x) || isa<MemberExpr>(x))
+      return false;
+    for (const Stmt *c : x->children())
+      if (!writtenConstant(c))
+        return false;
+    return true;
+  };
+  bool unrolled = false;
+  if (primary >= 0 && unrollable && writtenConstant(cond) &&
+      writtenConstant(inc)) {
+    const Loop &l = M.ctx.loops[primary];
+    UnrolledLoops.insert(primary);
+    unrolled = l.cond && unrolledConstant(l.init) &&
+               unrolledConstant(l.next) && unrolledConstant(l.cond);
+    if (!unrolled)
+      UnrolledLoops.erase(primary);
+  }
   // Per iteration: the test, the update and the branch back.
-  work((cond ? instructions(cond, AC) : 0) + (inc ? instructions(inc, AC) : 0) +
-       1);
+  if (!unrolled)
+    work((cond ? instructions(cond, AC) : 0) +
+         (inc ? instructions(inc, AC) : 0) + 1);
   // The condition's own accesses (while (a[i] > x), a compare-and-swap in a
   // do-while test): recorded once per iteration under the body's mask, which
   // is exact for a test after the body and leaves out only the final, failing
@@ -487,6 +575,8 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   Terminated = false;
   Mask = savedMask;
   IfFrameNow = savedFrame;
+  if (unrolled)
+    UnrolledLoops.erase(primary);
   // After the loop the variables hold whatever the last iteration left.
   std::set<const VarDecl *> none;
   forgetAssigned(body, none);

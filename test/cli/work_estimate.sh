@@ -44,12 +44,36 @@ __global__ void sized(float *out, int n) {
   for (int k = 0; k < n; ++k)
     out[k * blockDim.x + threadIdx.x] += 1;
 }
+// Loops with constant bounds: nvcc unrolls them, so they have no test or
+// update, and v[i] is a register. `#pragma unroll 1` keeps the loop.
+__global__ void unrolled(const float *in, float *out) {
+  float v[8];
+  for (int i = 0; i < 8; ++i)
+    v[i] = in[threadIdx.x * 8 + i];
+  float s = 0;
+  for (int i = 0; i < 8; ++i)
+    s += v[i];
+  out[threadIdx.x] = s;
+}
+__global__ void rolled(const float *in, float *out) {
+  float v[8];
+#pragma unroll 1
+  for (int i = 0; i < 8; ++i)
+    v[i] = in[threadIdx.x * 8 + i];
+  float s = 0;
+#pragma unroll 1
+  for (int i = 0; i < 8; ++i)
+    s += v[i];
+  out[threadIdx.x] = s;
+}
 static const unsigned N = 1u << 20;
 void run(const float *in, float *out, int n) {
   interleaved<<<N / 256, 256>>>(in, out);
   sequential<<<N / 256, 256>>>(in, out);
   laneLoop<<<8, 64>>>(out);
   sized<<<n, 128>>>(out, n);
+  unrolled<<<1, 256>>>(in, out);
+  rolled<<<1, 256>>>(in, out);
 }
 CU
 
@@ -58,7 +82,7 @@ expect_rc w 0
 json w "all(k['issue'] is not None for k in d['kernels'])"
 json w "all(set(k['issue']) == {'warp_instructions_per_block', 'warp_instructions_per_launch', 'grid_dim', 'grid_dim_source', 'active_lanes', 'assumptions'} for k in d['kernels'])"
 # The grid of the launch, where it is, and the launch's total.
-json w "[(k['issue']['grid_dim'], k['issue']['grid_dim_source']) for k in d['kernels'] if k['name'] == 'interleaved'] == [([4096, 1, 1], 'the launch at work.cu:44')]"
+json w "[(k['issue']['grid_dim'], k['issue']['grid_dim_source']) for k in d['kernels'] if k['name'] == 'interleaved'] == [([4096, 1, 1], 'the launch at work.cu:66')]"
 json w "all(k['issue']['warp_instructions_per_launch'] == k['issue']['warp_instructions_per_block'] * 4096 for k in d['kernels'] if k['name'] in ('interleaved', 'sequential'))"
 # The interleaved reduction issues at least twice the sequential one (the
 # GPU: 2.4x the warp instructions, 2.0x the time), at fewer lanes.
@@ -68,6 +92,12 @@ json w "[k['issue']['assumptions'] for k in d['kernels'] if k['name'] in ('inter
 # (the loop's body, next to the straight-line code at 32).
 json w "[16 < k['issue']['active_lanes'] < 20 for k in d['kernels'] if k['name'] == 'laneLoop'] == [True]"
 json w "[k['issue']['warp_instructions_per_block'] > 2 * 31 * 3 for k in d['kernels'] if k['name'] == 'laneLoop'] == [True]"
+# Per warp: 8 loads at 4 instructions (the address's multiply and add, the
+# element's address and load), 8 register adds, three declarations with a
+# value (s and the two loop counters: 1 each), the store (2); a kept loop
+# adds its test, update and branch (3) to each iteration.
+json w "[k['issue']['warp_instructions_per_block'] for k in d['kernels'] if k['name'] == 'unrolled'] == [8 * (8 * 4 + 8 * 1 + 3 + 2)]"
+json w "[k['issue']['warp_instructions_per_block'] for k in d['kernels'] if k['name'] == 'rolled'] == [8 * (8 * 4 + 8 * 1 + 3 + 2 + 2 * 8 * 3)]"
 # A grid and a trip count the project does not show: per block only, with
 # the value it assumed.
 json w "[(k['issue']['warp_instructions_per_launch'], k['issue']['grid_dim'], k['issue']['grid_dim_source']) for k in d['kernels'] if k['name'] == 'sized'] == [(None, None, '')]"
