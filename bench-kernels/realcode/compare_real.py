@@ -619,6 +619,99 @@ def branch_bodies(run, prog, progdir):
     return out
 
 
+def _dims(text):
+    """'(256, 1, 1)' -> [256, 1, 1]."""
+    return [int(x) for x in re.findall(r'\d+', text or '')]
+
+
+def kernel_work(run, prog):
+    """warplint's work estimate of each measured kernel (JSON kernels:
+    issue) against the GPU's warp instructions executed and predicated-on
+    threads of that launch: per block (the measured grid's blocks), for the
+    configuration warplint analyzed with the measured block shape. Kernels
+    are matched by name, and template instantiations by canonical_instance();
+    a name with several instantiations and none that matches is left out."""
+    out = []
+    doc = run['doc'] or {}
+    for k in prog.get('kernels', []):
+        inst = k.get('inst_executed')
+        block, grid = _dims(k.get('block')), _dims(k.get('grid'))
+        if not inst or len(block) != 3 or len(grid) != 3:
+            continue
+        dem = k.get('demangled') or ''
+        name, canon = kernel_base_name(dem), canonical_instance(dem)
+        cands = [w for w in doc.get('kernels', [])
+                 if w['name'] == name and w.get('issue') and
+                 w['block_dim'] == block]
+        if canon:
+            exact = [w for w in cands
+                     if canonical_instance(w['signature']) == canon]
+            cands = exact or (cands if len({w['signature'] for w in cands}) == 1
+                              else [])
+        if not cands:
+            continue
+        w = cands[0]['issue']
+        blocks = grid[0] * grid[1] * grid[2]
+        on = sum(l.get('pred_on_threads') or 0 for l in k.get('lines', []))
+        lines_inst = sum(l.get('inst_executed') or 0 for l in k.get('lines', []))
+        out.append(dict(program=run['program'], kernel=dem,
+                        predicted=w['warp_instructions_per_block'] * blocks,
+                        measured=float(inst),
+                        lanes=w['active_lanes'],
+                        measured_lanes=on / lines_inst if lines_inst else None,
+                        assumed=bool(w['assumptions'])))
+    return out
+
+
+def work_summary(works):
+    """How the work estimates compare with the GPU over real kernels: the
+    ratio measured/predicted, how many are within 2x, the rank correlation
+    across kernels, and the lanes within 1 lane or 10%."""
+    def stats(ws):
+        if not ws:
+            return None
+        r = sorted(w['measured'] / w['predicted'] for w in ws if w['predicted'])
+        lanes = [w for w in ws if w['measured_lanes'] is not None]
+        return collections.OrderedDict(
+            kernels=len(ws),
+            ratio=[round(r[len(r) // 10], 3), round(r[len(r) // 2], 3),
+                   round(r[(9 * len(r)) // 10], 3)] if r else None,
+            within_2x=sum(0.5 <= x <= 2 for x in r),
+            spearman=rank_correlation([w['predicted'] for w in ws],
+                                      [w['measured'] for w in ws]),
+            lanes=len(lanes),
+            lanes_agree=sum(abs(w['lanes'] - w['measured_lanes']) <=
+                            max(1.0, 0.1 * w['measured_lanes'])
+                            for w in lanes))
+    return collections.OrderedDict(
+        all=stats(works), no_assumption=stats([w for w in works
+                                               if not w['assumed']]))
+
+
+def rank_correlation(xs, ys):
+    """Spearman's rho (ties share their mean rank); None under 3 points."""
+    if len(xs) < 3:
+        return None
+    def ranks(v):
+        order = sorted(range(len(v)), key=lambda i: v[i])
+        r = [0.0] * len(v)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
+                j += 1
+            for q in range(i, j + 1):
+                r[order[q]] = (i + j) / 2.0
+            i = j + 1
+        return r
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    vx = sum((a - mx) ** 2 for a in rx) ** 0.5
+    vy = sum((b - my) ** 2 for b in ry) ** 0.5
+    return round(cov / (vx * vy), 3) if vx and vy else None
+
+
 def join(run, prog, progdir, how):
     """Rows, one per measured executed (file, line, space), plus the
     diagnostics that fall on no executed line."""
@@ -1151,6 +1244,7 @@ def main():
         rows, stray = [], []
         gruns = []
         bodies = []
+        works = []
         for prog in progs:
             run = runs[prog['program']]
             gruns.append(run)
@@ -1159,6 +1253,7 @@ def main():
             rows += r
             stray += s
             bodies += branch_bodies(run, prog, os.path.join(corpus, prog['program']))
+            works += kernel_work(run, prog)
         for r in rows + stray:
             r['gpu'] = gpu
         summary = summarize(rows, stray, gruns)
@@ -1172,6 +1267,16 @@ def main():
               '%d of %d (predicated bodies: %d of %d; the GPU\'s per-line figure '
               'includes the convergence-barrier instructions of branched ones)' % (
                   bb['agree'], bb['bodies'], bb['predicated_agree'], bb['predicated']))
+        summary['work'] = work_summary(works)
+        for label, ws in summary['work'].items():
+            if ws:
+                print('work    %s: %d kernels; GPU warp instructions over the '
+                      'estimate p10/median/p90 %s, within 2x %d; Spearman %s; '
+                      'mean lanes within 1 lane or 10%%: %d of %d' % (
+                          label.replace('_', ' '), ws['kernels'],
+                          '/'.join(str(x) for x in ws['ratio']),
+                          ws['within_2x'], ws['spearman'], ws['lanes_agree'],
+                          ws['lanes']))
         report[gpu] = dict(measurements=digest, summary=summary)
         all_rows += [r for r in rows if not r.get('outside')] + stray
         if args.check:
