@@ -58,6 +58,10 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 RESULTS = os.path.join(HERE, 'results')
 BASELINE = os.path.join(RESULTS, 'baseline.json')
 DEFAULT_CORPUS = os.path.join(ROOT, '..', 'shared', 'corpus', 'hecbench')
+# The bench comparison's statistics (bench-kernels/compare.py).
+sys.path.insert(0, os.path.dirname(HERE))
+import compare as bench_compare  # noqa: E402
+
 SKIP = 77
 
 BAD = 2.0            # a line the GPU shows at >= BAD x ideal is a bad line
@@ -663,6 +667,12 @@ def kernel_work(run, prog):
     return out
 
 
+def rank_correlation(xs, ys):
+    """Spearman's rho as the bench comparison computes it, rounded."""
+    rho = bench_compare.spearman(xs, ys)
+    return None if rho is None else round(rho, 3)
+
+
 def work_summary(works):
     """How the work estimates compare with the GPU over real kernels: the
     ratio measured/predicted, how many are within 2x, the rank correlation
@@ -686,30 +696,6 @@ def work_summary(works):
     return collections.OrderedDict(
         all=stats(works), no_assumption=stats([w for w in works
                                                if not w['assumed']]))
-
-
-def rank_correlation(xs, ys):
-    """Spearman's rho (ties share their mean rank); None under 3 points."""
-    if len(xs) < 3:
-        return None
-    def ranks(v):
-        order = sorted(range(len(v)), key=lambda i: v[i])
-        r = [0.0] * len(v)
-        i = 0
-        while i < len(order):
-            j = i
-            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
-                j += 1
-            for q in range(i, j + 1):
-                r[order[q]] = (i + j) / 2.0
-            i = j + 1
-        return r
-    rx, ry = ranks(xs), ranks(ys)
-    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    vx = sum((a - mx) ** 2 for a in rx) ** 0.5
-    vy = sum((b - my) ** 2 for b in ry) ** 0.5
-    return round(cov / (vx * vy), 3) if vx and vy else None
 
 
 def join(run, prog, progdir, how):
