@@ -128,6 +128,11 @@ struct SyncFacts {
   bool maskFromActivemask = false;
   bool laneVaryingPath = false;  // reached under a lane-dependent condition
   std::vector<std::string> argText;
+  /// A collective of a thread_block_tile<tileSize> (0: none), and the lanes
+  /// of one of its tiles that reach it while others of that tile do not
+  /// (in warp reach.warp; 0 when every tile arrives whole).
+  int tileSize = 0;
+  LaneMask partialTile = 0;
 };
 
 /// A shared load after a shared store of the same array with no barrier.

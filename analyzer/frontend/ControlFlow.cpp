@@ -267,6 +267,16 @@ void runSyncRules(const FunctionDecl *k, const KernelModel &m,
                      uint32_t(maskValue) == AllLanes;
     facts.maskFromActivemask = mentionsActivemask(s.maskArg, m.ctx);
     facts.laneVaryingPath = s.mask && props(s.mask, m.ctx).laneVarying;
+    facts.tileSize = s.tileSize;
+    if (s.tileSize > 0 && reach.partialWarp)
+      for (int t = 0; t < WarpSize / s.tileSize && !facts.partialTile; ++t) {
+        LaneMask lanes = s.tileSize == 32
+                             ? AllLanes
+                             : ((1u << s.tileSize) - 1) << (t * s.tileSize);
+        LaneMask in = reach.active & lanes;
+        if (in && in != (reach.present & lanes))
+          facts.partialTile = in;
+      }
     for (const Expr *a : s.call->arguments())
       if (!isa<CXXDefaultArgExpr>(a))
         facts.argText.push_back(rep.text(a->getSourceRange()));

@@ -100,6 +100,9 @@ struct SyncSite {
   std::string callee;
   LaneExpr mask;    // lanes that reach it
   LaneExpr maskArg; // the *_sync mask argument, if any
+  /// A collective of a cooperative-groups thread_block_tile<N> (N <= 32):
+  /// N, whose every thread must arrive (0: not a tile's).
+  int tileSize = 0;
   std::vector<const clang::CallExpr *> calls;
 };
 

@@ -309,6 +309,8 @@ private:
                             const std::string &intrinsic);
   /// The lane index within its warp (linear thread index % 32).
   LaneExpr laneIndex();
+  /// threadIdx linearized over the block (x fastest).
+  LaneExpr linearThreadIndex();
   /// Alternatives (AccessSite::alternatives) for the next recordIntrinsic.
   std::vector<std::pair<LaneExpr, std::string>> NextAlternatives;
   /// While inline PTX is walked: the end of its statement, where nvcc's

@@ -20,13 +20,15 @@
 namespace warplint {
 namespace detail {
 
+LaneExpr Walker::linearThreadIndex() {
+  return bin(Op::Add, threadIdx(0),
+             bin(Op::Mul, blockDim(0),
+                 bin(Op::Add, threadIdx(1),
+                     bin(Op::Mul, blockDim(1), threadIdx(2)))));
+}
+
 LaneExpr Walker::laneIndex() {
-  LaneExpr linear =
-      bin(Op::Add, threadIdx(0),
-          bin(Op::Mul, blockDim(0),
-              bin(Op::Add, threadIdx(1),
-                  bin(Op::Mul, blockDim(1), threadIdx(2)))));
-  return bin(Op::Rem, linear, cst(WarpSize));
+  return bin(Op::Rem, linearThreadIndex(), cst(WarpSize));
 }
 
 void Walker::recordIntrinsic(const Expr *at, const Val &ptr, int bytes,

@@ -305,9 +305,103 @@ const Expr *Walker::atomicRefTarget(const Expr *obj) {
   return nullptr;
 }
 
+/// N of a cooperative_groups::thread_block_tile<N, ...> (through references
+/// and pointers), else 0.
+static int tileSizeOf(QualType t) {
+  if (t.isNull())
+    return 0;
+  t = t.getNonReferenceType();
+  if (t->isPointerType())
+    t = t->getPointeeType();
+  auto *sd = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      t->getAsCXXRecordDecl());
+  if (!sd || sd->getName() != "thread_block_tile" ||
+      sd->getQualifiedNameAsString().find("cooperative_groups") ==
+          std::string::npos)
+    return 0;
+  const TemplateArgumentList &args = sd->getTemplateArgs();
+  if (args.size() < 1 || args[0].getKind() != TemplateArgument::Integral)
+    return 0;
+  int64_t n = args[0].getAsIntegral().getExtValue();
+  return n > 0 && n <= 32 ? int(n) : 0;
+}
+
+/// The object a member function is called on: `tile` in `tile.sync()`,
+/// also when the member is static (CUDA 13's groups declare sync() so).
+static const Expr *calledOn(const CallExpr *c) {
+  if (auto *mc = dyn_cast<CXXMemberCallExpr>(c))
+    return mc->getImplicitObjectArgument();
+  if (auto *me = dyn_cast<MemberExpr>(c->getCallee()->IgnoreParenImpCasts()))
+    return me->getBase();
+  return nullptr;
+}
+
+/// A collective of a tile of at most 32 threads: `tile.sync()`, its
+/// shuffles and votes, `cg::sync(tile)`, `cg::reduce(tile, ...)`. The tile's
+/// size, or 0.
+static int tileCollective(const CallExpr *c, const FunctionDecl *fd,
+                          StringRef name) {
+  static const char *const methods[] = {
+      "sync", "shfl",  "shfl_down", "shfl_up",   "shfl_xor",
+      "any",  "all",   "ballot",    "match_any", "match_all"};
+  if (const Expr *obj = calledOn(c)) {
+    if (std::none_of(std::begin(methods), std::end(methods),
+                     [&](const char *m) { return name == m; }))
+      return 0;
+    return tileSizeOf(obj->IgnoreParenImpCasts()->getType());
+  }
+  if (fd && (name == "sync" || name == "reduce") && c->getNumArgs() >= 1 &&
+      fd->getQualifiedNameAsString().find("cooperative_groups") !=
+          std::string::npos)
+    return tileSizeOf(c->getArg(0)->IgnoreParenImpCasts()->getType());
+  return 0;
+}
+
 Val Walker::call(const CallExpr *c) {
   const FunctionDecl *fd = c->getDirectCallee();
   StringRef name = fd && fd->getIdentifier() ? fd->getName() : "";
+  // A tile's rank: its thread's lane within the tile, and the tile's index
+  // among the block's tiles (tiles are consecutive lanes of a warp); its
+  // size, and the number of tiles in the block.
+  if (name == "thread_rank" || name == "meta_group_rank" || name == "size" ||
+      name == "num_threads" || name == "meta_group_size")
+    if (const Expr *obj = calledOn(c))
+      if (int tile = tileSizeOf(obj->IgnoreParenImpCasts()->getType())) {
+        LaneExpr v =
+            name == "thread_rank" ? bin(Op::Rem, linearThreadIndex(), cst(tile))
+            : name == "meta_group_rank"
+                ? bin(Op::Div, linearThreadIndex(), cst(tile))
+            : name == "meta_group_size"
+                ? bin(Op::Div,
+                      bin(Op::Mul, blockDim(0),
+                          bin(Op::Mul, blockDim(1), blockDim(2))),
+                      cst(tile))
+                : cst(tile);
+        return intVal(withOrigin(v, origin(c)));
+      }
+  if (int tile = tileCollective(c, fd, name)) {
+    // Every thread of the tile must arrive, as with a *_sync intrinsic
+    // whose mask is the tile's lanes (all 32 for a warp-sized tile).
+    if (!NoRecord) {
+      SyncSite ss;
+      ss.call = c;
+      ss.callee = (calledOn(c)
+                       ? "thread_block_tile<" + std::to_string(tile) + ">::"
+                       : std::string("cooperative_groups::")) +
+                  name.str();
+      ss.mask = fullMask();
+      ss.tileSize = tile;
+      if (tile == 32)
+        ss.maskArg = cst(int64_t(AllLanes));
+      ss.calls = Calls;
+      M.syncs.push_back(ss);
+    }
+    if (name == "sync")
+      ++Epoch; // a __syncwarp for the tile's lanes
+    for (const Expr *arg : c->arguments())
+      rvalue(arg);
+    return opaque(c, true);
+  }
   // Cooperative groups: block.sync(), cg::sync(block), tile.sync().
   // (CUDA 13 declares thread_block::sync() static, so look at the class
   // that declares the method, not at the call's form.)
