@@ -172,7 +172,7 @@ private:
   /// per operator, address and memory access, more for a division (the
   /// bodies of the calls the walker inlines are walked, and counted, apart);
   /// at least 1.
-  int instructions(const Stmt *s, const ASTContext &ac) const;
+  int instructions(const Stmt *s) const;
   /// Loops nvcc unrolls (constant bounds) being walked, by model loop id.
   std::set<int> UnrolledLoops;
   /// Is `e` made of constants and the variables of UnrolledLoops only?

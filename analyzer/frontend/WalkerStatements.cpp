@@ -75,7 +75,8 @@ int Walker::weightUncached(const Stmt *s) {
   return 1 + calls;
 }
 
-int Walker::instructions(const Stmt *s, const ASTContext &ac) const {
+int Walker::instructions(const Stmt *s) const {
+  const ASTContext &ac = AC;
   int n = 0;
   auto isConstPow2 = [&](const Expr *e, bool &constant) {
     Expr::EvalResult r;
@@ -308,7 +309,7 @@ void Walker::ifStmt(const IfStmt *s) {
   }
   LaneExpr m0 = Mask;
   VarEnv before = Env;
-  work(instructions(s->getCond(), AC) + 1); // the test and the branch
+  work(instructions(s->getCond()) + 1); // the test and the branch
   int savedFrame = IfFrameNow;
   if (!NoRecord) {
     M.ifFrames.push_back({fullMask() ? fullMask() : cst(1),
@@ -551,8 +552,8 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   }
   // Per iteration: the test, the update and the branch back.
   if (!unrolled)
-    work((cond ? instructions(cond, AC) : 0) +
-         (inc ? instructions(inc, AC) : 0) + 1);
+    work((cond ? instructions(cond) : 0) +
+         (inc ? instructions(inc) : 0) + 1);
   // The condition's own accesses (while (a[i] > x), a compare-and-swap in a
   // do-while test): recorded once per iteration under the body's mask, which
   // is exact for a test after the body and leaves out only the final, failing
@@ -619,7 +620,7 @@ void Walker::stmt(const Stmt *s) {
     for (const Decl *d : ds->decls())
       if (auto *v = dyn_cast<VarDecl>(d)) {
         if (v->getInit() && spaceOf(v) == Space::Local)
-          work(instructions(v->getInit(), AC));
+          work(instructions(v->getInit()));
         declare(v);
       }
     return;
@@ -700,7 +701,7 @@ void Walker::stmt(const Stmt *s) {
     return stmt(as->getSubStmt());
   }
   if (auto *e = dyn_cast<Expr>(s)) {
-    work(instructions(e, AC));
+    work(instructions(e));
     rvalue(e);
     return;
   }
