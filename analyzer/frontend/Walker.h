@@ -208,6 +208,11 @@ private:
   Val opaque(const Expr *e, bool varying);
   bool varying(const Val &v);
   LaneExpr fullMask() { return land(OuterMask, Mask); }
+  /// fullMask(), or the constant 1 where every lane reaches the point.
+  LaneExpr reachMask() {
+    LaneExpr m = fullMask();
+    return m ? m : cst(1);
+  }
 
   Val param(const ParmVarDecl *p);
 

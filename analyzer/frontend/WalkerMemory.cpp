@@ -402,7 +402,8 @@ Val Walker::call(const CallExpr *c) {
       rvalue(arg);
     return opaque(c, true);
   }
-  // Cooperative groups: block.sync(), cg::sync(block), tile.sync().
+  // Cooperative groups: block.sync(), cg::sync(block) (a tile's sync is a
+  // tile collective, above).
   // (CUDA 13 declares thread_block::sync() static, so look at the class
   // that declares the method, not at the call's form.)
   // The free function cg::sync(group) is the same barrier.

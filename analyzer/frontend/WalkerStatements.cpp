@@ -76,11 +76,10 @@ int Walker::weightUncached(const Stmt *s) {
 }
 
 int Walker::instructions(const Stmt *s) const {
-  const ASTContext &ac = AC;
   int n = 0;
   auto isConstPow2 = [&](const Expr *e, bool &constant) {
     Expr::EvalResult r;
-    constant = !e->isValueDependent() && e->EvaluateAsInt(r, ac);
+    constant = !e->isValueDependent() && e->EvaluateAsInt(r, AC);
     if (!constant)
       return false;
     llvm::APSInt v = r.Val.getInt();
@@ -91,7 +90,7 @@ int Walker::instructions(const Stmt *s) const {
   // of the body), directly or through a local set from them.
   std::function<bool(const Expr *)> folded = [&](const Expr *e) {
     e = e->IgnoreParenImpCasts();
-    if (!e->isValueDependent() && e->isIntegerConstantExpr(ac))
+    if (!e->isValueDependent() && e->isIntegerConstantExpr(AC))
       return true;
     if (auto *d = dyn_cast<DeclRefExpr>(e)) {
       auto *v = dyn_cast<VarDecl>(d->getDecl());
@@ -187,9 +186,7 @@ bool Walker::unrolledConstant(const LaneExpr &e) const {
 void Walker::work(int weight) {
   if (NoRecord || Terminated || weight <= 0)
     return;
-  LaneExpr mask = fullMask();
-  if (!mask)
-    mask = cst(1);
+  LaneExpr mask = reachMask();
   if (!M.work.empty() && M.work.back().mask == mask &&
       M.work.back().frame == IfFrameNow) {
     M.work.back().weight += weight;
@@ -312,7 +309,7 @@ void Walker::ifStmt(const IfStmt *s) {
   work(instructions(s->getCond()) + 1); // the test and the branch
   int savedFrame = IfFrameNow;
   if (!NoRecord) {
-    M.ifFrames.push_back({fullMask() ? fullMask() : cst(1),
+    M.ifFrames.push_back({reachMask(),
                           weight(s->getThen()) + weight(s->getElse()),
                           savedFrame});
     IfFrameNow = int(M.ifFrames.size()) - 1;

@@ -54,14 +54,12 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
       lp.usesBlockIdx = false; // block 0's loop, at other iterations
       EnvEnumeration en(c, lp);
       Env env = base;
-      int n = 0;
       for (int e = 0; e < en.size(); ++e) {
         en.apply(env, e);
         env.blockIdx[0] = env.blockIdx[1] = env.blockIdx[2] = 0;
         t += tripCount(c, shape, env, warp, loop);
-        ++n;
       }
-      t /= n;
+      t /= en.size();
     }
     if (t >= MaxTrip)
       addUnique(out.loopsAtCap, loop);
