@@ -396,14 +396,42 @@ std::vector<LaneMask> WarpEval::loopActiveSequence(int loop, int maxIter) {
 Lanes WarpEval::value(const LaneExpr &e) {
   if (e.use_count() <= 1 || e->depth < 3)
     return compute(e);
-  auto it = Memo.find(e.get());
-  if (it != Memo.end() && it->second.first == Gen)
-    return it->second.second;
+  MemoEntry *m = memoFind(e.get());
+  if (m && m->gen == Gen)
+    return m->value;
   uint64_t gen = Gen;
   Lanes v = compute(e);
-  if (gen == Gen)
-    Memo[e.get()] = {gen, v};
+  if (gen != Gen)
+    return v;
+  // compute() may have added entries: look again before adding one.
+  if ((m = memoFind(e.get()))) {
+    m->gen = gen;
+    m->value = v;
+    return v;
+  }
+  constexpr size_t Searched = 16;
+  if (Memo.empty())
+    Memo.reserve(Searched);
+  Memo.push_back({e.get(), gen, v});
+  if (Memo.size() > Searched) {
+    if (MemoIndex.empty())
+      for (size_t i = 0; i < Memo.size(); ++i)
+        MemoIndex.emplace(Memo[i].node, i);
+    else
+      MemoIndex.emplace(e.get(), Memo.size() - 1);
+  }
   return v;
+}
+
+WarpEval::MemoEntry *WarpEval::memoFind(const Node *n) {
+  if (!MemoIndex.empty()) {
+    auto it = MemoIndex.find(n);
+    return it == MemoIndex.end() ? nullptr : &Memo[it->second];
+  }
+  for (MemoEntry &m : Memo)
+    if (m.node == n)
+      return &m;
+  return nullptr;
 }
 
 Lanes WarpEval::compute(const LaneExpr &e) {

@@ -192,7 +192,17 @@ private:
   Lanes compute(const LaneExpr &e);
   LaneMask cond(const LaneExpr &e, bool positive);
   uint64_t Gen = 0; // bumped whenever a loop override changes
-  std::unordered_map<const Node *, std::pair<uint64_t, Lanes>> Memo;
+  // Shared nodes' values, per generation: searched in order while there are
+  // few (most addresses share a handful of nodes, and a hash node per entry
+  // cost more than the search), through an index past that.
+  struct MemoEntry {
+    const Node *node;
+    uint64_t gen;
+    Lanes value;
+  };
+  std::vector<MemoEntry> Memo;
+  std::unordered_map<const Node *, size_t> MemoIndex;
+  MemoEntry *memoFind(const Node *n);
   const Lanes &loopValue(int loop);
   LaneMask loopActive(int loop);
 

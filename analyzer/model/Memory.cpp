@@ -7,21 +7,50 @@
 
 namespace warplint {
 
+// Distinct values of `first[i]..last[i]` over n ranges: through a bit set
+// when they all fall within 256 of the smallest (a warp's sectors or
+// elements usually do), else by sorting.
+static int distinctInRanges(const int64_t *first, const int64_t *last, int n) {
+  if (n == 0)
+    return 0;
+  int64_t lo = first[0], hi = last[0];
+  for (int i = 1; i < n; ++i) {
+    lo = std::min(lo, first[i]);
+    hi = std::max(hi, last[i]);
+  }
+  // (Unsigned: the distance between two wrapped addresses may overflow.)
+  if (uint64_t(hi) - uint64_t(lo) < 256) {
+    uint64_t bits[4] = {0, 0, 0, 0};
+    for (int i = 0; i < n; ++i)
+      for (int64_t v = first[i]; v <= last[i]; ++v) {
+        uint64_t off = uint64_t(v) - uint64_t(lo);
+        bits[off >> 6] |= uint64_t(1) << (off & 63);
+      }
+    return __builtin_popcountll(bits[0]) + __builtin_popcountll(bits[1]) +
+           __builtin_popcountll(bits[2]) + __builtin_popcountll(bits[3]);
+  }
+  int64_t values[2 * WarpSize];
+  int m = 0;
+  for (int i = 0; i < n; ++i)
+    for (int64_t v = first[i]; v <= last[i] && m < 2 * WarpSize; ++v)
+      values[m++] = v;
+  std::sort(values, values + m);
+  return int(std::unique(values, values + m) - values);
+}
+
 int sectorsForRequest(const Lanes &addr, LaneMask active, int bytes) {
-  int64_t sectors[2 * WarpSize];
+  int64_t first[WarpSize], last[WarpSize];
   int n = 0;
   for (int l = 0; l < WarpSize; ++l) {
     if (!((active >> l) & 1))
       continue;
     // The last byte's sector counted from the first, which cannot overflow
     // (an address may be any int64 the evaluator wrapped to).
-    int64_t first = addr[l] >> 5,
-            last = first + (((addr[l] & 31) + bytes - 1) >> 5);
-    for (int64_t s = first; s <= last && n < 2 * WarpSize; ++s)
-      sectors[n++] = s;
+    first[n] = addr[l] >> 5;
+    last[n] = first[n] + (((addr[l] & 31) + bytes - 1) >> 5);
+    ++n;
   }
-  std::sort(sectors, sectors + n);
-  return int(std::unique(sectors, sectors + n) - sectors);
+  return distinctInRanges(first, last, n);
 }
 
 int idealSectors(int activeLanes, int bytes) {
@@ -35,8 +64,7 @@ static int distinctAddresses(const Lanes &addr, LaneMask active) {
   for (int l = 0; l < WarpSize; ++l)
     if ((active >> l) & 1)
       seen[n++] = addr[l];
-  std::sort(seen, seen + n);
-  return int(std::unique(seen, seen + n) - seen);
+  return distinctInRanges(seen, seen, n);
 }
 
 // The ideal counts the distinct elements the active lanes ask for, as
@@ -166,6 +194,8 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
     t.ideal += c.ideal;
     t.lanes += __builtin_popcount(active);
     int prev = -1;
+    // The most common distance is only reported for the first request.
+    const bool first = t.requests == 1;
     std::map<int64_t, int> diffs;
     for (int l = 0; l < WarpSize; ++l) {
       if (!((active >> l) & 1))
@@ -174,7 +204,8 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
         // Addresses wrap like the GPU's integers; so does their distance.
         int64_t gap = wrapSub(addr[l], addr[prev]);
         int64_t d = gap / (l - prev);
-        diffs[d]++;
+        if (first)
+          diffs[d]++;
         if (gap % (l - prev) != 0)
           t.strideConstant = false;
         if (!t.strideSeen) {
@@ -186,7 +217,7 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
       }
       prev = l;
     }
-    if (t.requests == 1 && !diffs.empty())
+    if (first && !diffs.empty())
       t.firstCommon = std::max_element(diffs.begin(), diffs.end(),
                                        [](const auto &x, const auto &y) {
                                          return x.second < y.second;

@@ -188,6 +188,13 @@ TEST(SectorCount, Table) {
       {"two sectors", {0, 32}, AllLanes, 4, 2},
       {"inactive lanes ignored", {0, 4096}, 0x55555555u, 4, 1},
       {"no active lane", {0}, 0, 4, 0},
+      // Counted through a bit set when the sectors are close together, by
+      // sorting when they are not: both in any lane order.
+      {"lanes in descending order", {96, 64, 32, 0}, AllLanes, 4, 4},
+      {"far apart and unordered", {1 << 20, 0, 1 << 12}, AllLanes, 4, 3},
+      {"straddling elements far apart", {30, 1 << 20}, AllLanes, 8, 3},
+      {"further apart than the range", {INT64_MIN, INT64_MAX - 3}, AllLanes,
+       4, 2},
   };
   for (const SectorRow &row : rows) {
     Lanes a;
