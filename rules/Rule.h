@@ -63,7 +63,13 @@ struct AccessFacts {
   /// dimension with skew): the offset it would then have, and the change in
   /// words. A rule offers the first that it verifies.
   const std::vector<std::pair<LaneExpr, std::string>> *alternatives = nullptr;
+  bool atomic = false; // an atomic read-modify-write
 };
+
+/// "load", "store" or "atomic": what the message calls the access.
+inline const char *accessOp(const AccessFacts &f) {
+  return f.atomic ? "atomic" : f.store ? "store" : "load";
+}
 
 /// "shared load", or "ldmatrix.x4 shared load" for an intrinsic's access.
 inline std::string accessKind(const AccessFacts &f, const char *space,

@@ -147,7 +147,7 @@ std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
       worst = c;
   }
   Finding out;
-  const char *op = f.store ? "store" : "load";
+  const char *op = accessOp(f);
   // "lanes 0..31 read words 32 apart (bank 0 each)" when every lane is in the
   // worst bank, else "...; lanes 0, 16 share bank 0".
   int64_t stride = r.laneStride ? *r.laneStride : r.commonStride;

@@ -24,7 +24,7 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
   Dependence dep = describeDependence(r, f.ctx);
 
   Finding out;
-  const char *op = f.store ? "store" : "load";
+  const char *op = accessOp(f);
   // A wide element read whole, lanes side by side: every byte is used, but
   // nvcc moves it in several instructions and each counts its own sectors.
   if (f.splitOf && r.laneStride &&

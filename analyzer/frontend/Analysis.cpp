@@ -338,15 +338,11 @@ private:
     CostModel cost = site.space == Space::Shared     ? sharedWavefronts
                      : site.space == Space::Constant ? constantAddresses
                                                      : globalSectors;
-    // An atomic's sectors or wavefronts are what its lanes touch, and Nsight
-    // Compute counts that as its ideal too: the cost of an atomic is the
-    // serialization on equal addresses, reported on its own.
-    if (site.atomic)
-      cost = [base = cost](const Lanes &addr, LaneMask active, int bytes) {
-        Cost c = base(addr, active, bytes);
-        c.ideal = c.actual;
-        return c;
-      };
+    // An atomic is counted as a load or store of its space is: sectors (or
+    // wavefronts) as its lanes touch them, against the distinct elements
+    // they ask for (measured: a scattered REDG.ADD is 21 sectors per request
+    // against an ideal of 4, one address is 1 against 1). Serialization on
+    // equal addresses is reported on its own.
     AccessResult r;
     if (site.unknown.empty())
       r = analyzeAccess(site.access, m.ctx, choice.shapes, cost);
@@ -408,7 +404,8 @@ private:
                       site.space, site.store, site.structMember,
                       site.elementStride, array ? &*array : nullptr,
                       site.splitOf, site.intrinsic,
-                      site.alternatives.empty() ? nullptr : &site.alternatives};
+                      site.alternatives.empty() ? nullptr : &site.alternatives,
+                      site.atomic};
     // Inline PTX is reported where its statement ends (its operand is
     // elsewhere): that place is the finding's whole range.
     SourceRange siteRange = !site.intrinsic.empty() && site.reportAt.isValid()
