@@ -163,6 +163,11 @@ private:
   int StmtId = 0; // the statement being walked, for merging its accesses
   /// The next loop is marked `#pragma unroll 1` or `#pragma nounroll`.
   bool NoUnrollNext = false;
+  /// Per loop being walked (innermost last; a switch pushes one too, since
+  /// its `break` is its own): its body's mask on entry, and whether a
+  /// `break` leaves it under a narrower, lane-varying mask, so that lanes
+  /// can leave it at different iterations.
+  std::vector<std::pair<LaneExpr, bool>> BreakScopes;
   int RestWeight = 0; // statements after the current one in its block
   int IfFrameNow = -1; // the innermost if-body being walked (IfFrame)
   /// Records `weight` statements of straight-line work under the current
@@ -330,8 +335,11 @@ private:
   void ifStmt(const IfStmt *s);
 
   /// Forget what a loop body changes: each assigned local becomes unknown,
-  /// lane-varying if its value so far is.
-  void forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep);
+  /// lane-varying if its value so far is or if `varies` (lanes leave the
+  /// loop at different iterations). A pointer stays a pointer into the same
+  /// memory, at an unknown offset.
+  void forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep,
+                      bool varies = false);
 
   /// Variables a loop body updates exactly once per iteration, at its top
   /// level (`i += stride;`, `++i;`), and nowhere else in the body.

@@ -339,7 +339,8 @@ void Walker::ifStmt(const IfStmt *s) {
   }
 }
 
-void Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep) {
+void Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep,
+                            bool varies) {
   AssignedVars av;
   av.TraverseStmt(const_cast<Stmt *>(body));
   if (av.thisAssigned && This)
@@ -352,16 +353,46 @@ void Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &k
       continue;
     }
     auto it = Env.find(v);
-    bool vary = it == Env.end() || varying(it->second);
+    bool vary = varies || it == Env.end() || varying(it->second);
     std::string name = v->getName().str();
-    Env[v] = Val{Val::Int,
-                 vary ? data(M.ctx.addAtom(
-                            name, AtomKind::Data,
-                            "the address depends on '" + name +
-                                "', which a loop changes in a way warplint "
-                                "does not model"))
-                      : unknown(M.ctx.addAtom(name, AtomKind::Uniform))};
+    LaneExpr value =
+        vary ? data(M.ctx.addAtom(name, AtomKind::Data,
+                                  "the address depends on '" + name +
+                                      "', which a loop changes in a way "
+                                      "warplint does not model"))
+             : unknown(M.ctx.addAtom(name, AtomKind::Uniform));
+    // A pointer the loop moves still points into the same memory: its
+    // accesses are then reported (as depending on the loop), not dropped.
+    if (it != Env.end() && it->second.isPtr()) {
+      Val p = it->second;
+      p.v = vary ? value : p.v + value;
+      Env[v] = p;
+      continue;
+    }
+    Env[v] = Val{Val::Int, value};
   }
+}
+
+// `next` as `var + step` with a step that does not use the variable.
+static LaneExpr linearStep(const LaneExpr &next, int loop, const Context &ctx) {
+  if (!next)
+    return nullptr;
+  auto isVar = [&](const LaneExpr &e) {
+    return e && e->op == Op::LoopVar && e->value == loop;
+  };
+  auto free = [&](const LaneExpr &e) {
+    if (!e)
+      return false;
+    Props p = props(e, ctx);
+    return std::find(p.loops.begin(), p.loops.end(), loop) == p.loops.end();
+  };
+  if (next->op == Op::Add && isVar(next->a) && free(next->b))
+    return next->b;
+  if (next->op == Op::Add && isVar(next->b) && free(next->a))
+    return next->a;
+  if (next->op == Op::Sub && isVar(next->a) && free(next->b))
+    return un(Op::Neg, next->b);
+  return nullptr;
 }
 
 std::map<const VarDecl *, const Expr *> Walker::bodyInductions(const Stmt *body) {
@@ -564,7 +595,10 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   };
   if (!testAfterBody)
     conditionAccesses();
+  BreakScopes.push_back({Mask, false});
   stmt(body);
+  bool breakVaries = BreakScopes.back().second;
+  BreakScopes.pop_back();
   Terminated = false;
   if (testAfterBody)
     conditionAccesses();
@@ -576,10 +610,35 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   if (unrolled)
     UnrolledLoops.erase(primary);
   // After the loop the variables hold whatever the last iteration left.
+  // When every lane leaves at the same iteration (a uniform condition, no
+  // lane-varying break), an induction variable with a uniform step is its
+  // start plus that step times the (unknown, uniform) trip count: a pointer
+  // walked along a row keeps its lanes' pattern. Otherwise each lane's
+  // value is its own.
+  bool exitVaries =
+      breakVaries || (c && c->op != Op::Assumed && props(c, M.ctx).laneVarying);
+  std::map<const VarDecl *, Val> closed;
+  if (!exitVaries && primary >= 0) {
+    int trips = -1;
+    for (auto &[v, var] : vars) {
+      const Loop &l = M.ctx.loops[var.v->value];
+      LaneExpr step = linearStep(l.next, int(var.v->value), M.ctx);
+      if (!step || !l.init || props(step, M.ctx).laneVarying)
+        continue;
+      if (trips < 0)
+        trips = M.ctx.addAtom(M.ctx.loops[primary].var + "-loop trips",
+                              AtomKind::Uniform);
+      Val after = var;
+      after.v = l.init + step * unknown(trips);
+      closed[v] = after;
+    }
+  }
   std::set<const VarDecl *> none;
-  forgetAssigned(body, none);
+  forgetAssigned(body, none, exitVaries);
   if (inc)
-    forgetAssigned(inc, none);
+    forgetAssigned(inc, none, exitVaries);
+  for (auto &[v, after] : closed)
+    Env[v] = after;
 }
 
 void Walker::forStmt(const ForStmt *s) {
@@ -652,6 +711,9 @@ void Walker::stmt(const Stmt *s) {
     return;
   }
   if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {
+    if (isa<BreakStmt>(s) && !BreakScopes.empty() &&
+        Mask != BreakScopes.back().first && varying(intVal(Mask)))
+      BreakScopes.back().second = true;
     Terminated = true;
     return;
   }
@@ -668,7 +730,9 @@ void Walker::stmt(const Stmt *s) {
           if (auto v = constant(cs->getLHS()))
             b.caseValues.push_back(*v);
     }
-    // Cases are walked in order under the switch's own condition.
+    // Cases are walked in order under the switch's own condition; a
+    // `break` in them leaves the switch, not a loop around it.
+    BreakScopes.push_back({Mask, false});
     if (auto *body = dyn_cast_or_null<CompoundStmt>(sw->getBody())) {
       for (const Stmt *c : body->body()) {
         stmt(c);
@@ -678,6 +742,7 @@ void Walker::stmt(const Stmt *s) {
       stmt(sw->getBody());
       Terminated = false;
     }
+    BreakScopes.pop_back();
     return;
   }
   if (auto *cs = dyn_cast<SwitchCase>(s))
