@@ -67,14 +67,17 @@ static int distinctAddresses(const Lanes &addr, LaneMask active) {
   return distinctInRanges(seen, seen, n);
 }
 
-// The ideal counts the distinct elements the active lanes ask for, as
-// Nsight Compute's "ideal sectors" does: a load every lane makes from one
-// address ideally moves one sector, not a warp's worth (measured on real
-// programs: `mean[blockIdx.x]` is 1 sector, ideal 1).
+// The ideal as Nsight Compute's "ideal sectors" counts it: the sectors the
+// active lanes' bytes would fill side by side, but never more than the
+// request touches. A load every lane makes from one address ideally moves
+// one sector, not a warp's worth (`mean[blockIdx.x]`: 1 sector, ideal 1);
+// two rows of a 16x16 block reading one element each touch two sectors,
+// ideal two (measured: floydwarshall's `dist[y * n + k]`, 1.0x); sixteen
+// scattered addresses, two lanes each, are 16 sectors against 4.
 Cost globalSectors(const Lanes &addr, LaneMask active, int bytes) {
-  int distinct = distinctAddresses(addr, active);
-  return {double(sectorsForRequest(addr, active, bytes)),
-          double(idealSectors(distinct, bytes))};
+  int sectors = sectorsForRequest(addr, active, bytes);
+  int packed = idealSectors(__builtin_popcount(active), bytes);
+  return {double(sectors), double(std::min(sectors, packed))};
 }
 
 static int phaseLanes(int bytes) {

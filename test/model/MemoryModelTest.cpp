@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 namespace warplint {
 namespace {
 
@@ -56,14 +58,15 @@ INSTANTIATE_TEST_SUITE_P(
         Row{"char g", g(), 1, B256, 1, 1},
         Row{"short g", g(), 2, B256, 2, 2},
         Row{"float4 g", g(), 16, B256, 16, 16},
-        // The ideal counts distinct elements (ncu: a warp-uniform load's
-        // ideal is 1 sector, measured on real programs).
+        // The ideal is what the active lanes' bytes fill, capped by the
+        // sectors touched (ncu: a warp-uniform load's ideal is 1 sector,
+        // measured on real programs; see IdealAsNsightComputeCountsIt).
         Row{"blockIdx.x", blockIdx(0), 4, B256, 1, 1},
         Row{"tid % 4", bin(Op::Rem, tid(), cst(4)), 4, B256, 1, 1},
         Row{"tid / 2 + 8", bin(Op::Div, tid(), cst(2)) + cst(8), 4, B256, 2,
             2},
         Row{"tid / 2 + 7 (misaligned)", bin(Op::Div, tid(), cst(2)) + cst(7),
-            4, B256, 3, 2},
+            4, B256, 3, 3},
         Row{"16x16 y*1024+x", tid(1) * cst(1024) + tid(0), 4, B16x16, 4, 4},
         Row{"16x16 x*1024+y", tid(0) * cst(1024) + tid(1), 4, B16x16, 16, 4}),
     [](const auto &info) {
@@ -180,6 +183,41 @@ struct SectorRow {
   int bytes;
   int sectors;
 };
+
+// The ideal Nsight Compute reports per request, for patterns measured per
+// instruction with SourceCounters on an H100 (4-byte loads, 32 lanes unless
+// masked): min(sectors touched, sectors the active lanes' bytes fill).
+struct IdealRow {
+  const char *name;
+  std::function<int64_t(int)> addr; // byte address of lane l
+  LaneMask active;
+  int sectors, ideal;
+};
+
+TEST(SectorCount, IdealAsNsightComputeCountsIt) {
+  const IdealRow rows[] = {
+      {"broadcast", [](int) { return int64_t(0); }, AllLanes, 1, 1},
+      {"two far addresses, 16 lanes each",
+       [](int l) { return int64_t(l >> 4) * 2048; }, AllLanes, 2, 2},
+      {"16 far addresses, 2 lanes each",
+       [](int l) { return int64_t(l >> 1) * 128; }, AllLanes, 16, 4},
+      {"8 far addresses, 4 lanes each",
+       [](int l) { return int64_t(l >> 2) * 128; }, AllLanes, 8, 4},
+      {"3 far addresses", [](int l) { return int64_t(l % 3) * 2048; },
+       AllLanes, 3, 3},
+      {"2 lanes on 2 far sectors", [](int l) { return int64_t(l) * 2048; },
+       0x3u, 2, 1},
+      {"contiguous", [](int l) { return int64_t(l) * 4; }, AllLanes, 4, 4},
+  };
+  for (const IdealRow &row : rows) {
+    Lanes a;
+    for (int l = 0; l < WarpSize; ++l)
+      a[l] = row.addr(l);
+    Cost c = globalSectors(a, row.active, 4);
+    EXPECT_EQ(c.actual, row.sectors) << row.name;
+    EXPECT_EQ(c.ideal, row.ideal) << row.name;
+  }
+}
 
 TEST(SectorCount, Table) {
   const SectorRow rows[] = {
