@@ -326,7 +326,21 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
   // answer "does the result change?"; when there are many, they are run on a
   // subsample (every 4th block/iteration, about 8 warps) and compared with the
   // representative run on the same subsample.
-  const EnvEnumeration enumeration(ctx, all);
+  EnvEnumeration enumeration(ctx, all);
+  if (enumeration.loops().size() >= 2) {
+    // Nested loops: their trip counts in the representative block and
+    // warp, so that the enumeration meets every tuple of iterations.
+    std::vector<int> trips;
+    WarpEval ev(prep.ctx, shapes[0], assignments[0], 0);
+    for (int l : enumeration.loops()) {
+      int n = 0;
+      for (LaneMask m : ev.loopActiveSequence(l, 33))
+        n += m != 0;
+      trips.push_back(n);
+    }
+    if (!ev.undefined)
+      enumeration.useTripCounts(trips);
+  }
   const std::vector<char> invariantLoops = sequenceInvariantLoops(prep.ctx);
   size_t work = 0;
   for (const Shape &sh : shapes)

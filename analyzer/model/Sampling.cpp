@@ -112,7 +112,26 @@ EnvEnumeration::EnvEnumeration(const Context &ctx, const Props &p) {
   }
 }
 
-int EnvEnumeration::size() const { return active ? NumEnumerated : 1; }
+int EnvEnumeration::size() const {
+  return !active ? 1 : radix.empty() ? NumEnumerated : count;
+}
+
+void EnvEnumeration::useTripCounts(const std::vector<int> &trips) {
+  if (!active || primaries.size() < 2 || trips.size() != primaries.size())
+    return;
+  int p = 1;
+  for (int t : trips) {
+    if (t < 1 || t > NumEnumerated)
+      return;
+    p *= t;
+    if (p > NumEnumerated)
+      return;
+  }
+  radix = trips;
+  product = p;
+  // Every tuple equally often, as many blocks as that leaves.
+  count = p * (NumEnumerated / p);
+}
 
 void EnvEnumeration::apply(Env &env, int e) const {
   if (!active)
@@ -120,6 +139,15 @@ void EnvEnumeration::apply(Env &env, int e) const {
   env.blockIdx[0] = e;
   env.blockIdx[1] = (5 * e + 1) % NumEnumerated;
   env.blockIdx[2] = (3 * e + 2) % NumEnumerated;
+  if (!radix.empty()) {
+    // Mixed radix over the loops' trip counts.
+    int idx = e % product;
+    for (size_t i = 0; i < primaries.size(); ++i) {
+      env.loopIter[primaries[i]] = idx % radix[i];
+      idx /= radix[i];
+    }
+    return;
+  }
   // Odd multipliers permute 0..31, so each loop alone sees every iteration.
   for (size_t i = 0; i < primaries.size(); ++i)
     env.loopIter[primaries[i]] = int((e * (2 * i + 1)) % NumEnumerated);

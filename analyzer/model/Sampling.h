@@ -43,10 +43,21 @@ public:
   EnvEnumeration(const Context &ctx, const Props &p);
   int size() const;
   void apply(Env &env, int e) const;
+  /// The loops enumerated (primary loops, in order).
+  const std::vector<int> &loops() const { return primaries; }
+  /// The trip counts of loops(), where the caller knows them: when there
+  /// are several loops and their iterations fit in the enumeration together
+  /// (a 3x3 stencil's two loops, 9 tuples), every tuple of iterations is
+  /// enumerated equally often instead of each loop through its own
+  /// permutation (which meets most tuples out of range, so a nested loop
+  /// saw only its first iteration).
+  void useTripCounts(const std::vector<int> &trips);
 
 private:
   bool active = false;
   std::vector<int> primaries;
+  std::vector<int> radix; // trip counts, when useTripCounts applied
+  int product = 1, count = 0;
 };
 
 /// Props of several expressions together.

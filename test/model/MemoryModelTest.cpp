@@ -169,6 +169,23 @@ TEST(GlobalModel, LaneVaryingLoopTripCount) {
   EXPECT_DOUBLE_EQ(r.actual, (4 + 1) / 2.0);
 }
 
+TEST(GlobalModel, NestedLoopsMeetEveryTupleOfIterations) {
+  // for (i = 0; i < 3; ++i) for (j = 0; j < 3; ++j) in[i * 4096 + tid + j]:
+  // j = 0 is aligned (4 sectors), j = 1 and 2 straddle (5): the mean over
+  // the nine iterations is 14/3, not the first iteration's 4.
+  Context ctx;
+  int I = ctx.addLoop({"i", cst(0), loopVar(0) + cst(1),
+                       bin(Op::Lt, loopVar(0), cst(3))});
+  int J = ctx.addLoop({"j", cst(0), loopVar(1) + cst(1),
+                       bin(Op::Lt, loopVar(1), cst(3))});
+  Access acc{(loopVar(I) * cst(4096) + tid() + loopVar(J)) * cst(4),
+             bin(Op::LAnd, loopActive(I), loopActive(J)), 4};
+  AccessResult r = analyzeAccess(acc, ctx, {Shape{32, 1, 1}}, globalSectors);
+  ASSERT_TRUE(r.evaluated);
+  EXPECT_NEAR(r.actual, 14.0 / 3, 1e-9);
+  EXPECT_DOUBLE_EQ(r.worstRatio, 5.0 / 4);
+}
+
 TEST(GlobalModel, PartialWarp) {
   Context ctx;
   Access acc{tid() * cst(4), nullptr, 4};
