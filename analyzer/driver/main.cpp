@@ -372,6 +372,12 @@ static void printSummary(const warplint::Report &report,
     leftOut += k.accessesLeftOut;
   if (leftOut)
     errs() << "; " << leftOut << " accesses left out (per-kernel limit)";
+  size_t deep = 0;
+  for (const auto &k : report.kernels)
+    deep += k.callsNotFollowed;
+  if (deep)
+    errs() << "; " << deep << (deep == 1 ? " call" : " calls")
+           << " deeper than warplint follows not walked";
   if (intrinsics)
     errs() << "; " << intrinsics << " intrinsic access"
            << (intrinsics == 1 ? "" : "es")

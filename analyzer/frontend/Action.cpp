@@ -505,8 +505,24 @@ void analyzeFile(const std::string &file, const ToolOptions &opts,
     router.Run.ensureTurn();
     inContext(file, abs, run.projectFiles, opts, run.userDb, report, router,
               err);
-  } else if (router.Run.kernelsFound == kernelsBefore) {
+  } else if (router.Run.kernelsFound == kernelsBefore &&
+             router.Run.libraryKernels.empty()) {
     err << "warplint: note: " << file << ": no __global__ function to analyze\n";
+  }
+  if (!router.Run.libraryKernels.empty()) {
+    // Library kernels run the program's code (functors, iterators) inlined:
+    // their accesses are nowhere in the report, so the report says so.
+    const auto &lib = router.Run.libraryKernels;
+    err << "warplint: note: " << file << ": " << lib.size()
+        << (lib.size() == 1 ? " kernel" : " kernels")
+        << " of library headers instantiated with this file's types "
+           "not analyzed (the accesses they make through those types are "
+           "not modelled):";
+    for (size_t i = 0; i < lib.size() && i < 5; ++i)
+      err << (i ? "; " : " ") << lib[i];
+    if (lib.size() > 5)
+      err << "; and " << lib.size() - 5 << " more";
+    err << "\n";
   }
   done();
 }

@@ -47,11 +47,62 @@ public:
       uninstantiated.push_back(t->getNameAsString());
     return true;
   }
+  /// Library kernels instantiated with the program's types.
+  std::vector<std::string> library;
+  std::set<std::string> librarySeen;
+  // The program's own types among a type's parts (template arguments,
+  // pointees), by name.
+  void userTypes(QualType t, std::set<std::string> &out, int depth = 0) {
+    if (t.isNull() || depth > 8)
+      return;
+    t = t.getCanonicalType();
+    if (t->isPointerType() || t->isReferenceType())
+      return userTypes(t->getPointeeType(), out, depth + 1);
+    if (const auto *a = dyn_cast<ArrayType>(t.getTypePtr()))
+      return userTypes(a->getElementType(), out, depth + 1);
+    const TagDecl *td = t->getAsTagDecl();
+    if (!td)
+      return;
+    if (!SM.isInSystemHeader(td->getLocation())) {
+      out.insert(QualType(t).getAsString(
+          td->getASTContext().getPrintingPolicy()));
+      return;
+    }
+    if (const auto *sp = dyn_cast<ClassTemplateSpecializationDecl>(td))
+      templateArgs(sp->getTemplateArgs().asArray(), out, depth + 1);
+  }
+  void templateArgs(ArrayRef<TemplateArgument> args, std::set<std::string> &out,
+                    int depth) {
+    for (const TemplateArgument &a : args) {
+      if (a.getKind() == TemplateArgument::Type)
+        userTypes(a.getAsType(), out, depth);
+      else if (a.getKind() == TemplateArgument::Pack)
+        templateArgs(a.pack_elements(), out, depth);
+    }
+  }
   bool VisitFunctionDecl(FunctionDecl *f) {
     if (!f->hasAttr<CUDAGlobalAttr>() || !f->doesThisDeclarationHaveABody() ||
-        f->isDependentContext() || f->isInvalidDecl() ||
-        SM.isInSystemHeader(f->getLocation()))
+        f->isDependentContext() || f->isInvalidDecl())
       return true;
+    if (SM.isInSystemHeader(f->getLocation())) {
+      // A library's kernel is not analyzed; one the program instantiates
+      // with its own types runs the program's code (a functor's loads), so
+      // it is named instead of being passed over in silence.
+      if (const TemplateArgumentList *args = f->getTemplateSpecializationArgs()) {
+        std::set<std::string> types;
+        templateArgs(args->asArray(), types, 0);
+        if (!types.empty()) {
+          std::string name = f->getQualifiedNameAsString() + " (with ";
+          size_t i = 0;
+          for (const std::string &t : types)
+            name += (i++ ? ", " : "") + t;
+          name += ")";
+          if (librarySeen.insert(name).second)
+            library.push_back(name);
+        }
+      }
+      return true;
+    }
     if (Only) {
       // A header analyzed in the context of a file that includes it.
       auto fe = SM.getFileEntryRefForID(
@@ -132,6 +183,7 @@ public:
     KernelCollector kc(ac.getSourceManager(), Run.onlyFile);
     kc.TraverseDecl(ac.getTranslationUnitDecl());
     Run.uninstantiated = kc.uninstantiated;
+    Run.libraryKernels = kc.library;
     LaunchSites sites = collectLaunchSites(ac);
     if (Run.project) {
       std::string main = mainFile(ac.getSourceManager());
@@ -311,6 +363,7 @@ private:
         break;
       }
       kr.accessesLeftOut = int(m.accessesLeftOut);
+      kr.callsNotFollowed = m.callsTooDeep;
       analyzeControlFlow(*AC, k, m, choice, Opts, *Rep, *this);
       kr.issue = estimateKernelIssue(k, m, choice, sites, Opts);
       Rep->kernels.push_back(kr);
@@ -330,6 +383,21 @@ private:
         (*Sink)({"", false, k->getLocation(), SourceRange(), msg, {}});
       else
         plain(k->getLocation(), WarnId, msg, /*always=*/true);
+    }
+    if (m.callsTooDeep) {
+      std::string msg =
+          "warplint follows calls " + std::to_string(MaxInlineDepth) +
+          " deep; " + std::to_string(m.callsTooDeep) +
+          (m.callsTooDeep == 1 ? " call" : " calls") + " deeper (of '" +
+          m.firstTooDeep +
+          (m.callsTooDeep == 1 ? "') was not followed, and the memory "
+                                 "accesses in it are missing"
+                               : "', and others) were not followed, and the "
+                                 "memory accesses in them are missing");
+      if (Sink)
+        (*Sink)({"", true, k->getLocation(), SourceRange(), msg, {}});
+      else
+        plain(k->getLocation(), RemarkId, msg, /*always=*/true);
     }
   }
 

@@ -58,6 +58,10 @@ struct RunState {
   std::optional<llvm::sys::fs::UniqueID> onlyFile;
   /// Kernel templates defined in the main file that it instantiates nowhere.
   std::vector<std::string> uninstantiated;
+  /// Kernels of library (system) headers that the current file instantiates
+  /// with its own types (cub's reduce kernel over the program's functor):
+  /// not analyzed, and said so. "template (with the program's types)".
+  std::vector<std::string> libraryKernels;
   std::set<unsigned> ownIds;
   std::set<std::tuple<std::string, unsigned, std::string>> emitted;
   std::set<std::tuple<std::string, std::string, unsigned, std::string>>

@@ -24,6 +24,9 @@
 
 namespace warplint {
 
+/// How many calls deep the walker follows the program's own functions.
+inline constexpr int MaxInlineDepth = 8;
+
 /// A __shared__ (or __constant__) array indexed with one subscript per
 /// dimension: what the rules need to try another layout.
 struct ArrayAccess {
@@ -137,6 +140,11 @@ struct KernelModel {
   /// Accesses past the per-kernel limit (MaxAccesses): counted, reported,
   /// not modelled.
   size_t accessesLeftOut = 0;
+  /// Calls into the program's own functions deeper than MaxInlineDepth: not
+  /// walked (what they touch is missing), counted and reported. The first
+  /// one's callee names them.
+  int callsTooDeep = 0;
+  std::string firstTooDeep;
 };
 
 /// Values the launch sites pass for integer parameters, by parameter index:

@@ -29,7 +29,6 @@ namespace detail {
 
 using namespace clang;
 
-inline constexpr int MaxInlineDepth = 8;
 inline constexpr size_t MaxAccesses = 20000;
 
 struct RecordVal;
@@ -148,6 +147,14 @@ private:
   void reportCopyAt(const Expr *object, SourceLocation line) {
     if (line.isValid())
       CopyLines[object] = line;
+  }
+  /// A call of the program's own function past MaxInlineDepth: not walked,
+  /// counted for the report.
+  void tooDeep(const FunctionDecl *fn) {
+    if (NoRecord)
+      return;
+    if (!M.callsTooDeep++)
+      M.firstTooDeep = fn->getQualifiedNameAsString();
   }
   /// The struct's line for a copy through `fn` when nvcc reports it there.
   static SourceLocation implicitCopyLine(const FunctionDecl *fn);

@@ -525,9 +525,12 @@ Val Walker::call(const CallExpr *c) {
   Val intrinsic;
   if (!userDefined && intrinsicCall(c, name, intrinsic))
     return intrinsic;
-  if (userDefined && Depth < MaxInlineDepth &&
-      std::find(Inlining.begin(), Inlining.end(), def) == Inlining.end())
-    return inlineCall(c, def);
+  if (userDefined &&
+      std::find(Inlining.begin(), Inlining.end(), def) == Inlining.end()) {
+    if (Depth < MaxInlineDepth)
+      return inlineCall(c, def);
+    tooDeep(def);
+  }
   bool anyVarying = false;
   for (const Expr *arg : c->arguments())
     anyVarying |= varying(rvalue(arg));

@@ -166,9 +166,11 @@ Val Walker::construct(const CXXConstructExpr *c) {
         return false;
     return true;
   };
+  bool system = def && AC.getSourceManager().isInSystemHeader(def->getLocation());
+  if (def && !system && Depth >= MaxInlineDepth)
+    tooDeep(def);
   if (!ctor || !ctor->hasBody(def) || !def || Depth >= MaxInlineDepth ||
-      (AC.getSourceManager().isInSystemHeader(def->getLocation()) &&
-       !memberwise(def))) {
+      (system && !memberwise(def))) {
     bool anyVarying = false;
     for (const Expr *arg : c->arguments())
       anyVarying |= varying(rvalue(arg));

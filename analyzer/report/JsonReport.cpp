@@ -45,6 +45,7 @@ Object jsonObject(const Report &r) {
     o["block_dim_source"] = k.blockSource;
     o["accesses"] = k.accesses;
     o["accesses_left_out"] = k.accessesLeftOut;
+    o["calls_not_followed"] = k.callsNotFollowed;
     if (k.issue.estimated) {
       const KernelRecord::Issue &w = k.issue;
       Object issue{{"warp_instructions_per_block", w.perBlock},

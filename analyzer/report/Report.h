@@ -47,6 +47,8 @@ struct KernelRecord {
   int accesses = 0;
   /// Accesses past warplint's per-kernel limit, not modelled.
   int accessesLeftOut = 0;
+  /// Calls deeper than warplint follows (8): what they touch is missing.
+  int callsNotFollowed = 0;
   /// The work estimate (model/Issue.h): warp instructions issued per block, and
   /// per launch where the launch sites give the grid; what it assumes.
   struct Issue {

@@ -312,6 +312,7 @@ struct Reader {
       k.blockSource = str(o, "block_dim_source");
       k.accesses = int(integer(o, "accesses"));
       k.accessesLeftOut = int(integer(o, "accesses_left_out"));
+      k.callsNotFollowed = int(integer(o, "calls_not_followed"));
       if (const Value *iv = get(o, "issue"); iv && iv->getAsObject()) {
         const Object &w = *iv->getAsObject();
         k.issue.estimated = true;
