@@ -314,6 +314,9 @@ private:
   /// Records an access an intrinsic makes: `bytes` at `ptr` by the lanes
   /// of the current mask for which `lanes` holds (null: all), reported at
   /// `at` as `intrinsic`.
+  /// cub's block collectives (cub::BlockReduce, BlockScan, ...): library
+  /// code whose shared traffic nvcc reports on the program's call.
+  bool cubCollective(const CallExpr *c, StringRef name, Val &out);
   void recordIntrinsic(const Expr *at, const Val &ptr, int bytes, bool store,
                        LaneExpr lanes, const std::string &intrinsic);
   /// Records an access warplint does not model, so that it is reported as

@@ -154,10 +154,98 @@ static Val offsetBy(const Val &p, LaneExpr bytes) {
   return v;
 }
 
+/// The TempStorage a cub collective object was built on
+/// (`BlockReduce(temp).Sum(x)`, or `BlockReduce br(temp); br.Sum(x)`).
+static const Expr *cubStorage(const Expr *obj) {
+  for (int i = 0; obj && i < 8; ++i) {
+    obj = obj->IgnoreImplicit()->IgnoreParens();
+    if (auto *fc = dyn_cast<CXXFunctionalCastExpr>(obj)) {
+      obj = fc->getSubExpr();
+      continue;
+    }
+    if (auto *d = dyn_cast<DeclRefExpr>(obj)) {
+      auto *v = dyn_cast<VarDecl>(d->getDecl());
+      obj = v && v->isLocalVarDecl() ? v->getInit() : nullptr;
+      continue;
+    }
+    if (auto *ce = dyn_cast<CXXConstructExpr>(obj))
+      return ce->getNumArgs() >= 1 ? ce->getArg(0) : nullptr;
+    return nullptr;
+  }
+  return nullptr;
+}
+
+bool Walker::cubCollective(const CallExpr *c, StringRef name, Val &out) {
+  auto *mc = dyn_cast<CXXMemberCallExpr>(c);
+  const CXXMethodDecl *md = mc ? mc->getMethodDecl() : nullptr;
+  if (!md || !md->getParent()->getIdentifier())
+    return false;
+  const CXXRecordDecl *cls = md->getParent();
+  StringRef cname = cls->getName();
+  if (cls->getQualifiedNameAsString().rfind("cub::", 0) != 0 ||
+      !cname.starts_with("Block"))
+    return false;
+  for (const Expr *arg : c->arguments())
+    rvalue(arg);
+  out = opaque(c, true);
+  std::string what = "cub::" + cname.str() + "::" + name.str();
+  // BlockReduce with its default algorithm, BLOCK_REDUCE_WARP_REDUCTIONS
+  // (measured on real programs: one STS by lane 0 of each warp, its
+  // partial, and thread 0's loads of the others, LDS to LDS.128, all on
+  // the call's line; the warps reduce their own lanes by shuffles).
+  auto *spec = dyn_cast<ClassTemplateSpecializationDecl>(cls);
+  bool warpReductions = false;
+  int64_t threads = 1, bytes = 0;
+  if (spec && cname == "BlockReduce" && (name == "Sum" || name == "Reduce")) {
+    const TemplateArgumentList &args = spec->getTemplateArgs();
+    if (args.size() >= 5 && args[0].getKind() == TemplateArgument::Type) {
+      bytes = bytesOf(args[0].getAsType());
+      const TemplateArgument &alg = args[2];
+      if (alg.getKind() == TemplateArgument::Integral)
+        if (auto *ed = dyn_cast_or_null<EnumDecl>(
+                alg.getIntegralType()->getAsTagDecl()))
+          for (const EnumConstantDecl *en : ed->enumerators())
+            if (llvm::APSInt::isSameValue(en->getInitVal(),
+                                          alg.getAsIntegral()))
+              warpReductions = en->getName() == "BLOCK_REDUCE_WARP_REDUCTIONS";
+      for (unsigned i : {1u, 3u, 4u})
+        threads *= args[i].getKind() == TemplateArgument::Integral
+                       ? args[i].getAsIntegral().getExtValue()
+                       : 0;
+    }
+  }
+  const Expr *storageE = cubStorage(mc->getImplicitObjectArgument());
+  std::optional<Addr> storage = storageE ? lvalue(storageE) : std::nullopt;
+  if (warpReductions && bytes > 0 && bytes <= 16 && threads > 0 && storage &&
+      storage->ptr.isPtr() && storage->ptr.space == Space::Shared) {
+    Val slot = offsetBy(storage->ptr,
+                        bin(Op::Mul, bin(Op::Div, linearThreadIndex(),
+                                         cst(WarpSize)),
+                            cst(bytes)));
+    recordIntrinsic(c, slot, int(bytes), true,
+                    bin(Op::Eq, laneIndex(), cst(0)), what);
+    if (threads > WarpSize)
+      recordIntrinsic(c, offsetBy(storage->ptr, cst(bytes)), int(bytes), false,
+                      bin(Op::Eq, linearThreadIndex(), cst(0)), what);
+    ++Epoch; // its barrier between the stores and the loads
+    return true;
+  }
+  recordUnknown(c, Space::Shared, false, what,
+                cname == "BlockReduce"
+                    ? "only BlockReduce's default algorithm "
+                      "(BLOCK_REDUCE_WARP_REDUCTIONS) on __shared__ "
+                      "TempStorage is modelled"
+                    : "cub's block collectives other than BlockReduce are "
+                      "not modelled");
+  return true;
+}
+
 bool Walker::intrinsicCall(const CallExpr *c, StringRef name, Val &out) {
   const FunctionDecl *fd = c->getDirectCallee();
   if (!fd)
     return false;
+  if (cubCollective(c, name, out))
+    return true;
   std::string qualified = fd->getQualifiedNameAsString();
   auto rest = [&](unsigned from) {
     for (unsigned i = from; i < c->getNumArgs(); ++i)

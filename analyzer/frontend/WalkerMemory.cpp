@@ -20,7 +20,13 @@ Space Walker::spaceOf(const VarDecl *v) {
   // read from constant memory.
   if (v->isConstexpr() && !v->getType()->isArrayType())
     return Space::Local;
-  if (v->hasAttr<CUDAConstantAttr>())
+  // Clang also marks a `__device__ const` variable with a constant
+  // initializer __constant__ by itself (an implicit attribute); nvcc keeps
+  // it in global memory (measured: LDG.E.CONSTANT on a `static __device__
+  // const float table[16]`). Only __constant__ as written, or a constexpr
+  // array, is constant memory.
+  if (const auto *a = v->getAttr<CUDAConstantAttr>();
+      a && (!a->isImplicit() || v->isConstexpr()))
     return Space::Constant;
   if (v->hasGlobalStorage())
     return Space::Global;
