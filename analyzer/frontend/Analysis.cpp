@@ -416,6 +416,18 @@ private:
       r = analyzeAccess(site.access, m.ctx, choice.shapes, cost);
     else
       r.unknownReason = site.unknown;
+    // An address that depends on data, into a small fixed-size table: its
+    // figure holds whatever the data (not for an atomic, whose lanes on one
+    // address serialize).
+    if (!r.evaluated && site.unknown.empty() && !site.atomic &&
+        (site.space == Space::Shared || site.space == Space::Global))
+      if (auto *vd = dyn_cast_or_null<VarDecl>(site.base))
+        if (AC->getAsConstantArrayType(vd->getType()))
+          if (auto t = analyzeWithinTable(
+                  site.access, m.ctx, choice.shapes[0],
+                  site.space == Space::Shared,
+                  AC->getTypeSizeInChars(vd->getType()).getQuantity()))
+            r = std::move(*t);
     SourceLocation loc =
         site.reportAt.isValid() ? site.reportAt : site.expr->getBeginLoc();
     AccessRecord ar;
@@ -438,6 +450,7 @@ private:
       ar.exact = r.exact;
       ar.strideBytes = r.laneStride;
       ar.worstRatio = r.worstRatio;
+      ar.tableBytes = r.tableBytes;
     }
     std::optional<ArrayInfo> array = arrayInfo(m, site);
     if (site.base) {
@@ -638,6 +651,15 @@ private:
                       ar.space + " " + ar.op + ": ";
     if (!r.evaluated) {
       msg += "not evaluated: " + r.unknownReason;
+    } else if (r.tableBytes) {
+      std::string unit = ar.space == "global" ? " sector" : " wavefront";
+      // Shared: exactly one wavefront per phase; global: a bound.
+      msg += (ar.space == "global" ? "at most " : "") +
+             formatFigure(r.actual) + unit +
+             (formatFigure(r.actual) == "1" ? "" : "s") +
+             " per request, its ideal (the address depends on data, within a " +
+             std::to_string(r.tableBytes) + "-byte table), " +
+             formatFigure(r.activeLanes) + " active lanes";
     } else {
       if (r.exact)
         msg += formatFigure(r.actual);

@@ -295,6 +295,71 @@ static bool maskUsesBlock(const LaneExpr &mask, const Context &ctx) {
   return uses;
 }
 
+std::optional<AccessResult> analyzeWithinTable(const Access &acc,
+                                               const Context &ctx,
+                                               const Shape &shape, bool shared,
+                                               int64_t extent) {
+  const int bytes = acc.elementBytes;
+  if (extent <= 0 || bytes <= 0)
+    return std::nullopt;
+  // Shared: at most 32 words, wherever the table starts a word boundary
+  // (narrower elements may start mid-word: one word more).
+  if (shared && extent + (bytes < 4 ? 3 : 0) > 4 * WarpSize)
+    return std::nullopt;
+  // Global: the sectors the table may span, however it is aligned.
+  const int64_t span = (extent + 31) / 32 + 1;
+  PreparedConditions prep = prepareConditions(ctx, acc.mask);
+  if (prep.data)
+    return std::nullopt;
+  Props pm = props(prep.mask, prep.ctx);
+  if (pm.hasData)
+    return std::nullopt;
+  EnvEnumeration en(prep.ctx, pm);
+  Env env = representativeEnv(prep.ctx);
+  const int per = shared ? phaseLanes(bytes) : WarpSize;
+  double requests = 0, cost = 0, lanes = 0;
+  for (int w = 0; w < shape.warps(); ++w)
+    for (int e = 0; e < en.size(); ++e) {
+      en.apply(env, e);
+      WarpEval ev(prep.ctx, shape, env, w);
+      LaneMask active = ev.mask(prep.mask);
+      if (ev.undefined)
+        return std::nullopt;
+      if (!active)
+        continue;
+      int n = __builtin_popcount(active);
+      double c;
+      if (shared) {
+        // One wavefront per phase with an active lane: no bank has two words.
+        c = 0;
+        for (int p = 0; p < WarpSize / per; ++p) {
+          LaneMask phase =
+              per == 32 ? AllLanes : ((1u << per) - 1) << (p * per);
+          c += (active & phase) != 0;
+        }
+      } else {
+        if (span > idealSectors(n, bytes))
+          return std::nullopt; // the lanes may touch more than they fill
+        c = double(std::min<int64_t>(span, n * ((bytes + 31) / 32 + 1)));
+      }
+      requests += 1;
+      cost += c;
+      lanes += n;
+    }
+  if (requests == 0)
+    return std::nullopt;
+  AccessResult r;
+  r.evaluated = true;
+  r.actual = r.ideal = cost / requests;
+  r.activeLanes = lanes / requests;
+  r.minActual = r.maxActual = r.actual;
+  r.minRatio = r.maxRatio = r.worstRatio = 1;
+  r.minActualRealistic = r.maxActualRealistic = r.actual;
+  r.minRatioRealistic = r.maxRatioRealistic = 1;
+  r.tableBytes = extent;
+  return r;
+}
+
 AccessResult analyzeAccess(const Access &acc, const Context &ctx,
                            const std::vector<Shape> &shapes,
                            const CostModel &cost) {

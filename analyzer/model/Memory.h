@@ -102,7 +102,24 @@ struct AccessResult {
   bool maskDataDependent = false;
   bool guardAssumed = false;
   std::vector<int> dependsOn; // uniform unknown atoms it depends on
+  /// Set by analyzeWithinTable: the address depends on data, but stays in
+  /// an object of this many bytes, small enough that the figure is known
+  /// whatever the data (`actual` is then an upper bound on the sectors,
+  /// and the ideal is as many).
+  int64_t tableBytes = 0;
 };
+
+/// An access whose address depends on data, into an object of `extent`
+/// bytes (a fixed-size table, `__shared__ float bins[16]`): whatever lanes
+/// pick, a shared table of at most 32 banks' words has no bank holding two
+/// of them (no conflict), and a global table spanning no more sectors than
+/// the active lanes' bytes fill is read at its ideal. The figure then holds
+/// for any data; nullopt when it does not (a larger table, lanes that
+/// depend on data, an atomic's serialization, which is not modelled here).
+std::optional<AccessResult> analyzeWithinTable(const Access &access,
+                                               const Context &ctx,
+                                               const Shape &shape, bool shared,
+                                               int64_t extent);
 
 /// shapes[0] is the block shape in use; the others are alternatives that the
 /// result must hold for too (an assumed block shape).

@@ -75,6 +75,8 @@ Object jsonObject(const Report &r) {
     o["element_bytes"] = a.elementBytes;
     o["evaluated"] = a.evaluated;
     o["worst_excess"] = optNumber(a.worstRatio);
+    if (a.tableBytes)
+      o["within_table_bytes"] = a.tableBytes;
     if (a.op == "atomic")
       o["same_address_lanes"] =
           a.evaluated ? Value(int64_t(a.sameAddressLanes)) : Value(nullptr);

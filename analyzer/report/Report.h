@@ -91,6 +91,9 @@ struct AccessRecord {
   /// Worst actual/ideal of one block and loop iteration (the mean is
   /// cost / idealCost).
   std::optional<double> worstRatio;
+  /// The address depends on data within a table of this many bytes, small
+  /// enough that the figure holds whatever the data (0: not so).
+  int64_t tableBytes = 0;
 };
 
 struct BranchRecord {

@@ -345,6 +345,7 @@ struct Reader {
       a.elementBytes = int(integer(o, "element_bytes"));
       a.evaluated = boolean(o, "evaluated");
       a.worstRatio = optNum(o, "worst_excess");
+      a.tableBytes = integer(o, "within_table_bytes");
       if (a.op == "atomic" && a.evaluated)
         a.sameAddressLanes = int(integer(o, "same_address_lanes"));
       if (!a.evaluated)
