@@ -85,6 +85,17 @@ std::optional<Addr> Walker::lvalue(const Expr *e) {
     a.elementStride = a.elementBytes;
     return a;
   }
+  // A call that returns a reference to memory (an accessor's `T &at(i)`,
+  // a container's operator[]): the memory it refers to.
+  if (auto *c = dyn_cast<CallExpr>(e);
+      c && c->getCallReturnType(AC)->isReferenceType()) {
+    Val r = rvalue(c);
+    if (!r.isPtr())
+      return std::nullopt;
+    a.ptr = r;
+    a.elementStride = a.elementBytes;
+    return a;
+  }
   if (auto *u = dyn_cast<UnaryOperator>(e)) {
     if (u->getOpcode() != UO_Deref)
       return std::nullopt;

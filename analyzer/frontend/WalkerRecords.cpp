@@ -16,9 +16,18 @@ Val Walker::opaqueRecord(bool varying) {
 
 Val Walker::paramRecord(const ParmVarDecl *p) {
   auto r = std::make_shared<RecordVal>();
-  const RecordDecl *rd = p->getType()->getAsRecordDecl();
-  if (rd && rd->getDefinition()) {
-    for (const FieldDecl *f : rd->getDefinition()->fields()) {
+  // The record's own fields and its (non-virtual) bases' fields: a tensor
+  // accessor keeps its data pointer in a base class.
+  std::function<void(const RecordDecl *, int)> bind = [&](const RecordDecl *rd,
+                                                          int depth) {
+    if (!rd || !rd->getDefinition() || depth > 8)
+      return;
+    rd = rd->getDefinition();
+    if (auto *cxx = dyn_cast<CXXRecordDecl>(rd))
+      for (const CXXBaseSpecifier &b : cxx->bases())
+        if (!b.isVirtual())
+          bind(b.getType()->getAsRecordDecl(), depth + 1);
+    for (const FieldDecl *f : rd->fields()) {
       QualType t = f->getType();
       if (t->isPointerType()) {
         // Each pointer field is an allocation of its own.
@@ -29,7 +38,8 @@ Val Walker::paramRecord(const ParmVarDecl *p) {
             intVal(unknown(M.ctx.addAtom(name, AtomKind::Parameter)));
       }
     }
-  }
+  };
+  bind(p->getType()->getAsRecordDecl(), 0);
   return recordVal(r);
 }
 
