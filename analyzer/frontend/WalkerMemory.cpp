@@ -277,6 +277,18 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
     return rvalue(inner);
   if (auto f = fieldRead(inner))
     return *f;
+  // `c ? s[i] : s[j]` as a value: each arm's element is read by the lanes
+  // that take it.
+  if (auto *co = dyn_cast<ConditionalOperator>(inner); co && co->isGLValue()) {
+    LaneExpr cnd = condition(co->getCond());
+    LaneExpr saved = Mask;
+    Mask = land(saved, cnd);
+    Val t = load(co->getTrueExpr(), co->getTrueExpr());
+    Mask = land(saved, un(Op::LNot, cnd));
+    Val f = load(co->getFalseExpr(), co->getFalseExpr());
+    Mask = saved;
+    return merge(cnd, t, f, whole);
+  }
   if (lv->getType()->isRecordType())
     return recordOf(lv);
   if (auto a = lvalue(lv)) {

@@ -274,6 +274,18 @@ Val Walker::recordOf(const Expr *e) {
   }
   if (auto *c = dyn_cast<CXXConstructExpr>(e))
     return construct(c);
+  // `c ? shared[i] : identity`: each arm's object, for the lanes that take
+  // it, merged field by field.
+  if (auto *co = dyn_cast<ConditionalOperator>(e)) {
+    LaneExpr cnd = condition(co->getCond());
+    LaneExpr saved = Mask;
+    Mask = land(saved, cnd);
+    Val t = recordOf(co->getTrueExpr());
+    Mask = land(saved, un(Op::LNot, cnd));
+    Val f = recordOf(co->getFalseExpr());
+    Mask = saved;
+    return merge(cnd, t, f, e);
+  }
   if (auto *il = dyn_cast<InitListExpr>(e)) {
     const RecordDecl *rd = e->getType()->getAsRecordDecl();
     auto r = std::make_shared<RecordVal>();
