@@ -345,7 +345,9 @@ struct Reader {
       a.elementBytes = int(integer(o, "element_bytes"));
       a.evaluated = boolean(o, "evaluated");
       a.worstRatio = optNum(o, "worst_excess");
-      a.tableBytes = integer(o, "within_table_bytes");
+      // Present only for lookups into small tables.
+      if (o.get("within_table_bytes"))
+        a.tableBytes = integer(o, "within_table_bytes");
       if (a.op == "atomic" && a.evaluated)
         a.sameAddressLanes = int(integer(o, "same_address_lanes"));
       if (!a.evaluated)
