@@ -242,6 +242,10 @@ private:
   Val declRef(const DeclRefExpr *d);
 
   Val merge(const LaneExpr &c, const Val &t, const Val &f, const Expr *e);
+  /// `c ? a : b`: `arm` applied to each arm under the lanes that take it
+  /// (rvalue, load, recordOf), merged.
+  Val eachArm(const ConditionalOperator *c, const LaneExpr &cnd,
+              const std::function<Val(const Expr *)> &arm);
 
   static Op binaryOp(BinaryOperatorKind k);
 

@@ -279,16 +279,9 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
     return *f;
   // `c ? s[i] : s[j]` as a value: each arm's element is read by the lanes
   // that take it.
-  if (auto *co = dyn_cast<ConditionalOperator>(inner); co && co->isGLValue()) {
-    LaneExpr cnd = condition(co->getCond());
-    LaneExpr saved = Mask;
-    Mask = land(saved, cnd);
-    Val t = load(co->getTrueExpr(), co->getTrueExpr());
-    Mask = land(saved, un(Op::LNot, cnd));
-    Val f = load(co->getFalseExpr(), co->getFalseExpr());
-    Mask = saved;
-    return merge(cnd, t, f, whole);
-  }
+  if (auto *co = dyn_cast<ConditionalOperator>(inner); co && co->isGLValue())
+    return eachArm(co, condition(co->getCond()),
+                   [&](const Expr *x) { return load(x, x); });
   if (lv->getType()->isRecordType())
     return recordOf(lv);
   if (auto a = lvalue(lv)) {

@@ -276,16 +276,9 @@ Val Walker::recordOf(const Expr *e) {
     return construct(c);
   // `c ? shared[i] : identity`: each arm's object, for the lanes that take
   // it, merged field by field.
-  if (auto *co = dyn_cast<ConditionalOperator>(e)) {
-    LaneExpr cnd = condition(co->getCond());
-    LaneExpr saved = Mask;
-    Mask = land(saved, cnd);
-    Val t = recordOf(co->getTrueExpr());
-    Mask = land(saved, un(Op::LNot, cnd));
-    Val f = recordOf(co->getFalseExpr());
-    Mask = saved;
-    return merge(cnd, t, f, e);
-  }
+  if (auto *co = dyn_cast<ConditionalOperator>(e))
+    return eachArm(co, condition(co->getCond()),
+                   [&](const Expr *x) { return recordOf(x); });
   if (auto *il = dyn_cast<InitListExpr>(e)) {
     const RecordDecl *rd = e->getType()->getAsRecordDecl();
     auto r = std::make_shared<RecordVal>();

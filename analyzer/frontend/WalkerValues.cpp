@@ -28,6 +28,17 @@ Val Walker::opaque(const Expr *e, bool varying) {
   return intVal(varying ? data(a) : unknown(a));
 }
 
+Val Walker::eachArm(const ConditionalOperator *c, const LaneExpr &cnd,
+                    const std::function<Val(const Expr *)> &arm) {
+  LaneExpr saved = Mask;
+  Mask = land(saved, cnd);
+  Val t = arm(c->getTrueExpr());
+  Mask = land(saved, un(Op::LNot, cnd));
+  Val f = arm(c->getFalseExpr());
+  Mask = saved;
+  return merge(cnd, t, f, c);
+}
+
 bool Walker::varying(const Val &v) {
   return v.v && props(v.v, M.ctx).laneVarying;
 }
@@ -123,13 +134,7 @@ Val Walker::rvalue(const Expr *e) {
                       c->getFalseExpr()->HasSideEffects(AC)))
       recordBranch(BranchSite::Ternary, c, c->getCond(), cnd,
                    weight(c->getTrueExpr()) + weight(c->getFalseExpr()));
-    LaneExpr saved = Mask;
-    Mask = land(saved, cnd);
-    Val t = rvalue(c->getTrueExpr());
-    Mask = land(saved, un(Op::LNot, cnd));
-    Val f = rvalue(c->getFalseExpr());
-    Mask = saved;
-    return merge(cnd, t, f, e);
+    return eachArm(c, cnd, [&](const Expr *x) { return rvalue(x); });
   }
   if (auto *cc = dyn_cast<CXXConstructExpr>(e)) {
     // Copying a struct or vector (float4 v = p[i]) loads all of it.
