@@ -84,6 +84,11 @@ static int phaseLanes(int bytes) {
   return bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8;
 }
 
+// The lanes of phase `p` when each phase serves `per` lanes.
+static LaneMask phaseMask(int per, int p) {
+  return per == 32 ? AllLanes : ((1u << per) - 1) << (p * per);
+}
+
 BankConflict worstBank(const Lanes &addr, LaneMask active, int bytes) {
   // (bank, word) pairs of every active lane, then the bank with most words.
   std::pair<int, int64_t> hits[WarpSize * 4];
@@ -121,8 +126,7 @@ Cost sharedWavefronts(const Lanes &addr, LaneMask active, int bytes) {
   Cost c;
   int per = phaseLanes(bytes);
   for (int p = 0; p < WarpSize / per; ++p) {
-    LaneMask phase = (per == 32 ? AllLanes : ((1u << per) - 1) << (p * per));
-    LaneMask a = active & phase;
+    LaneMask a = active & phaseMask(per, p);
     if (!a)
       continue;
     c.actual += std::max(1, worstBank(addr, a, bytes).degree);
@@ -332,11 +336,8 @@ std::optional<AccessResult> analyzeWithinTable(const Access &acc,
       if (shared) {
         // One wavefront per phase with an active lane: no bank has two words.
         c = 0;
-        for (int p = 0; p < WarpSize / per; ++p) {
-          LaneMask phase =
-              per == 32 ? AllLanes : ((1u << per) - 1) << (p * per);
-          c += (active & phase) != 0;
-        }
+        for (int p = 0; p < WarpSize / per; ++p)
+          c += (active & phaseMask(per, p)) != 0;
       } else {
         if (span > idealSectors(n, bytes))
           return std::nullopt; // the lanes may touch more than they fill
