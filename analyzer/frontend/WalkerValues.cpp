@@ -233,6 +233,10 @@ Val Walker::declRef(const DeclRefExpr *d) {
 }
 
 Val Walker::merge(const LaneExpr &c, const Val &t, const Val &f, const Expr *e) {
+  // A condition the compiler decides (a template argument's `GLOBAL ? in :
+  // tile`): the arm it takes, whatever the other holds.
+  if (int64_t k = 0; c && constValue(c, k))
+    return k ? t : f;
   if (t.kind == Val::Int && f.kind == Val::Int)
     return intVal(select(c, t.v, f.v));
   if (t.isPtr() && f.isPtr() && t.base == f.base)
