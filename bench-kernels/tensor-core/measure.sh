@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # Measures the tensor-core and asynchronous-copy reference kernels on a GPU
-# machine, per SASS instruction: builds tc_cases.cu (nvcc -O3 -arch=sm_90
+# machine, per SASS instruction, for one suite: tc (tc_cases.cu: ldmatrix,
+# cp.async, m16n16k16 half wmma) or frag (frag_cases.cu: wmma fragments of
+# the other shapes and types). Builds the suite (nvcc -O3 -arch=sm_90
 # -lineinfo), times the cases, profiles each case kernel once with Nsight
 # Compute's SourceCounters section and exports the source page (one row per
 # SASS instruction: opcode, instructions executed, L1 wavefronts shared and
 # their ideal, L2 theoretical sectors global and their ideal), and the
-# disassembly. Writes $OUT/tc.tar.gz (default OUT: ./gpu-out); unpack it into
+# disassembly; for frag also the fragments' lane map (frag --layouts, JSON).
+# Writes $OUT/<suite>.tar.gz (default OUT: ./gpu-out); unpack it into
 # bench-kernels/results/<gpu>/tensor-core/ to record.
+#   measure.sh [tc|frag]
 set -euo pipefail
 cd "$(dirname "$0")"
+S=${1:-tc}
+case $S in tc | frag) ;; *) echo "usage: measure.sh [tc|frag]" >&2; exit 2 ;; esac
 OUT=${OUT:-$PWD/gpu-out}
 W=$(mktemp -d)
 {
@@ -17,12 +23,18 @@ W=$(mktemp -d)
   ncu --version | tail -1
   date -u +%Y-%m-%d
 } >"$W/gpu.txt"
-nvcc -O3 -arch=sm_90 -lineinfo -o "$W/tc" tc_cases.cu
-"$W/tc" >"$W/tc.times.csv"
-cuobjdump -sass "$W/tc" >"$W/tc.sass.txt"
+nvcc -O3 -arch=sm_90 -lineinfo -std=c++17 -o "$W/$S" "${S}_cases.cu"
+files=(gpu.txt "$S.times.csv" "$S.sass.txt" "$S.source.csv" ncu.log)
+if [ "$S" = frag ]; then
+  "$W/$S" --layouts >"$W/layouts.json"
+  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$W/layouts.json"
+  files+=(layouts.json)
+fi
+"$W/$S" >"$W/$S.times.csv"
+cuobjdump -sass "$W/$S" >"$W/$S.sass.txt"
 ncu --kernel-name-base demangled -k regex:case_ --section SourceCounters \
-  -f -o "$W/tc" "$W/tc" --profile >"$W/ncu.log" 2>&1 || { tail -20 "$W/ncu.log"; exit 1; }
-ncu -i "$W/tc.ncu-rep" --page source --csv --print-source sass >"$W/tc.source.csv"
+  -f -o "$W/$S" "$W/$S" --profile >"$W/ncu.log" 2>&1 || { tail -20 "$W/ncu.log"; exit 1; }
+ncu -i "$W/$S.ncu-rep" --page source --csv --print-source sass >"$W/$S.source.csv"
 mkdir -p "$OUT"
-(cd "$W" && tar czf "$OUT/tc.tar.gz" gpu.txt tc.times.csv tc.sass.txt tc.source.csv ncu.log)
-echo "tensor-core: $(($(wc -l <"$W/tc.times.csv") - 1)) timed cases, $(grep -c '^"Function Name"\|Kernel Name' "$W/tc.source.csv") kernel blocks"
+(cd "$W" && tar czf "$OUT/$S.tar.gz" "${files[@]}")
+echo "$S: $(($(wc -l <"$W/$S.times.csv") - 1)) timed cases, $(grep -c '^"Kernel Name"' "$W/$S.source.csv") kernel blocks"
