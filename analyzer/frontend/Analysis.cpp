@@ -354,6 +354,7 @@ private:
           analyzeAccessSite(k, m, site, choice);
           ++kr.accesses;
         }
+      flushCallFindings(k, m);
       if (stopped) {
         Run.kernelsTimedOut.push_back(signature(k) + " (" +
                                       std::to_string(kr.accesses) + " of " +
@@ -499,17 +500,25 @@ private:
       std::optional<Finding> f = rule.check(facts, Opts.rules);
       if (!f || suppressed(loc, rule.id))
         continue;
-      if (Pending) {
-        Pending->push_back({rule.id, *f, loc, siteRange,
-                            site.calls, r.ideal > 0 ? r.actual / r.ideal : 1,
-                            choice.shapes[0], declared});
+      PendingFinding p{rule.id, *f, loc, siteRange, site.calls,
+                       r.ideal > 0 ? r.actual / r.ideal : 1,
+                       choice.shapes[0], declared};
+      // A call nvcc makes several instructions of (a wmma fragment's load
+      // or store): one finding for the call, its worst instruction's.
+      if (size_t n = site.intrinsic.empty() ? 0 : instructionsOf(m, site);
+          n > 1) {
+        CallKey key{site.expr, site.space, site.store, site.calls, rule.id};
+        auto [it, added] = CallFindings.try_emplace(key);
+        if (added)
+          CallOrder.push_back(key);
+        it->second.instructions = n;
+        it->second.findings.push_back(std::move(p));
         continue;
       }
-      FixArray = declared;
-      emit(k, m, rule.id, *f, loc, siteRange, site.calls);
-      FixArray = nullptr;
+      report(k, m, std::move(p));
     }
   }
+
 
   /// A finding of one launch configuration, held until all are analyzed.
   struct PendingFinding {
@@ -523,6 +532,60 @@ private:
     const VarDecl *array; // the accessed array's declaration (fixes)
   };
   std::vector<PendingFinding> *Pending = nullptr;
+
+  /// The accesses the kernel model records for the intrinsic call `site`
+  /// belongs to (one per instruction).
+  static size_t instructionsOf(const KernelModel &m, const AccessSite &site) {
+    size_t n = 0;
+    for (const AccessSite &s : m.accesses)
+      n += s.expr == site.expr && s.intrinsic == site.intrinsic &&
+           s.space == site.space && s.store == site.store &&
+           s.calls == site.calls && s.mergedInto < 0;
+    return n;
+  }
+
+  void report(const FunctionDecl *k, const KernelModel &m, PendingFinding p) {
+    if (Pending) {
+      Pending->push_back(std::move(p));
+      return;
+    }
+    FixArray = p.array;
+    emit(k, m, p.rule, p.finding, p.loc, p.range, p.calls);
+    FixArray = nullptr;
+  }
+
+  /// Findings of one intrinsic call's instructions (of one side: a copy
+  /// has a global and a shared one), per rule, in order.
+  using CallKey = std::tuple<const Expr *, Space, bool,
+                             std::vector<const CallExpr *>, std::string>;
+  struct CallGroup {
+    size_t instructions = 0;
+    std::vector<PendingFinding> findings;
+  };
+  std::map<CallKey, CallGroup> CallFindings;
+  std::vector<CallKey> CallOrder;
+
+  /// Reports each call's worst instruction, naming how many there are.
+  void flushCallFindings(const FunctionDecl *k, const KernelModel &m) {
+    for (const CallKey &key : CallOrder) {
+      CallGroup &g = CallFindings[key];
+      size_t worst = 0;
+      for (size_t i = 1; i < g.findings.size(); ++i)
+        if (g.findings[i].ratio > g.findings[worst].ratio)
+          worst = i;
+      PendingFinding p = std::move(g.findings[worst]);
+      // The message's figures are that instruction's, per request.
+      p.finding.message += " (the worst of the " +
+                           std::to_string(g.instructions) +
+                           " instructions nvcc makes of this call; " +
+                           std::to_string(g.findings.size()) + " of them " +
+                           (g.findings.size() == 1 ? "is" : "are") +
+                           " flagged)";
+      report(k, m, std::move(p));
+    }
+    CallFindings.clear();
+    CallOrder.clear();
+  }
 
   /// Per line and rule: one finding when every configuration says the same,
   /// else the worst one, with its block shape named.

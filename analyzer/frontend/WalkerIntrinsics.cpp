@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include "Walker.h"
 
+#include "model/Fragments.h"
+
 #include "clang/AST/DeclTemplate.h"
 #include "llvm/Support/Regex.h"
 
@@ -348,109 +350,64 @@ bool Walker::intrinsicCall(const CallExpr *c, StringRef name, Val &out) {
     return true;
   }
   bool shared = ptr.space == Space::Shared;
-  LaneExpr lane = laneIndex();
-  // The mma.sync register layouts: lane l is in group l / 4 (a row of an
-  // 8-row block) at thread l % 4 of it.
-  LaneExpr group = bin(Op::Div, lane, cst(4));
-  LaneExpr thread = bin(Op::Rem, lane, cst(4));
-  // `count` accesses of `bytes` each, lane l's at stored line
-  // line(h) and element elem(n) (h, n in {0, 1}) of `elemBytes` each.
-  // In shared memory a tile's leading dimension is the program's choice:
-  // the same access with 16 or 32 more bytes a row (the skew wmma allows),
-  // for the rule to verify.
-  auto skewed = [&](int elemBytes,
-                    const std::function<LaneExpr(const LaneExpr &)> &at) {
-    if (!shared)
-      return;
-    std::string unit = elemBytes == 2 ? "halves" : "floats";
-    int64_t now = 0;
-    bool known = constValue(ldm.v, now);
-    for (int extra : {16 / elemBytes, 32 / elemBytes}) {
-      std::string change =
-          known ? "a leading dimension of " + std::to_string(now + extra) +
-                      " instead of " + std::to_string(now) + " (" +
-                      std::to_string(extra) + " " + unit +
-                      " of skew a row; the tile grows to match)"
-                : "a leading dimension " + std::to_string(extra) + " " + unit +
-                      " longer (skew; the tile grows to match)";
-      LaneExpr wider = bin(Op::Add, ldm.v, cst(extra));
-      NextAlternatives.push_back(
-          {bin(Op::Add, ptr.v, bin(Op::Mul, at(wider), cst(elemBytes))),
-           change});
+  std::string memLayout = f->layout;
+  if (f->use == "accumulator") {
+    // An accumulator's memory layout is the call's argument.
+    if (!layout || (*layout != 0 && *layout != 1)) {
+      recordUnknown(c, ptr.space, store, what,
+                    "its memory layout is not a compile-time constant");
+      return true;
     }
-  };
-  auto fragmentAccesses = [&](int bytes, int elemBytes,
-                              const std::function<LaneExpr(int)> &line,
-                              const std::function<LaneExpr(int)> &elem) {
-    for (int h = 0; h < 2; ++h)
-      for (int n = 0; n < 2; ++n) {
-        auto at = [&](const LaneExpr &ld) {
-          return bin(Op::Add, bin(Op::Mul, line(h), ld), elem(n));
-        };
-        skewed(elemBytes, at);
-        recordIntrinsic(c, offsetBy(ptr, bin(Op::Mul, at(ldm.v), cst(elemBytes))),
-                        bytes, store, nullptr, what);
-      }
-  };
-  bool sixteen = f->m == 16 && f->n == 16 && f->k == 16;
-  bool rowA = f->use == "matrix_a" && f->layout == "row_major";
-  if (!store && sixteen && f->elem == "__half" &&
-      (f->use == "matrix_a" || f->use == "matrix_b") && shared) {
-    // One ldmatrix.x4 (.trans for a transposed layout): lane l supplies
-    // stored line l % 16 (a row in row-major memory, a column in
-    // column-major), 16 bytes from half (l / 16) * 8. Measured on the H100
-    // and the H200 at ldm 16, 24, 32, 64 and 72, both layouts, both operands.
-    LaneExpr line = bin(Op::Rem, lane, cst(16));
-    LaneExpr chunk = bin(Op::Div, lane, cst(16));
+    memLayout = *layout ? "mem_col_major" : "mem_row_major";
+  }
+  const FragmentLayout *map =
+      findFragmentLayout(f->use, int(f->m), int(f->n), int(f->k), f->elem,
+                         memLayout);
+  std::vector<FragmentInstruction> ins;
+  if (map)
+    ins = fragmentInstructions(*map, shared, laneIndex());
+  if (ins.empty()) {
+    recordUnknown(c, ptr.space, store, what,
+                  "the lane layout of " + shape +
+                      (f->use == "accumulator" ? " (" + memLayout + ")" : "") +
+                      " fragments is not measured");
+    return true;
+  }
+  // Each instruction nvcc makes of the call (the layouts and instructions
+  // were measured: bench-kernels/tensor-core/frag_cases.cu, docs/model.md
+  // "Intrinsics"). In shared memory a tile's leading dimension is the
+  // program's choice: the same access with 16 or 32 more bytes a row (the
+  // skew wmma allows), for the rule to verify.
+  int elemBytes = fragmentElementBytes(map->elem);
+  int64_t now = 0;
+  bool known = constValue(ldm.v, now);
+  std::string e = map->elem;
+  const char *unit = elemBytes == 1        ? "bytes"
+                     : e == "__half"        ? "halves"
+                     : e == "__nv_bfloat16" ? "bf16 elements"
+                     : e == "int"           ? "ints"
+                     : e == "double"        ? "doubles"
+                                            : "floats";
+  for (const FragmentInstruction &i : ins) {
     auto at = [&](const LaneExpr &ld) {
-      return bin(Op::Add, bin(Op::Mul, line, ld), bin(Op::Mul, chunk, cst(8)));
+      return bin(Op::Mul, bin(Op::Add, bin(Op::Mul, i.line, ld), i.elem),
+                 cst(elemBytes));
     };
-    skewed(2, at);
-    recordIntrinsic(c, offsetBy(ptr, bin(Op::Mul, at(ldm.v), cst(2))), 16,
-                    false, nullptr, what);
-    return true;
+    if (shared)
+      for (int extra : {16 / elemBytes, 32 / elemBytes}) {
+        std::string change =
+            known ? "a leading dimension of " + std::to_string(now + extra) +
+                        " instead of " + std::to_string(now) + " (" +
+                        std::to_string(extra) + " " + unit +
+                        " of skew a row; the tile grows to match)"
+                  : "a leading dimension " + std::to_string(extra) + " " +
+                        unit + " longer (skew; the tile grows to match)";
+        NextAlternatives.push_back(
+            {bin(Op::Add, ptr.v, at(bin(Op::Add, ldm.v, cst(extra)))), change});
+      }
+    recordIntrinsic(c, offsetBy(ptr, at(ldm.v)), i.bytes, store, i.active,
+                    what);
   }
-  if (!store && sixteen && f->elem == "__half" &&
-      (f->use == "matrix_a" || f->use == "matrix_b") && !shared) {
-    // From global memory: four 32-bit loads, each reading halves 2 (l % 4)
-    // + {0, 1} (and 8 further) of stored lines l / 4 and l / 4 + 8 (measured:
-    // matrix_a in both layouts at ldm 16 and 256, 8 sectors where 4 would
-    // do; which lane reads which of an instruction's addresses differs
-    // between the layouts, the addresses do not).
-    fragmentAccesses(
-        4, 2, [&](int h) { return bin(Op::Add, group, cst(8 * h)); },
-        [&](int n) {
-          return bin(Op::Add, bin(Op::Mul, thread, cst(2)), cst(8 * n));
-        });
-    return true;
-  }
-  if (!store && f->m == 16 && f->n == 16 && f->k == 8 &&
-      f->elem == "tf32" && rowA && shared) {
-    // Four 32-bit loads: lane l reads element l % 4 (and 4 further) of rows
-    // l / 4 and l / 4 + 8 (measured at ldm 8, 12 and 16).
-    fragmentAccesses(
-        4, 4, [&](int h) { return bin(Op::Add, group, cst(8 * h)); },
-        [&](int n) { return bin(Op::Add, thread, cst(4 * n)); });
-    return true;
-  }
-  if (sixteen && f->use == "accumulator" && f->elem == "float" && layout &&
-      *layout == 0) {
-    // Four 64-bit loads or stores (mem_row_major): lane l holds rows l / 4
-    // and l / 4 + 8, columns 2 (l % 4) + {0, 1} and the same 8 further
-    // right. Stores measured at ldm 16, 20, 24 and 32 in shared memory, 16
-    // and 256 in global memory; loads at 16 and 24 (shared) and 16 (global).
-    fragmentAccesses(
-        8, 4, [&](int h) { return bin(Op::Add, group, cst(8 * h)); },
-        [&](int n) {
-          return bin(Op::Add, bin(Op::Mul, thread, cst(2)), cst(8 * n));
-        });
-    return true;
-  }
-  recordUnknown(c, ptr.space, store, what,
-                "the lane layout of " + shape +
-                    (store && layout && *layout != 0 ? " (mem_col_major)" : "") +
-                    " fragments in " + (shared ? "shared" : "global") +
-                    " memory is not measured");
   return true;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """warplint's figures for the tensor-core and asynchronous-copy reference
-kernels (tc_cases.cu) against the GPU's, per SASS instruction.
+kernels (tc_cases.cu, frag_cases.cu) against the GPU's, per SASS instruction.
 
   compare_tc.py --warplint build/warplint [--gpu h100] [--check]
 
@@ -16,7 +16,9 @@ figures compared (mean over the kernel's instructions of that kind; within
 the global side's (docs/model.md, "Intrinsics"). --check fails when fewer
 accesses match than --min-match (the recorded count), or when an intrinsic
 access is not modelled in a case the CASE table gives a prediction for
-(-1: measured only).
+(-1: measured only). In frag_cases.cu, whose kernels do nothing but the
+fragment load or store under test, the number of instructions must match
+too: each access warplint reports is one SASS instruction.
 Exit 77 when there is no CUDA toolkit to parse the cases with.
 """
 import argparse
@@ -60,36 +62,44 @@ def opcode_pattern(a):
     return None
 
 
-def measured(gpu, path=None):
+def frag_pattern(a):
+    """frag_cases.cu: any load or store opcode (generic LD/ST included); the
+    instruction's address space and execution count pick the ones under
+    test."""
+    return r'^(LDSM|LDS|LDG|LD\.)' if a['intrinsic'].startswith(
+        'wmma::load') else r'^(STS|STG|ST\.)'
+
+
+# frag_cases.cu: REPS accesses a warp, 4 warps a block, BLOCKS blocks.
+FRAG_EXECUTED = 64 * 4 * 264
+
+
+def measured(gpu, suite, path=None):
     path = path or os.path.join(HERE, '..', 'results', gpu, 'tensor-core',
-                                'tc.tar.gz')
+                                suite + '.tar.gz')
+    if not os.path.exists(path):
+        return None
     with tarfile.open(path) as t:
-        text = t.extractfile('tc.source.csv').read().decode()
+        text = t.extractfile(suite + '.source.csv').read().decode()
     ks = summarize.kernels(io.StringIO(text, newline=''))
-    return {normalize(k): v for k, v in ks.items()}
+    out = {}
+    for k, v in ks.items():
+        half = len(v) // 2  # ncu's source page lists a kernel twice
+        out[normalize(k)] = v[:half] if len(v) % 2 == 0 and v[:half] == v[half:] else v
+    return out
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--warplint', required=True)
-    ap.add_argument('--gpu', default='h100')
-    ap.add_argument('--check', action='store_true')
-    ap.add_argument('--min-match', type=int, default=0)
-    ap.add_argument('--results', help='a measure.sh tarball instead of the '
-                    "recorded one (results/<gpu>/tensor-core/tc.tar.gz)")
-    args = ap.parse_args()
-    if not os.path.exists('/usr/local/cuda/include/cuda_runtime.h'):
-        print('no CUDA toolkit: the cases need its <cuda/pipeline> and <mma.h>')
-        return 77
-    out = subprocess.run([args.warplint, '--format=json',
-                          os.path.join(HERE, 'tc_cases.cu')],
+def compare(warplint, suite, gpu):
+    """Rows (kernel, intrinsic, space, SASS, warplint, GPU, ideal, agrees)
+    and failures for one suite's source file against its measurement."""
+    src = os.path.join(HERE, suite + '_cases.cu')
+    out = subprocess.run([warplint, '--format=json', src],
                          capture_output=True, text=True)
     if out.returncode not in (0, 1):
-        print(out.stderr)
-        return 1
+        return [], ['warplint on %s: exit %d: %s' % (
+            src, out.returncode, out.stderr[-2000:])]
     report = json.loads(out.stdout)
-    gpu = measured(args.gpu, args.results)
-    with open(os.path.join(HERE, 'tc_cases.cu')) as f:
+    with open(src) as f:
         measured_only = {normalize(sig) for sig, expect in re.findall(
             r'CASE\("([^"]+)", "\w+", "[\w.-]+", (-?[\d.]+)', f.read())
             if float(expect) < 0}
@@ -105,11 +115,11 @@ def main():
         figure = a.get(unit + '_per_request')
         if figure is None:
             if (a.get('unknown_reason', '').startswith('unknown: ') and
-                    kernel not in measured_only):
+                    (suite == 'frag' or kernel not in measured_only)):
                 failures.append('%s: %s not modelled: %s' % (
                     kernel, a['intrinsic'], a['unknown_reason']))
             continue  # a branch no lane takes (another template argument's)
-        pat = opcode_pattern(a)
+        pat = frag_pattern(a) if suite == 'frag' else opcode_pattern(a)
         if pat is None:
             continue
         g = groups.setdefault((kernel, a['intrinsic'], a['space'], pat, unit),
@@ -118,6 +128,9 @@ def main():
     rows = []
     for (kernel, intrinsic, space, pat, unit), figs in sorted(groups.items()):
         ins = [i for i in gpu.get(kernel, []) if re.match(pat, i['op'])]
+        if suite == 'frag':
+            ins = [i for i in ins if i['space'].lower() == space and
+                   i['executed'] == FRAG_EXECUTED]
         if not ins:
             failures.append('%s: no %s instruction measured' % (kernel, pat))
             continue
@@ -125,10 +138,40 @@ def main():
         ideal = sum(i[unit + '_ideal'] / i['executed'] for i in ins) / len(ins)
         want = sum(figs) / len(figs)
         ok = abs(got - want) <= TOLERANCE
+        if suite == 'frag' and len(figs) != len(ins):
+            ok = False
+            print('differs: %s: %d accesses, %d SASS instructions' % (
+                kernel, len(figs), len(ins)))
         rows.append((kernel, intrinsic, space, ins[0]['op'], want, got, ideal, ok))
         if not ok:
             print('differs: %s: %s %s: warplint %.2f, GPU %.2f' % (
                 kernel, intrinsic, space, want, got))
+    return rows, failures
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--warplint', required=True)
+    ap.add_argument('--gpu', default='h100')
+    ap.add_argument('--check', action='store_true')
+    ap.add_argument('--min-match', type=int, default=0)
+    ap.add_argument('--results', help='a measure.sh tarball instead of the '
+                    "recorded ones (results/<gpu>/tensor-core/{tc,frag}.tar.gz)")
+    args = ap.parse_args()
+    if not os.path.exists('/usr/local/cuda/include/cuda_runtime.h'):
+        print('no CUDA toolkit: the cases need its <cuda/pipeline> and <mma.h>')
+        return 77
+    rows, failures = [], []
+    for suite in ('tc', 'frag'):
+        if args.results and not args.results.endswith(suite + '.tar.gz'):
+            continue
+        gpu = measured(args.gpu, suite, args.results)
+        if gpu is None:
+            failures.append('no %s measurement for %s' % (suite, args.gpu))
+            continue
+        r, f = compare(args.warplint, suite, gpu)
+        rows += r
+        failures += f
     print('%-46s %-26s %-6s %-20s %8s %8s %6s' % (
         'case', 'intrinsic', 'space', 'SASS', 'warplint', 'GPU', 'ideal'))
     for k, i, s, op, want, got, ideal, ok in rows:

@@ -29,6 +29,9 @@ enum layout_t { mem_row_major, mem_col_major };
 
 template <typename T> struct __storage { typedef T type; };
 template <> struct __storage<precision::tf32> { typedef float type; };
+template <> struct __storage<experimental::precision::u4> { typedef unsigned type; };
+template <> struct __storage<experimental::precision::s4> { typedef int type; };
+template <> struct __storage<experimental::precision::b1> { typedef unsigned type; };
 
 template <typename T, int size> struct __frag_base {
   typename __storage<T>::type x[size];
