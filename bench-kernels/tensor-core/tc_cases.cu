@@ -12,6 +12,8 @@
 #include <cuda_fp16.h>
 #include <cuda_pipeline.h>
 #include <cuda/pipeline>
+#include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
 #include <mma.h>
 
 #define REPS 64
@@ -76,7 +78,7 @@ __global__ void case_ldm(float *out) {
 // shared memory at t * SSTRIDE bytes, then waits for it.
 template <int BYTES, int GSTRIDE, int SSTRIDE>
 __global__ void case_cpasync(const float *in, float *out) {
-  __shared__ __align__(128) char buf[T * 128 + 16];
+  __shared__ __align__(128) char buf[T * 256 + 16];
   const char *src = reinterpret_cast<const char *>(in) +
                     size_t(blockIdx.x) * T * GSTRIDE + threadIdx.x * GSTRIDE;
   float acc = 0;
@@ -127,6 +129,38 @@ __global__ void case_cuda_memcpy_async(const float *in, float *out) {
     cuda::pipeline_consumer_wait_prior<0>(pipe);
     acc += float(buf[threadIdx.x * 16]);
     pipe.consumer_release();
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// A group's copy (cooperative_groups::memcpy_async) of BYTES contiguous
+// bytes, with cuda::aligned_size_t<ALIGN> (0: a plain byte count, whose width
+// the library picks from the pointers at run time), by the whole block or,
+// with TILE, by each warp as a thread_block_tile<32> of its own part.
+template <int ALIGN, int BYTES, bool TILE>
+__global__ void case_cg_memcpy(const float *in, float *out) {
+  namespace cg = cooperative_groups;
+  __shared__ __align__(128) char buf[BYTES];
+  cg::thread_block block = cg::this_thread_block();
+  const char *src = reinterpret_cast<const char *>(in) + size_t(blockIdx.x) * BYTES;
+  constexpr int part = TILE ? BYTES / (T / 32) : BYTES;
+  int at = TILE ? int(threadIdx.x / 32) * part : 0;
+  float acc = 0;
+#pragma unroll 1
+  for (int i = 0; i < REPS; ++i) {
+    if constexpr (TILE) {
+      cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+      cg::memcpy_async(warp, buf + at, src + at, cuda::aligned_size_t<16>(part));
+      cg::wait(warp);
+    } else if constexpr (ALIGN > 0) {
+      cg::memcpy_async(block, buf, src, cuda::aligned_size_t<ALIGN>(BYTES));
+      cg::wait(block);
+    } else {
+      cg::memcpy_async(block, buf, src, size_t(BYTES));
+      cg::wait(block);
+    }
+    acc += float(buf[(threadIdx.x * 16) % BYTES]);
+    block.sync();
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
@@ -304,6 +338,22 @@ CPA(l_cpa16_g64, 16, 64, 16)
 CPA(l_cpa4_g128, 4, 128, 4)
 CPA(l_cpa16_s128, 16, 16, 128)
 CPA(l_cpa4_s128, 4, 4, 128)
+CPA(l_cpa16_s32, 16, 16, 32)
+CPA(l_cpa16_s64, 16, 16, 64)
+CPA(l_cpa16_s256, 16, 16, 256)
+CPA(l_cpa16_g32, 16, 32, 16)
+CPA(l_cpa8_s64, 8, 8, 64)
+CPA(l_cpa8_s128, 8, 8, 128)
+CPA(l_cpa4_s8, 4, 4, 8)
+CPA(l_cpa4_s16, 4, 4, 16)
+#define CGM(name, ...)                                                         \
+  static void name() { case_cg_memcpy<__VA_ARGS__><<<BLOCKS, T>>>(in, out); }
+CGM(l_cg16, 16, T * 16, false)
+CGM(l_cg16x4, 16, T * 64, false)
+CGM(l_cg4, 4, T * 16, false)
+CGM(l_cg8, 8, T * 16, false)
+CGM(l_cg0, 0, T * 16, false)
+CGM(l_cgtile, 16, T * 16, true)
 static void l_pipe16() { case_pipeline_memcpy<16><<<BLOCKS, T>>>(in, out); }
 static void l_pipe16_g64() { case_pipeline_memcpy<64><<<BLOCKS, T>>>(in, out); }
 static void l_cuda16() { case_cuda_memcpy_async<16><<<BLOCKS, T>>>(in, out); }
@@ -344,8 +394,10 @@ static void l_stm24() { case_stmatrix<24><<<BLOCKS, T>>>(out); }
 
 // Per request: ldmatrix/stmatrix and shared wmma fragments, wavefronts (8
 // lanes' 16-byte rows per matrix, conflicts counted per matrix); cp.async and
-// global wmma fragments, sectors of the global side. -1: measured only (bf16
-// fragments: not modelled).
+// global wmma fragments, sectors of the global side (a 16-byte copy whose
+// shared destination conflicts: one sector a lane). -1: measured only (bf16
+// fragments whose elements nvcc drops, a group copy whose width the library
+// picks at run time: not modelled).
 static const Case cases[] = {
     CASE("case_ldm<8, 1, true, false, false>", "load", "ldmatrix", 1, l_ldm_x1_rows),
     CASE("case_ldm<8, 4, true, false, false>", "load", "ldmatrix", 4, l_ldm_x4_rows),
@@ -364,8 +416,22 @@ static const Case cases[] = {
     CASE("case_cpasync<4, 4, 4>", "load", "cp.async", 4, l_cpa4),
     CASE("case_cpasync<16, 64, 16>", "load", "cp.async", 32, l_cpa16_g64),
     CASE("case_cpasync<4, 128, 4>", "load", "cp.async", 32, l_cpa4_g128),
-    CASE("case_cpasync<16, 16, 128>", "load", "cp.async", 16, l_cpa16_s128),
+    CASE("case_cpasync<16, 16, 128>", "load", "cp.async", 32, l_cpa16_s128),
     CASE("case_cpasync<4, 4, 128>", "load", "cp.async", 4, l_cpa4_s128),
+    CASE("case_cpasync<16, 16, 32>", "load", "cp.async", 32, l_cpa16_s32),
+    CASE("case_cpasync<16, 16, 64>", "load", "cp.async", 32, l_cpa16_s64),
+    CASE("case_cpasync<16, 16, 256>", "load", "cp.async", 32, l_cpa16_s256),
+    CASE("case_cpasync<16, 32, 16>", "load", "cp.async", 32, l_cpa16_g32),
+    CASE("case_cpasync<8, 8, 64>", "load", "cp.async", 8, l_cpa8_s64),
+    CASE("case_cpasync<8, 8, 128>", "load", "cp.async", 8, l_cpa8_s128),
+    CASE("case_cpasync<4, 4, 8>", "load", "cp.async", 4, l_cpa4_s8),
+    CASE("case_cpasync<4, 4, 16>", "load", "cp.async", 4, l_cpa4_s16),
+    CASE("case_cg_memcpy<16, 2048, false>", "load", "cp.async", 16, l_cg16),
+    CASE("case_cg_memcpy<16, 8192, false>", "load", "cp.async", 16, l_cg16x4),
+    CASE("case_cg_memcpy<4, 2048, false>", "load", "cp.async", 4, l_cg4),
+    CASE("case_cg_memcpy<8, 2048, false>", "load", "cp.async", 8, l_cg8),
+    CASE("case_cg_memcpy<0, 2048, false>", "load", "cp.async", -1, l_cg0),
+    CASE("case_cg_memcpy<16, 2048, true>", "load", "cp.async", 16, l_cgtile),
     CASE("case_pipeline_memcpy<16>", "load", "cp.async", 16, l_pipe16),
     CASE("case_pipeline_memcpy<64>", "load", "cp.async", 32, l_pipe16_g64),
     CASE("case_cuda_memcpy_async<16>", "load", "cp.async", 16, l_cuda16),
