@@ -429,6 +429,31 @@ private:
                   site.space == Space::Shared,
                   AC->getTypeSizeInChars(vd->getType()).getQuantity()))
             r = std::move(*t);
+    // A 16-byte copy that bypasses L1 whose shared destination has a bank
+    // conflict: the GPU reads its global side one sector request a lane
+    // (measured at destination strides of 32 to 256 bytes; 4- and 8-byte
+    // copies keep their sectors).
+    bool splitByConflict = false;
+    if (r.evaluated && site.splitByPeer >= 0 &&
+        size_t(site.splitByPeer) < m.accesses.size()) {
+      AccessResult dst = analyzeAccess(m.accesses[site.splitByPeer].access,
+                                       m.ctx, choice.shapes, sharedWavefronts);
+      if (dst.evaluated && dst.actual > dst.ideal + 1e-9 &&
+          r.activeLanes > r.actual) {
+        splitByConflict = true;
+        double by = r.activeLanes / r.actual;
+        r.actual = r.activeLanes;
+        for (double *x : {&r.minActual, &r.maxActual, &r.minActualRealistic,
+                          &r.maxActualRealistic, &r.minRatio, &r.maxRatio,
+                          &r.minRatioRealistic, &r.maxRatioRealistic,
+                          &r.worstRatio})
+          *x *= by;
+        for (auto &sample : r.samples) {
+          sample.actual *= by;
+          sample.ratio *= by;
+        }
+      }
+    }
     SourceLocation loc =
         site.reportAt.isValid() ? site.reportAt : site.expr->getBeginLoc();
     AccessRecord ar;
@@ -468,6 +493,10 @@ private:
                                " assumed (" + choice.source + ")");
     if (r.guardAssumed)
       ar.assumptions.push_back("bounds guards hold for whole warps");
+    if (splitByConflict)
+      ar.assumptions.push_back(
+          "the shared destination's bank conflict splits the 16-byte copy's "
+          "global read into one request a lane");
     if (r.maskDataDependent)
       ar.assumptions.push_back("active lanes depend on data; all assumed active");
     if (site.atomic && r.evaluated) {
@@ -500,6 +529,9 @@ private:
       std::optional<Finding> f = rule.check(facts, Opts.rules);
       if (!f || suppressed(loc, rule.id))
         continue;
+      if (splitByConflict && site.space == Space::Global)
+        f->message += " (the copy's shared destination has a bank conflict, "
+                      "which splits its global read into one request a lane)";
       PendingFinding p{rule.id, *f, loc, siteRange, site.calls,
                        r.ideal > 0 ? r.actual / r.ideal : 1,
                        choice.shapes[0], declared};

@@ -77,6 +77,11 @@ struct AccessSite {
   /// Offsets the access would have under another layout the source can
   /// choose (AccessFacts::alternatives).
   std::vector<std::pair<LaneExpr, std::string>> alternatives;
+  /// The global side of a 16-byte asynchronous copy that bypasses L1
+  /// (LDGSTS.BYPASS.128): the index of its shared side. When that side has
+  /// a bank conflict, the GPU issues the global read one sector request per
+  /// lane (measured: bench-kernels/tensor-core).
+  int splitByPeer = -1;
   /// Set when warplint does not model the intrinsic's lane-to-address map:
   /// why, as "unknown: <intrinsic>: <reason>" (the access is reported as not
   /// evaluated with it).

@@ -321,6 +321,13 @@ private:
   /// cub's block collectives (cub::BlockReduce, BlockScan, ...): library
   /// code whose shared traffic nvcc reports on the program's call.
   bool cubCollective(const CallExpr *c, StringRef name, Val &out);
+  /// cooperative_groups::memcpy_async(group, dst, src, bytes).
+  void groupCopy(const CallExpr *c, const std::string &what);
+  /// One lane's asynchronous copy: its global read and its shared write
+  /// (`bypass`: cp.async.cg, which the wrappers use for 16 bytes).
+  void recordCopy(const Expr *srcAt, const Expr *dstAt, const Val &src,
+                  const Val &dst, int bytes, bool bypass, LaneExpr lanes,
+                  const std::string &intrinsic);
   void recordIntrinsic(const Expr *at, const Val &ptr, int bytes, bool store,
                        LaneExpr lanes, const std::string &intrinsic);
   /// Records an access warplint does not model, so that it is reported as

@@ -57,6 +57,19 @@ void Walker::recordIntrinsic(const Expr *at, const Val &ptr, int bytes,
   }
 }
 
+void Walker::recordCopy(const Expr *srcAt, const Expr *dstAt, const Val &src,
+                        const Val &dst, int bytes, bool bypass, LaneExpr lanes,
+                        const std::string &intrinsic) {
+  size_t before = M.accesses.size();
+  recordIntrinsic(srcAt, src, bytes, false, lanes, intrinsic);
+  size_t global = M.accesses.size();
+  recordIntrinsic(dstAt, dst, bytes, true, lanes, intrinsic);
+  if (bypass && bytes == 16 && global == before + 1 &&
+      M.accesses.size() == global + 1 && M.accesses[before].unknown.empty() &&
+      M.accesses[global].unknown.empty())
+    M.accesses[before].splitByPeer = int(global);
+}
+
 void Walker::recordUnknown(const Expr *at, Space space, bool store,
                            const std::string &intrinsic,
                            const std::string &why) {
@@ -242,6 +255,68 @@ bool Walker::cubCollective(const CallExpr *c, StringRef name, Val &out) {
   return true;
 }
 
+/// cuda::aligned_size_t<N>'s N, or nullopt for another type.
+static std::optional<int64_t> alignmentHint(QualType t) {
+  const auto *spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      t.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!spec || spec->getName() != "aligned_size_t" ||
+      spec->getTemplateArgs().size() < 1 ||
+      spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  return spec->getTemplateArgs()[0].getAsIntegral().getExtValue();
+}
+
+void Walker::groupCopy(const CallExpr *c, const std::string &what) {
+  // cooperative_groups::memcpy_async(group, dst, src, bytes): the library
+  // (cooperative_groups/details/async.h) has the thread of rank r copy
+  // pieces r, r + size, r + 2 size... of the copy's width with
+  // __pipeline_memcpy_async; the first piece is each lane's request, the
+  // later ones repeat it further on (measured: LDGSTS of that width, the
+  // whole block's or a tile's).
+  Val dst = rvalue(c->getArg(1)), src = rvalue(c->getArg(2));
+  rvalue(c->getArg(3));
+  auto unknown = [&](const std::string &why) {
+    recordUnknown(c, Space::Global, false, what, why);
+    recordUnknown(c, Space::Shared, true, what, why);
+  };
+  const CXXRecordDecl *group =
+      c->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  LaneExpr rank;
+  if (group && group->getName() == "thread_block") {
+    rank = linearThreadIndex();
+  } else if (const auto *tile =
+                 dyn_cast_or_null<ClassTemplateSpecializationDecl>(group);
+             tile && tile->getName() == "thread_block_tile" &&
+             tile->getTemplateArgs().size() >= 1 &&
+             tile->getTemplateArgs()[0].getKind() == TemplateArgument::Integral) {
+    rank = bin(Op::Rem, linearThreadIndex(),
+               cst(tile->getTemplateArgs()[0].getAsIntegral().getExtValue()));
+  } else {
+    unknown("only a thread_block's or a thread_block_tile's copy is modelled "
+            "(the ranks of other groups' threads are not known)");
+    return;
+  }
+  std::optional<int64_t> hint = alignmentHint(c->getArg(3)->getType());
+  if (!hint) {
+    unknown("the width of each thread's copy is chosen at run time from the "
+            "pointers' alignment (4, 8 or 16 bytes); cuda::aligned_size_t<16>"
+            "(bytes) makes it 16");
+    return;
+  }
+  int width = *hint >= 16 ? 16 : int(*hint);
+  if (width != 4 && width != 8 && width != 16) {
+    unknown("copies aligned to " + std::to_string(*hint) +
+            " bytes move a byte or two a thread, which warplint does not model");
+    return;
+  }
+  LaneExpr piece = bin(Op::Mul, rank, cst(width));
+  LaneExpr lanes;
+  if (std::optional<int64_t> bytes = constantSize(c->getArg(3), AC))
+    lanes = bin(Op::Lt, piece, cst(*bytes));
+  recordCopy(c, c, offsetBy(src, piece), offsetBy(dst, piece), width, true,
+             lanes, what);
+}
+
 bool Walker::intrinsicCall(const CallExpr *c, StringRef name, Val &out) {
   const FunctionDecl *fd = c->getDirectCallee();
   if (!fd)
@@ -276,8 +351,8 @@ bool Walker::intrinsicCall(const CallExpr *c, StringRef name, Val &out) {
       recordUnknown(c, Space::Shared, true, what, why);
       return;
     }
-    recordIntrinsic(c, src, int(*size), false, nullptr, what);
-    recordIntrinsic(c, dst, int(*size), true, nullptr, what);
+    // The wrappers copy 16 bytes with cp.async.cg (LDGSTS.BYPASS.128).
+    recordCopy(c, c, src, dst, int(*size), true, nullptr, what);
   };
   if (name == "__pipeline_memcpy_async" && c->getNumArgs() >= 3) {
     laneCopy(c->getArg(0), c->getArg(1), c->getArg(2), "__pipeline_memcpy_async");
@@ -292,6 +367,11 @@ bool Walker::intrinsicCall(const CallExpr *c, StringRef name, Val &out) {
                            ? "cooperative_groups::memcpy_async"
                            : "cuda::memcpy_async";
     unsigned n = c->getNumArgs();
+    if (what == "cooperative_groups::memcpy_async" && n == 4) {
+      groupCopy(c, what);
+      out = opaque(c, true);
+      return true;
+    }
     bool perThread = n == 4 && c->getArg(0)->getType()->isPointerType();
     std::string sync = n ? c->getArg(n - 1)->getType().getAsString() : "";
     if (perThread && sync.find("thread_scope_thread") != std::string::npos &&
@@ -552,8 +632,8 @@ void Walker::asmStmt(const GCCAsmStmt *a) {
                       "its size is not 4, 8 or 16 bytes known at compile time");
         continue;
       }
-      recordIntrinsic(srcAt, *src, int(*size), false, nullptr, what);
-      recordIntrinsic(dstAt, *dst, int(*size), true, nullptr, what);
+      recordCopy(srcAt, dstAt, *src, *dst, int(*size), m[1] == "cg", nullptr,
+                 what);
       continue;
     }
     if (laneid.match(inst, &m)) {
