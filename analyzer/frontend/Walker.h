@@ -362,9 +362,12 @@ private:
   void forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep,
                       bool varies = false);
 
-  /// Variables a loop body updates exactly once per iteration, at its top
-  /// level (`i += stride;`, `++i;`), and nowhere else in the body.
-  std::map<const VarDecl *, const Expr *> bodyInductions(const Stmt *body);
+  /// Variables a loop body updates at its top level and nowhere else, with
+  /// their updates in order: one update of any form (`i = 2 * i + 1;`), or
+  /// several that each add or subtract a value the body does not change
+  /// (`i += width;` after each part of an unrolled body).
+  std::map<const VarDecl *, std::vector<const Expr *>>
+  bodyInductions(const Stmt *body);
 
   /// A loop as recurrences: each induction variable (from the increment of a
   /// for, or updated once at the top level of the body) is init, then its

@@ -395,12 +395,12 @@ static LaneExpr linearStep(const LaneExpr &next, int loop, const Context &ctx) {
   return nullptr;
 }
 
-std::map<const VarDecl *, const Expr *> Walker::bodyInductions(const Stmt *body) {
-  std::map<const VarDecl *, const Expr *> out;
+std::map<const VarDecl *, std::vector<const Expr *>>
+Walker::bodyInductions(const Stmt *body) {
+  std::map<const VarDecl *, std::vector<const Expr *>> out;
   auto *cs = dyn_cast_or_null<CompoundStmt>(body);
   if (!cs)
     return out;
-  std::map<const VarDecl *, int> count;
   std::set<const Stmt *> updateStmts;
   for (const Stmt *st : cs->body()) {
     auto *e = dyn_cast<Expr>(st);
@@ -413,18 +413,45 @@ std::map<const VarDecl *, const Expr *> Walker::bodyInductions(const Stmt *body)
              u && u->isIncrementDecrementOp())
       target = u->getSubExpr();
     if (const VarDecl *v = target ? localVar(target) : nullptr) {
-      count[v]++;
-      out[v] = x;
+      out[v].push_back(x);
       updateStmts.insert(st);
     }
   }
-  AssignedVars elsewhere;
+  AssignedVars elsewhere, all;
+  all.TraverseStmt(const_cast<Stmt *>(body));
   for (const Stmt *st : cs->body())
     if (!updateStmts.count(st))
       elsewhere.TraverseStmt(const_cast<Stmt *>(st));
+  // Several updates of one variable (`i += width;` after each part of an
+  // unrolled body) are one induction when each adds or subtracts a value
+  // the body does not change: the body's walk sees each step in turn.
+  auto invariantStep = [&](const Expr *x) {
+    if (auto *u = dyn_cast<UnaryOperator>(x))
+      return u->isIncrementDecrementOp();
+    auto *b = dyn_cast<BinaryOperator>(x);
+    if (!b || (b->getOpcode() != BO_AddAssign && b->getOpcode() != BO_SubAssign))
+      return false;
+    bool invariant = true;
+    struct Refs : RecursiveASTVisitor<Refs> {
+      const std::set<const VarDecl *> *assigned;
+      bool *ok;
+      bool VisitDeclRefExpr(DeclRefExpr *d) {
+        if (auto *v = dyn_cast<VarDecl>(d->getDecl()); v && assigned->count(v))
+          *ok = false;
+        return *ok;
+      }
+    } refs;
+    refs.assigned = &all.vars;
+    refs.ok = &invariant;
+    refs.TraverseStmt(const_cast<Expr *>(b->getRHS()));
+    return invariant;
+  };
   for (auto it = out.begin(); it != out.end();) {
-    if (count[it->first] != 1 || elsewhere.vars.count(it->first) ||
-        !Env.count(it->first))
+    bool ok = !elsewhere.vars.count(it->first) && Env.count(it->first);
+    if (ok && it->second.size() > 1)
+      for (const Expr *x : it->second)
+        ok = ok && invariantStep(x);
+    if (!ok)
       it = out.erase(it);
     else
       ++it;
@@ -486,11 +513,11 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   if (inc)
     incVars.TraverseStmt(const_cast<Expr *>(inc));
   std::vector<const VarDecl *> ivs;
-  std::map<const VarDecl *, const Expr *> updates;
+  std::map<const VarDecl *, std::vector<const Expr *>> updates;
   for (const VarDecl *v : incVars.vars)
     if (Env.count(v) && Env[v].v) {
       ivs.push_back(v);
-      updates[v] = inc;
+      updates[v] = {inc};
     }
   for (auto &[v, e] : bodyInductions(body))
     if (!updates.count(v) && Env[v].v) {
@@ -520,7 +547,8 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   bool savedNo = NoRecord;
   NoRecord = true;
   for (auto &[v, var] : vars) {
-    rvalue(updates[v]);
+    for (const Expr *update : updates[v])
+      rvalue(update);
     M.ctx.loops[var.v->value].next = Env[v].v;
     for (auto &[w, wv] : vars)
       Env[w] = wv;
