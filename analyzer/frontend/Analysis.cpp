@@ -523,6 +523,10 @@ private:
                                 ? SourceRange(loc)
                                 : site.expr->getSourceRange();
     const VarDecl *declared = site.array ? site.array->var : nullptr;
+    // A call nvcc makes several instructions of (a wmma fragment's load or
+    // store): one finding for the call, its worst instruction's.
+    const size_t instructions =
+        site.intrinsic.empty() ? 0 : instructionsOf(m, site);
     for (const RuleInfo &rule : allRules()) {
       if (!rule.check || !ruleEnabled(Opts.rules.enabled, rule.id))
         continue;
@@ -535,22 +539,18 @@ private:
       PendingFinding p{rule.id, *f, loc, siteRange, site.calls,
                        r.ideal > 0 ? r.actual / r.ideal : 1,
                        choice.shapes[0], declared};
-      // A call nvcc makes several instructions of (a wmma fragment's load
-      // or store): one finding for the call, its worst instruction's.
-      if (size_t n = site.intrinsic.empty() ? 0 : instructionsOf(m, site);
-          n > 1) {
+      if (instructions > 1) {
         CallKey key{site.expr, site.space, site.store, site.calls, rule.id};
         auto [it, added] = CallFindings.try_emplace(key);
         if (added)
           CallOrder.push_back(key);
-        it->second.instructions = n;
+        it->second.instructions = instructions;
         it->second.findings.push_back(std::move(p));
         continue;
       }
       report(k, m, std::move(p));
     }
   }
-
 
   /// A finding of one launch configuration, held until all are analyzed.
   struct PendingFinding {
