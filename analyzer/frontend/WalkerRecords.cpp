@@ -294,10 +294,12 @@ Val Walker::recordOf(const Expr *e) {
     return recordVal(r);
   }
   if (e->isGLValue()) {
-    // An object in memory (p[i], *q): reading it loads it whole.
+    // An object in memory (p[i], *q): reading it loads it whole. Lanes that
+    // read one address in one instruction get one value, so an object read
+    // at a warp-uniform address (`seqs[blockIdx.x]`) has uniform fields.
     if (auto a = lvalue(e)) {
       record(e, *a, false);
-      return opaqueRecord(true);
+      return opaqueRecord(varying(a->ptr));
     }
   }
   Val v = rvalue(e);
