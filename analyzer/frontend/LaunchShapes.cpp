@@ -412,8 +412,10 @@ struct HostEval {
       std::vector<Shape> out{Shape{1, 1, 1}};
       for (size_t i = 0; i < args.size() && i < 3; ++i) {
         auto v = ints(args[i], depth + 1);
+        // A member whose value the host code does not show is unknown (0);
+        // the members given and the 1s of those left out still hold.
         if (!v)
-          return std::nullopt;
+          v = std::vector<int64_t>{0};
         // A block dimension is positive: a variable's placeholder (`int
         // threads = 0;` then set on every path) is not one of its shapes.
         if (std::any_of(v->begin(), v->end(), [](int64_t x) { return x > 0; }))
@@ -464,13 +466,16 @@ struct HostEval {
           return s;
         }
       }
-    if (e->getType()->isIntegralOrEnumerationType())
-      if (auto v = ints(e, depth + 1)) {
-        std::vector<Shape> out;
+    // An integer is x alone: y and z are 1 even when x is not known.
+    if (e->getType()->isIntegralOrEnumerationType()) {
+      std::vector<Shape> out;
+      if (auto v = ints(e, depth + 1))
         for (int64_t x : *v)
           out.push_back(Shape{x, 1, 1});
-        return out;
-      }
+      else
+        out.push_back(Shape{0, 1, 1});
+      return out;
+    }
     return std::nullopt;
   }
 
@@ -858,7 +863,15 @@ std::vector<ShapeChoice> chooseShapes(ASTContext &ac, const FunctionDecl *k,
       for (int d = 0; d < 3; ++d)
         if ((d == 0 ? part.x : d == 1 ? part.y : part.z) == 0)
           which += std::string(which.empty() ? "" : ", ") + "xyz"[d];
-      for (int64_t f : Fill) {
+      // A one-dimensional block of unknown size (`<<<g, n>>>`) takes the
+      // one-dimensional candidates: whole warps, as such launches have.
+      std::vector<int64_t> fill(std::begin(Fill), std::end(Fill));
+      if (part.x == 0 && part.y == 1 && part.z == 1) {
+        fill.clear();
+        for (const Shape &c : candidateShapes(1))
+          fill.push_back(c.x);
+      }
+      for (int64_t f : fill) {
         Shape s = part;
         for (int64_t *c : {&s.x, &s.y, &s.z})
           if (*c == 0)
