@@ -429,6 +429,12 @@ private:
                   site.space == Space::Shared,
                   AC->getTypeSizeInChars(vd->getType()).getQuantity()))
             r = std::move(*t);
+    // Shared rows picked by data (`deq[(w >> 6) & 63][lane]`): each lane's
+    // bank is fixed by the rest of the address.
+    if (!r.evaluated && site.unknown.empty() && !site.atomic &&
+        site.space == Space::Shared)
+      if (auto t = analyzeDataRows(site.access, m.ctx, choice.shapes))
+        r = std::move(*t);
     // A 16-byte copy that bypasses L1 whose shared destination has a bank
     // conflict: the GPU reads its global side one sector request a lane
     // (measured at destination strides of 32 to 256 bytes; 4- and 8-byte
@@ -477,6 +483,7 @@ private:
       ar.strideBytes = r.laneStride;
       ar.worstRatio = r.worstRatio;
       ar.tableBytes = r.tableBytes;
+      ar.dataRowBytes = r.dataRowBytes;
     }
     std::optional<ArrayInfo> array = arrayInfo(m, site);
     if (site.base) {
@@ -754,6 +761,13 @@ private:
              (formatFigure(r.actual) == "1" ? "" : "s") +
              " per request, its ideal (the address depends on data, within a " +
              std::to_string(r.tableBytes) + "-byte table), " +
+             formatFigure(r.activeLanes) + " active lanes";
+    } else if (r.dataRowBytes) {
+      msg += formatFigure(r.actual) + " wavefront" +
+             (formatFigure(r.actual) == "1" ? "" : "s") +
+             " per request, its ideal (data picks whole " +
+             std::to_string(r.dataRowBytes) +
+             "-byte rows; each lane keeps its own bank), " +
              formatFigure(r.activeLanes) + " active lanes";
     } else {
       if (r.exact)

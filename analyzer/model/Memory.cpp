@@ -361,6 +361,109 @@ std::optional<AccessResult> analyzeWithinTable(const Access &acc,
   return r;
 }
 
+int64_t knownMultiple(const LaneExpr &e) {
+  static constexpr int64_t Cap = int64_t(1) << 32;
+  auto pow2 = [](int64_t v) -> int64_t {
+    if (v == 0)
+      return Cap; // zero is a multiple of anything
+    uint64_t u = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
+    return std::min<int64_t>(Cap, int64_t(u & (~u + 1)));
+  };
+  if (!e)
+    return 1;
+  switch (e->op) {
+  case Op::Const:
+    return pow2(e->value);
+  case Op::Add:
+  case Op::Sub:
+  case Op::Min:
+  case Op::Max:
+    return std::min(knownMultiple(e->a), knownMultiple(e->b));
+  case Op::Select:
+    return std::min(knownMultiple(e->b), knownMultiple(e->c));
+  case Op::Neg:
+    return knownMultiple(e->a);
+  case Op::Mul: {
+    int64_t x = knownMultiple(e->a), y = knownMultiple(e->b);
+    return x >= Cap || y >= Cap ? Cap : std::min(Cap, x * y);
+  }
+  case Op::Shl: {
+    if (e->b->op != Op::Const || e->b->value < 0 || e->b->value >= 32)
+      return 1;
+    int64_t x = knownMultiple(e->a);
+    return x >= Cap ? Cap : std::min(Cap, x << e->b->value);
+  }
+  case Op::And:
+    // The result keeps only bits both operands may have set.
+    return std::max(knownMultiple(e->a), knownMultiple(e->b));
+  default:
+    return 1;
+  }
+}
+
+// The terms of a sum, each with its sign.
+static void sumTerms(const LaneExpr &e, bool negative,
+                     std::vector<std::pair<LaneExpr, bool>> &out) {
+  if (e->op == Op::Add || e->op == Op::Sub) {
+    sumTerms(e->a, negative, out);
+    sumTerms(e->b, e->op == Op::Sub ? !negative : negative, out);
+    return;
+  }
+  out.push_back({e, negative});
+}
+
+std::optional<AccessResult> analyzeDataRows(const Access &acc,
+                                            const Context &ctx,
+                                            const std::vector<Shape> &shapes) {
+  constexpr int64_t Row = 4 * WarpSize; // bytes of one row of the 32 banks
+  if (!acc.offset)
+    return std::nullopt;
+  std::vector<std::pair<LaneExpr, bool>> terms;
+  sumTerms(acc.offset, false, terms);
+  LaneExpr rest = cst(0);
+  bool data = false;
+  for (const auto &[t, negative] : terms) {
+    if (props(t, ctx).hasData) {
+      if (knownMultiple(t) % Row != 0)
+        return std::nullopt;
+      data = true;
+    } else {
+      rest = negative ? rest - t : rest + t;
+    }
+  }
+  if (!data)
+    return std::nullopt;
+  Access restAccess = acc;
+  restAccess.offset = rest;
+  // Distinct banks for the lanes of each phase: then no choice of rows can
+  // put two lanes' words in one bank.
+  bool apart = true;
+  CostModel cost = [&apart](const Lanes &addr, LaneMask active, int bytes) {
+    int per = phaseLanes(bytes);
+    for (int p = 0; p < WarpSize / per && apart; ++p) {
+      LaneMask a = active & phaseMask(per, p);
+      uint32_t taken = 0;
+      for (int l = 0; l < WarpSize && apart; ++l) {
+        if (!((a >> l) & 1))
+          continue;
+        int64_t first = addr[l] >> 2,
+                last = first + (((addr[l] & 3) + std::max(bytes, 1) - 1) >> 2);
+        uint32_t mine = 0;
+        for (int64_t w = first; w <= last; ++w)
+          mine |= 1u << int(((w % WarpSize) + WarpSize) % WarpSize);
+        apart = !(mine & taken);
+        taken |= mine;
+      }
+    }
+    return sharedWavefronts(addr, active, bytes);
+  };
+  AccessResult r = analyzeAccess(restAccess, ctx, shapes, cost);
+  if (!r.evaluated || !apart)
+    return std::nullopt;
+  r.dataRowBytes = Row;
+  return r;
+}
+
 AccessResult analyzeAccess(const Access &acc, const Context &ctx,
                            const std::vector<Shape> &shapes,
                            const CostModel &cost) {

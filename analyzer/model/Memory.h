@@ -107,6 +107,10 @@ struct AccessResult {
   /// whatever the data (`actual` is then an upper bound on the sectors,
   /// and the ideal is as many).
   int64_t tableBytes = 0;
+  /// Set by analyzeDataRows: the address depends on data only through
+  /// terms that are whole multiples of this many bytes (a bank row), so
+  /// every lane keeps the bank the rest of the address gives it.
+  int64_t dataRowBytes = 0;
 };
 
 /// An access whose address depends on data, into an object of `extent`
@@ -120,6 +124,21 @@ std::optional<AccessResult> analyzeWithinTable(const Access &access,
                                                const Context &ctx,
                                                const Shape &shape, bool shared,
                                                int64_t extent);
+
+/// A shared access whose address is `rest + data terms`, each data term a
+/// known multiple of 128 bytes (`deq[(w >> 6) & 63][lane]` over 32-word
+/// rows): the data moves a lane by whole bank rows, so the bank each lane
+/// touches is the one `rest` gives it. When `rest` puts the active lanes of
+/// every phase in distinct banks, no data can make two of them conflict and
+/// the figure (one wavefront per phase) is exact; nullopt otherwise (a data
+/// term of unknown alignment, or lanes that could meet in a bank).
+std::optional<AccessResult> analyzeDataRows(const Access &access,
+                                            const Context &ctx,
+                                            const std::vector<Shape> &shapes);
+
+/// Largest power of two every value of `e` is known to be a multiple of
+/// (capped at 2^32; 1 when nothing is known).
+int64_t knownMultiple(const LaneExpr &e);
 
 /// shapes[0] is the block shape in use; the others are alternatives that the
 /// result must hold for too (an assumed block shape).

@@ -77,6 +77,8 @@ Object jsonObject(const Report &r) {
     o["worst_excess"] = optNumber(a.worstRatio);
     if (a.tableBytes)
       o["within_table_bytes"] = a.tableBytes;
+    if (a.dataRowBytes)
+      o["data_row_bytes"] = a.dataRowBytes;
     if (a.op == "atomic")
       o["same_address_lanes"] =
           a.evaluated ? Value(int64_t(a.sameAddressLanes)) : Value(nullptr);

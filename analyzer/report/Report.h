@@ -94,6 +94,9 @@ struct AccessRecord {
   /// The address depends on data within a table of this many bytes, small
   /// enough that the figure holds whatever the data (0: not so).
   int64_t tableBytes = 0;
+  /// The address depends on data only in whole rows of this many bytes,
+  /// which leave every lane's bank alone (0: not so).
+  int64_t dataRowBytes = 0;
 };
 
 struct BranchRecord {

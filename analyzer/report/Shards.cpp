@@ -348,6 +348,8 @@ struct Reader {
       // Present only for lookups into small tables.
       if (o.get("within_table_bytes"))
         a.tableBytes = integer(o, "within_table_bytes");
+      if (o.get("data_row_bytes"))
+        a.dataRowBytes = integer(o, "data_row_bytes");
       if (a.op == "atomic" && a.evaluated)
         a.sameAddressLanes = int(integer(o, "same_address_lanes"));
       if (!a.evaluated)

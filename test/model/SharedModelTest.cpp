@@ -111,5 +111,46 @@ TEST(ConstantModel, DistinctAddresses) {
       analyzeAccess(quarter, ctx, {B256}, constantAddresses).actual, 4);
 }
 
+TEST(DataRows, KnownMultiples) {
+  Context ctx;
+  LaneExpr d = data(ctx.addAtom("w", AtomKind::Data));
+  EXPECT_EQ(knownMultiple(cst(96)), 32);
+  EXPECT_EQ(knownMultiple(d), 1);
+  EXPECT_EQ(knownMultiple(d * cst(128)), 128);
+  EXPECT_EQ(knownMultiple(bin(Op::Shl, d, cst(7))), 128);
+  EXPECT_EQ(knownMultiple(bin(Op::And, d, cst(0x3c0))), 64);
+  EXPECT_EQ(knownMultiple(d * cst(64) + cst(32)), 32);
+  EXPECT_EQ(knownMultiple(bin(Op::Shr, d * cst(256), cst(1))), 1);
+  // Saturates instead of overflowing.
+  EXPECT_EQ(knownMultiple(cst(0) * d), int64_t(1) << 32);
+  EXPECT_EQ(knownMultiple(bin(Op::Shl, cst(int64_t(1) << 31), cst(31))),
+            int64_t(1) << 32);
+}
+
+TEST(DataRows, RowsPickedByDataKeepEachLanesBank) {
+  Context ctx;
+  LaneExpr d = data(ctx.addAtom("w", AtomKind::Data));
+  LaneExpr lane = bin(Op::Rem, tid(), cst(32));
+  // deq[d & 63][lane] over float deq[64][32]: exact, one wavefront.
+  Access rows{bin(Op::And, d, cst(63)) * cst(128) + lane * cst(4), nullptr, 4};
+  EXPECT_FALSE(analyzeAccess(rows, ctx, {B256}, sharedWavefronts).evaluated);
+  auto r = analyzeDataRows(rows, ctx, {B256});
+  ASSERT_TRUE(r);
+  EXPECT_DOUBLE_EQ(r->actual, 1);
+  EXPECT_DOUBLE_EQ(r->ideal, 1);
+  EXPECT_EQ(r->dataRowBytes, 128);
+  // Rows of 31 words, two lanes per column, a row that adds a lane offset
+  // of its own: the data could put lanes in one bank.
+  Access narrow{d * cst(124) + lane * cst(4), nullptr, 4};
+  Access pairs{d * cst(128) + bin(Op::Div, lane, cst(2)) * cst(4), nullptr, 4};
+  Access skew{(d + lane) * cst(128), nullptr, 4};
+  EXPECT_FALSE(analyzeDataRows(narrow, ctx, {B256}));
+  EXPECT_FALSE(analyzeDataRows(pairs, ctx, {B256}));
+  EXPECT_FALSE(analyzeDataRows(skew, ctx, {B256}));
+  // No data: nothing for this analysis to add.
+  Access plain{lane * cst(4), nullptr, 4};
+  EXPECT_FALSE(analyzeDataRows(plain, ctx, {B256}));
+}
+
 } // namespace
 } // namespace warplint
