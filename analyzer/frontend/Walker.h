@@ -282,6 +282,7 @@ private:
 
   // --- memory ---------------------------------------------------------------
   static Space spaceOf(const VarDecl *v);
+  static std::optional<Space> sharedPointerSpace(const VarDecl *v);
 
   int64_t bytesOf(QualType t);
 
@@ -296,6 +297,8 @@ private:
   std::optional<ArrayAccess> arrayAccess(const Expr *e);
 
   Val load(const Expr *lv, const Expr *whole);
+  /// The value of a pointer read from memory at `at` (see WalkerMemory.cpp).
+  Val loadedPointer(const Expr *lv, const Val &at);
 
   // --- calls ----------------------------------------------------------------
   /// The object a cuda::atomic_ref (or std::atomic_ref) refers to: the

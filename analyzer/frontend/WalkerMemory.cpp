@@ -286,6 +286,8 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
     return recordOf(lv);
   if (auto a = lvalue(lv)) {
     record(lv, *a, false);
+    if (lv->getType()->isPointerType())
+      return loadedPointer(lv, a->ptr);
     // Every lane loading from one address gets one value.
     return opaque(whole, varying(a->ptr));
   }
@@ -295,6 +297,74 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
   if (LaneExpr b = builtin(lv->IgnoreParens()))
     return intVal(withOrigin(b, origin(lv)));
   return opaque(whole, true);
+}
+
+// The space every assignment to a `__shared__` pointer variable points it
+// into, when each is a whole array of one space (`s = mys;` after
+// `__shared__ T *s;`); nullopt when any is something else.
+std::optional<Space> Walker::sharedPointerSpace(const VarDecl *v) {
+  auto *fd = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
+  if (!fd || !fd->hasBody())
+    return std::nullopt;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    std::optional<Space> space;
+    bool other = false;
+    bool VisitUnaryOperator(UnaryOperator *u) {
+      if (u->getOpcode() == UO_AddrOf || u->isIncrementDecrementOp())
+        if (refersTo(u->getSubExpr()))
+          other = true; // its address escapes, or it is moved
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      if (!b->isAssignmentOp() || !refersTo(b->getLHS()))
+        return true;
+      const Expr *r = b->getRHS()->IgnoreParenImpCasts();
+      auto *d = dyn_cast<DeclRefExpr>(r);
+      auto *arr = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+      if (b->getOpcode() != BO_Assign || !arr ||
+          !arr->getType()->isArrayType()) {
+        other = true;
+        return true;
+      }
+      Space s = Walker::spaceOf(arr);
+      if (s != Space::Shared || (space && *space != s))
+        other = true;
+      space = s;
+      return true;
+    }
+    bool refersTo(const Expr *e) const {
+      auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      return d && d->getDecl() == V;
+    }
+  } f;
+  f.V = v;
+  f.TraverseStmt(fd->getBody());
+  if (f.other || !f.space)
+    return std::nullopt;
+  return f.space;
+}
+
+Val Walker::loadedPointer(const Expr *lv, const Val &at) {
+  // A `__shared__` pointer the kernel sets to its shared arrays: it points
+  // at the start of one of them (equally aligned), so offsets from it
+  // decide banks as they would from the array itself.
+  if (auto *d = dyn_cast<DeclRefExpr>(lv->IgnoreParenImpCasts()))
+    if (auto *v = dyn_cast<VarDecl>(d->getDecl());
+        v && spaceOf(v) == Space::Shared && !v->getType()->isArrayType())
+      if (auto space = sharedPointerSpace(v))
+        return Val{Val::Ptr, cst(0), nullptr, *space};
+  std::string name = text(lv);
+  // One pointer for the whole warp (`rows[blockIdx.x]`): the start of an
+  // allocation, aligned as allocations are.
+  if (!varying(at))
+    return Val{Val::Ptr, cst(0), nullptr, Space::Global};
+  // A pointer per lane: where it points is data.
+  return Val{Val::Ptr,
+             data(M.ctx.addAtom(name, AtomKind::Data,
+                                "the address is a pointer loaded per lane ('" +
+                                    name + "')")),
+             nullptr, Space::Global};
 }
 
 const Expr *Walker::atomicRefTarget(const Expr *obj) {
