@@ -299,6 +299,10 @@ private:
   Val load(const Expr *lv, const Expr *whole);
   /// The value of a pointer read from memory at `at` (see WalkerMemory.cpp).
   Val loadedPointer(const Expr *lv, const Val &at);
+  /// An access through a pointer the walker does not follow (what a library
+  /// call returns, an integer cast to a pointer): recorded, not evaluated,
+  /// with the reason, instead of dropped.
+  std::optional<Addr> unknownPointer(const Expr *ptr, const Expr *e);
 
   // --- calls ----------------------------------------------------------------
   /// The object a cuda::atomic_ref (or std::atomic_ref) refers to: the

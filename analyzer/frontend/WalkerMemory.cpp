@@ -73,7 +73,11 @@ std::optional<Addr> Walker::lvalue(const Expr *e) {
   if (auto *s = dyn_cast<ArraySubscriptExpr>(e)) {
     Val base = rvalue(s->getBase());
     if (!base.isPtr()) {
-      rvalue(s->getIdx());
+      Val idx = rvalue(s->getIdx());
+      if (auto u = unknownPointer(s->getBase(), e)) {
+        u->elementStride = u->elementBytes;
+        return u;
+      }
       return std::nullopt;
     }
     Val idx = rvalue(s->getIdx());
@@ -101,7 +105,7 @@ std::optional<Addr> Walker::lvalue(const Expr *e) {
       return std::nullopt;
     Val p = rvalue(u->getSubExpr());
     if (!p.isPtr())
-      return std::nullopt;
+      return unknownPointer(u->getSubExpr(), e);
     a.ptr = p;
     a.elementStride = a.elementBytes;
     return a;
@@ -286,6 +290,8 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
     return recordOf(lv);
   if (auto a = lvalue(lv)) {
     record(lv, *a, false);
+    if (a->ptr.space == Space::Local)
+      return opaque(whole, true); // each thread's own element
     if (lv->getType()->isPointerType())
       return loadedPointer(lv, a->ptr);
     // Every lane loading from one address gets one value.
@@ -343,6 +349,22 @@ std::optional<Space> Walker::sharedPointerSpace(const VarDecl *v) {
   if (f.other || !f.space)
     return std::nullopt;
   return f.space;
+}
+
+std::optional<Addr> Walker::unknownPointer(const Expr *ptr, const Expr *e) {
+  // Only a pointer: a subscript of an integer (`2[p]`) or of a vector type
+  // is not an access through one.
+  if (!ptr->getType()->isPointerType())
+    return std::nullopt;
+  Addr a;
+  a.elementBytes = int(bytesOf(e->getType()));
+  std::string name = text(ptr);
+  a.ptr = Val{Val::Ptr,
+              data(M.ctx.addAtom(name, AtomKind::Data,
+                                 "warplint cannot tell where '" + name +
+                                     "' points")),
+              nullptr, Space::Global};
+  return a;
 }
 
 Val Walker::loadedPointer(const Expr *lv, const Val &at) {

@@ -15,31 +15,38 @@ Val Walker::opaqueRecord(bool varying) {
 }
 
 Val Walker::paramRecord(const ParmVarDecl *p) {
-  auto r = std::make_shared<RecordVal>();
   // The record's own fields and its (non-virtual) bases' fields: a tensor
-  // accessor keeps its data pointer in a base class.
-  std::function<void(const RecordDecl *, int)> bind = [&](const RecordDecl *rd,
-                                                          int depth) {
-    if (!rd || !rd->getDefinition() || depth > 8)
-      return;
-    rd = rd->getDefinition();
-    if (auto *cxx = dyn_cast<CXXRecordDecl>(rd))
-      for (const CXXBaseSpecifier &b : cxx->bases())
-        if (!b.isVirtual())
-          bind(b.getType()->getAsRecordDecl(), depth + 1);
-    for (const FieldDecl *f : rd->fields()) {
-      QualType t = f->getType();
-      if (t->isPointerType()) {
-        // Each pointer field is an allocation of its own.
-        r->fields[f] = Val{Val::Ptr, cst(0), f, Space::Global};
-      } else if (t->isIntegralOrEnumerationType()) {
-        std::string name = p->getName().str() + "." + f->getName().str();
-        r->fields[f] =
-            intVal(unknown(M.ctx.addAtom(name, AtomKind::Parameter)));
-      }
-    }
-  };
-  bind(p->getType()->getAsRecordDecl(), 0);
+  // accessor keeps its data pointer in a base class. A field that is itself
+  // a struct (`d_vars.u_star.u0`) is bound the same way, its names prefixed.
+  std::function<void(RecordVal &, const RecordDecl *, const std::string &,
+                     int)>
+      bind = [&](RecordVal &r, const RecordDecl *rd, const std::string &prefix,
+                 int depth) {
+        if (!rd || !rd->getDefinition() || depth > 8)
+          return;
+        rd = rd->getDefinition();
+        if (auto *cxx = dyn_cast<CXXRecordDecl>(rd))
+          for (const CXXBaseSpecifier &b : cxx->bases())
+            if (!b.isVirtual())
+              bind(r, b.getType()->getAsRecordDecl(), prefix, depth + 1);
+        for (const FieldDecl *f : rd->fields()) {
+          QualType t = f->getType();
+          std::string name = prefix + "." + f->getName().str();
+          if (t->isPointerType()) {
+            // Each pointer field is an allocation of its own.
+            r.fields[f] = Val{Val::Ptr, cst(0), f, Space::Global};
+          } else if (t->isIntegralOrEnumerationType()) {
+            r.fields[f] =
+                intVal(unknown(M.ctx.addAtom(name, AtomKind::Parameter)));
+          } else if (t->isRecordType() && !t->getAsRecordDecl()->isUnion()) {
+            auto inner = std::make_shared<RecordVal>();
+            bind(*inner, t->getAsRecordDecl(), name, depth + 1);
+            r.fields[f] = recordVal(inner);
+          }
+        }
+      };
+  auto r = std::make_shared<RecordVal>();
+  bind(*r, p->getType()->getAsRecordDecl(), p->getName().str(), 0);
   return recordVal(r);
 }
 

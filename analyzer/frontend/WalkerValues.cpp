@@ -201,6 +201,13 @@ Val Walker::cast(const CastExpr *ce) {
   case CK_ArrayToPointerDecay: {
     if (auto a = lvalue(sub))
       return a->ptr;
+    // A thread's own array (registers or local memory): a pointer into it
+    // is followed so that its accesses are known to be no shared or global
+    // ones.
+    if (auto *d = dyn_cast<DeclRefExpr>(sub->IgnoreParenImpCasts()))
+      if (auto *v = dyn_cast<VarDecl>(d->getDecl());
+          v && spaceOf(v) == Space::Local && v->getType()->isArrayType())
+        return Val{Val::Ptr, cst(0), v, Space::Local};
     return opaque(ce, false);
   }
   case CK_IntegralToBoolean: {
