@@ -199,6 +199,23 @@ LaneExpr bin(Op op, LaneExpr a, LaneExpr b) {
   return make(op, 0, std::move(a), std::move(b));
 }
 
+static void collectAddends(const LaneExpr &e, bool negative,
+                           std::vector<std::pair<LaneExpr, bool>> &out) {
+  if (e->op == Op::Add || e->op == Op::Sub) {
+    collectAddends(e->a, negative, out);
+    collectAddends(e->b, e->op == Op::Sub ? !negative : negative, out);
+    return;
+  }
+  out.push_back({e, negative});
+}
+
+std::vector<std::pair<LaneExpr, bool>> addends(const LaneExpr &e) {
+  std::vector<std::pair<LaneExpr, bool>> out;
+  if (e)
+    collectAddends(e, false, out);
+  return out;
+}
+
 LaneExpr un(Op op, LaneExpr a) {
   int64_t x = 0;
   if (constValue(a, x)) {

@@ -85,6 +85,9 @@ LaneExpr loopActive(int loop);
 LaneExpr assumed(int why); // 0: bounds guard, 1: data-dependent
 LaneExpr bin(Op op, LaneExpr a, LaneExpr b);
 LaneExpr un(Op op, LaneExpr a);
+/// The terms of a sum or difference, each with its sign (true: subtracted):
+/// `a - (b + c)` is {a, +}, {b, -}, {c, -}.
+std::vector<std::pair<LaneExpr, bool>> addends(const LaneExpr &e);
 LaneExpr select(LaneExpr c, LaneExpr t, LaneExpr f);
 LaneExpr withOrigin(LaneExpr e, int origin);
 

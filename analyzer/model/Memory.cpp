@@ -401,28 +401,15 @@ int64_t knownMultiple(const LaneExpr &e) {
   }
 }
 
-// The terms of a sum, each with its sign.
-static void sumTerms(const LaneExpr &e, bool negative,
-                     std::vector<std::pair<LaneExpr, bool>> &out) {
-  if (e->op == Op::Add || e->op == Op::Sub) {
-    sumTerms(e->a, negative, out);
-    sumTerms(e->b, e->op == Op::Sub ? !negative : negative, out);
-    return;
-  }
-  out.push_back({e, negative});
-}
-
 std::optional<AccessResult> analyzeDataRows(const Access &acc,
                                             const Context &ctx,
                                             const std::vector<Shape> &shapes) {
   constexpr int64_t Row = 4 * WarpSize; // bytes of one row of the 32 banks
   if (!acc.offset)
     return std::nullopt;
-  std::vector<std::pair<LaneExpr, bool>> terms;
-  sumTerms(acc.offset, false, terms);
   LaneExpr rest = cst(0);
   bool data = false;
-  for (const auto &[t, negative] : terms) {
+  for (const auto &[t, negative] : addends(acc.offset)) {
     if (props(t, ctx).hasData) {
       if (knownMultiple(t) % Row != 0)
         return std::nullopt;
