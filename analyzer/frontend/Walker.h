@@ -299,6 +299,7 @@ private:
   Val load(const Expr *lv, const Expr *whole);
   /// The value of a pointer read from memory at `at` (see WalkerMemory.cpp).
   Val loadedPointer(const Expr *lv, const Val &at);
+  VarEnv armOf(const VarEnv &env, const LaneExpr &c, bool taken);
   /// An access through a pointer the walker does not follow (what a library
   /// call returns, an integer cast to a pointer): recorded, not evaluated,
   /// with the reason, instead of dropped.
@@ -374,7 +375,8 @@ private:
   /// several that each add or subtract a value the body does not change
   /// (`i += width;` after each part of an unrolled body).
   std::map<const VarDecl *, std::vector<const Expr *>>
-  bodyInductions(const Stmt *body);
+  bodyInductions(const Stmt *body,
+                 std::map<const VarDecl *, const Expr *> &guards);
 
   /// A loop as recurrences: each induction variable (from the increment of a
   /// for, or updated once at the top level of the body) is init, then its

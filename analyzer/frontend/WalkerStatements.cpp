@@ -279,6 +279,21 @@ VarEnv Walker::mergeEnvs(const LaneExpr &c, const VarEnv &t, const VarEnv &f) {
   return out;
 }
 
+// Inside a branch on `c`, a value an earlier branch on the same condition
+// left as `c ? x : y` is the arm that branch took: after `if (active) {
+// j = i; }`, `if (active) out[j]` reads x, not a mix of x and what the
+// other lanes hold.
+VarEnv Walker::armOf(const VarEnv &env, const LaneExpr &c, bool taken) {
+  VarEnv out = env;
+  if (!c)
+    return out;
+  for (auto &[v, val] : out)
+    if (!val.isRecord() && val.v && val.v->op == Op::Select &&
+        val.v->a == c)
+      val.v = taken ? val.v->b : val.v->c;
+  return out;
+}
+
 void Walker::ifStmt(const IfStmt *s) {
   if (s->getInit())
     stmt(s->getInit());
@@ -315,10 +330,11 @@ void Walker::ifStmt(const IfStmt *s) {
     IfFrameNow = int(M.ifFrames.size()) - 1;
   }
   Mask = land(m0, c);
+  Env = armOf(before, c, true);
   stmt(s->getThen());
   VarEnv thenEnv = std::move(Env);
   bool thenTerm = Terminated;
-  Env = std::move(before);
+  Env = armOf(before, c, false);
   Terminated = false;
   Mask = land(m0, un(Op::LNot, c));
   stmt(s->getElse());
@@ -396,16 +412,54 @@ static LaneExpr linearStep(const LaneExpr &next, int loop, const Context &ctx) {
 }
 
 std::map<const VarDecl *, std::vector<const Expr *>>
-Walker::bodyInductions(const Stmt *body) {
+Walker::bodyInductions(const Stmt *body,
+                       std::map<const VarDecl *, const Expr *> &guards) {
   std::map<const VarDecl *, std::vector<const Expr *>> out;
   auto *cs = dyn_cast_or_null<CompoundStmt>(body);
   if (!cs)
     return out;
+  AssignedVars all;
+  all.TraverseStmt(const_cast<Stmt *>(body));
+  // What the body changes: the variables it assigns and those it declares
+  // (a fresh value each iteration).
+  std::set<const VarDecl *> changing = all.vars;
+  struct Decls : RecursiveASTVisitor<Decls> {
+    std::set<const VarDecl *> *out;
+    bool VisitVarDecl(VarDecl *v) {
+      out->insert(v);
+      return true;
+    }
+  } decls;
+  decls.out = &changing;
+  decls.TraverseStmt(const_cast<Stmt *>(body));
+  // Does `x` read a variable the body changes?
+  auto readsAssigned = [&](const Stmt *x) {
+    bool reads = false;
+    struct Refs : RecursiveASTVisitor<Refs> {
+      const std::set<const VarDecl *> *assigned;
+      bool *hit;
+      bool VisitDeclRefExpr(DeclRefExpr *d) {
+        if (auto *v = dyn_cast<VarDecl>(d->getDecl()); v && assigned->count(v))
+          *hit = true;
+        return !*hit;
+      }
+    } refs;
+    refs.assigned = &changing;
+    refs.hit = &reads;
+    refs.TraverseStmt(const_cast<Stmt *>(x));
+    return reads;
+  };
   std::set<const Stmt *> updateStmts;
-  for (const Stmt *st : cs->body()) {
+  // Updates at the top of the body, and in a top-level `if (c) { ... }`
+  // whose condition the body does not change (`if (active) { indg +=
+  // plane; ... }`): each lane steps by the update where c holds and by 0
+  // elsewhere, the same every iteration.
+  std::map<const VarDecl *, const Expr *> guardOf;
+  std::map<const VarDecl *, int> guardCount;
+  auto scan = [&](const Stmt *st, const Expr *guard) {
     auto *e = dyn_cast<Expr>(st);
     if (!e)
-      continue;
+      return;
     const Expr *x = e->IgnoreParenImpCasts(), *target = nullptr;
     if (auto *b = dyn_cast<BinaryOperator>(x); b && b->isAssignmentOp())
       target = b->getLHS();
@@ -415,13 +469,38 @@ Walker::bodyInductions(const Stmt *body) {
     if (const VarDecl *v = target ? localVar(target) : nullptr) {
       out[v].push_back(x);
       updateStmts.insert(st);
+      guardOf[v] = guard;
+      guardCount[v] += guard != nullptr;
     }
+  };
+  for (const Stmt *st : cs->body()) {
+    auto *is = dyn_cast<IfStmt>(st);
+    if (is && !is->getElse() && !is->getInit() &&
+        !is->getConditionVariable() && !is->isConstexpr() &&
+        !readsAssigned(is->getCond())) {
+      if (auto *inner = dyn_cast<CompoundStmt>(is->getThen()))
+        for (const Stmt *x : inner->body())
+          scan(x, is->getCond());
+      continue;
+    }
+    scan(st, nullptr);
   }
-  AssignedVars elsewhere, all;
-  all.TraverseStmt(const_cast<Stmt *>(body));
+  AssignedVars elsewhere;
+  auto skipUpdates = [&](const Stmt *st, auto &&self) -> void {
+    if (updateStmts.count(st))
+      return;
+    auto *is = dyn_cast<IfStmt>(st);
+    auto *inner = is ? dyn_cast<CompoundStmt>(is->getThen()) : nullptr;
+    if (inner && !is->getElse()) {
+      elsewhere.TraverseStmt(const_cast<Expr *>(is->getCond()));
+      for (const Stmt *x : inner->body())
+        self(x, self);
+      return;
+    }
+    elsewhere.TraverseStmt(const_cast<Stmt *>(st));
+  };
   for (const Stmt *st : cs->body())
-    if (!updateStmts.count(st))
-      elsewhere.TraverseStmt(const_cast<Stmt *>(st));
+    skipUpdates(st, skipUpdates);
   // Several updates of one variable (`i += width;` after each part of an
   // unrolled body) are one induction when each adds or subtracts a value
   // the body does not change: the body's walk sees each step in turn.
@@ -451,10 +530,17 @@ Walker::bodyInductions(const Stmt *body) {
     if (ok && it->second.size() > 1)
       for (const Expr *x : it->second)
         ok = ok && invariantStep(x);
-    if (!ok)
+    // A guarded update: every update of the variable under that one guard.
+    int guarded = guardCount[it->first];
+    if (ok && guarded)
+      ok = guarded == int(it->second.size());
+    if (!ok) {
       it = out.erase(it);
-    else
+    } else {
+      if (guarded)
+        guards[it->first] = guardOf[it->first];
       ++it;
+    }
   }
   return out;
 }
@@ -519,7 +605,8 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
       ivs.push_back(v);
       updates[v] = {inc};
     }
-  for (auto &[v, e] : bodyInductions(body))
+  std::map<const VarDecl *, const Expr *> guards;
+  for (auto &[v, e] : bodyInductions(body, guards))
     if (!updates.count(v) && Env[v].v) {
       ivs.push_back(v);
       updates[v] = e;
@@ -549,7 +636,10 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   for (auto &[v, var] : vars) {
     for (const Expr *update : updates[v])
       rvalue(update);
-    M.ctx.loops[var.v->value].next = Env[v].v;
+    LaneExpr next = Env[v].v;
+    if (auto g = guards.find(v); g != guards.end())
+      next = select(condition(g->second), next, var.v);
+    M.ctx.loops[var.v->value].next = next;
     for (auto &[w, wv] : vars)
       Env[w] = wv;
   }
