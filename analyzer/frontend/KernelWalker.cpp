@@ -37,6 +37,16 @@ static std::vector<size_t> programOrder(const KernelModel &m) {
   return order;
 }
 
+/// A `const T *__restrict__` kernel parameter: by its contract, no store of
+/// the kernel writes what it points to.
+static bool readOnlyParam(const clang::ValueDecl *base) {
+  auto *p = llvm::dyn_cast_or_null<clang::ParmVarDecl>(base);
+  if (!p || !p->getType()->isPointerType())
+    return false;
+  return p->getType().isRestrictQualified() &&
+         p->getType()->getPointeeType().isConstQualified();
+}
+
 /// nvcc loads an element once when the same address was loaded before on
 /// every path to the later load, with no store to that memory and no barrier
 /// in between: `if (m[k] != 0) t += m[k] * x[j]` reads m[k] once, on the
@@ -61,11 +71,15 @@ static void dropRepeatedLoads(KernelModel &m,
     if (s.space == Space::Local || !s.base)
       continue;
     if (s.store || s.atomic || s.isVolatile) {
-      // A store may alias any global load before it; shared arrays are
-      // distinct variables.
+      // A store may alias any global load before it, except one through a
+      // `const T *__restrict__` parameter, whose memory the kernel does not
+      // write (nvcc keeps rtm8's `a[1]` in a register across the stores
+      // between its two uses); shared arrays are distinct variables.
       for (auto it = seen.begin(); it != seen.end();)
         if (std::get<3>(it->first) == int(s.space) &&
-            (s.space == Space::Global || std::get<1>(it->first) == s.base))
+            (s.space == Space::Global
+                 ? !readOnlyParam(std::get<1>(it->first))
+                 : std::get<1>(it->first) == s.base))
           it = seen.erase(it);
         else
           ++it;
