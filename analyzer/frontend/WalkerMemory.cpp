@@ -614,6 +614,20 @@ Val Walker::call(const CallExpr *c) {
       a.elementStride = a.elementBytes;
       record(c, a, !load, !load && !store);
     }
+    // A counter every lane bumps by one constant (`pos = atomicAdd(&count,
+    // 1); out[pos] = v;`, stream compaction): the warp's lanes get the old
+    // value plus their rank among the lanes that call it, times the step,
+    // so what they write next is contiguous, not data.
+    if (p.isPtr() && !varying(p) && c->getNumArgs() == 2 &&
+        c->getType()->isIntegerType() &&
+        (name == "atomicAdd" || name == "atomicSub" ||
+         name == "atomicAdd_block" || name == "atomicAdd_system"))
+      if (auto step = constant(c->getArg(1)); step && *step != 0) {
+        int64_t k = name == "atomicSub" ? -*step : *step;
+        int atom = M.ctx.addAtom(text(c), AtomKind::Uniform);
+        M.ctx.atoms[atom].fromData = true;
+        return intVal(unknown(atom) + laneRank(fullMask()) * cst(k));
+      }
     return opaque(c, true);
   }
   if (!userDefined && name.starts_with("__ld") && c->getNumArgs() == 1) {

@@ -173,6 +173,11 @@ Props props(const LaneExpr &e, const Context &ctx) {
     case Op::TooDeep:
       p.hasData = p.laneVarying = true;
       return false;
+    case Op::LaneRank:
+      // Varies by lane; the mask it counts is the access's own (data
+      // conditions in it are assumed, not data in the value).
+      p.laneVarying = true;
+      return false;
     case Op::LoopVar:
     case Op::LoopActive: {
       int id = int(n.value);
@@ -434,6 +439,9 @@ WarpEval::MemoEntry *WarpEval::memoFind(const Node *n) {
   return nullptr;
 }
 
+static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
+                        bool &data);
+
 Lanes WarpEval::compute(const LaneExpr &e) {
   switch (e->op) {
   case Op::TooDeep:
@@ -466,6 +474,20 @@ Lanes WarpEval::compute(const LaneExpr &e) {
   }
   case Op::Assumed:
     return splat(1);
+  case Op::LaneRank: {
+    LaneMask m = Present;
+    if (e->a) {
+      bool guard = false, data = false;
+      m &= mask(prepare(e->a, Ctx, guard, data));
+    }
+    Lanes r;
+    int64_t below = 0;
+    for (int l = 0; l < WarpSize; ++l) {
+      r[l] = below;
+      below += (m >> l) & 1;
+    }
+    return r;
+  }
   case Op::Select: {
     Lanes c = value(e->a), t = value(e->b), f = value(e->c);
     for (int l = 0; l < WarpSize; ++l)
@@ -575,7 +597,14 @@ static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
   default:
     break;
   }
-  if (props(e, ctx).hasData) {
+  bool onData = false;
+  visitNodes(e, [&](const Node &n) {
+    if (n.op == Op::Unknown && size_t(n.value) < ctx.atoms.size() &&
+        ctx.atoms[n.value].fromData)
+      onData = true;
+    return !onData;
+  });
+  if (onData || props(e, ctx).hasData) {
     data = true;
     return assumed(1);
   }

@@ -67,6 +67,9 @@ struct Atom {
   /// unknown takes only these, and `knownFrom` says where they come from.
   std::vector<int64_t> known;
   std::string knownFrom;
+  /// A value read from memory as it changes (an atomic's old value): an
+  /// address may build on it, but a condition on it is a condition on data.
+  bool fromData = false;
 };
 
 

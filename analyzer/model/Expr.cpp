@@ -119,6 +119,9 @@ LaneExpr data(int atom) { return make(Op::Data, atom); }
 LaneExpr loopVar(int loop) { return make(Op::LoopVar, loop); }
 LaneExpr loopActive(int loop) { return make(Op::LoopActive, loop); }
 LaneExpr assumed(int why) { return make(Op::Assumed, why); }
+LaneExpr laneRank(LaneExpr mask) {
+  return make(Op::LaneRank, 0, std::move(mask));
+}
 
 bool constValue(const LaneExpr &e, int64_t &out) {
   if (!e || e->op != Op::Const)

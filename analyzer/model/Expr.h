@@ -36,6 +36,7 @@ enum class Op : uint8_t {
   Lt, Le, Gt, Ge, Eq, Ne, LAnd, LOr, LNot,
   Select, // a ? b : c
   Assumed, // a condition the model assumes true, whatever its polarity
+  LaneRank, // the lane's rank among the lanes for which `a` holds (a mask)
   TooDeep, // a lane-varying value whose expression exceeded MaxDepth
 };
 
@@ -83,6 +84,10 @@ LaneExpr data(int atom);
 LaneExpr loopVar(int loop);
 LaneExpr loopActive(int loop);
 LaneExpr assumed(int why); // 0: bounds guard, 1: data-dependent
+/// How many of the lanes below this one satisfy `mask` (null: every lane of
+/// the warp): what a warp-aggregated `atomicAdd(&count, 1)` returns, over
+/// the counter's old value, to each lane that calls it.
+LaneExpr laneRank(LaneExpr mask);
 LaneExpr bin(Op op, LaneExpr a, LaneExpr b);
 LaneExpr un(Op op, LaneExpr a);
 /// The terms of a sum or difference, each with its sign (true: subtracted):

@@ -119,5 +119,23 @@ TEST(Eval, PartialLastWarp) {
   EXPECT_EQ(ev.present(), 0xffu);
 }
 
+TEST(Eval, LaneRankCountsTheLanesBelowInTheMask) {
+  Context ctx;
+  Env env;
+  WarpEval ev(ctx, {256, 1, 1}, env, 0);
+  Lanes all = ev.value(laneRank(nullptr));
+  for (int l = 0; l < WarpSize; ++l)
+    EXPECT_EQ(all[l], l);
+  LaneExpr even =
+      bin(Op::Eq, bin(Op::Rem, threadIdx(0), cst(2)), cst(0));
+  Lanes ranks = ev.value(laneRank(even));
+  for (int l = 0; l < WarpSize; ++l)
+    EXPECT_EQ(ranks[l], (l + 1) / 2) << "lane " << l;
+  // A rank varies across the warp and is no data.
+  Props p = props(laneRank(even), ctx);
+  EXPECT_TRUE(p.laneVarying);
+  EXPECT_FALSE(p.hasData);
+}
+
 } // namespace
 } // namespace warplint
