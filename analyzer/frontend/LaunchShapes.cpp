@@ -871,6 +871,18 @@ std::vector<ShapeChoice> chooseShapes(ASTContext &ac, const FunctionDecl *k,
         for (const Shape &c : candidateShapes(1))
           fill.push_back(c.x);
       }
+      // Several members unknown (`dim3 b(bx, by)`): the usual candidates
+      // that agree with the members the launch does give.
+      if ((part.x == 0) + (part.y == 0) + (part.z == 0) >= 2) {
+        for (const Shape &c : candidateShapes(dims | (part.z == 0 ? 4 : 2)))
+          if ((part.x == 0 || c.x == part.x) &&
+              (part.y == 0 || c.y == part.y) &&
+              (part.z == 0 || c.z == part.z) &&
+              std::find(shapes.begin(), shapes.end(), c) == shapes.end())
+            shapes.push_back(c);
+        if (!shapes.empty())
+          fill.clear();
+      }
       for (int64_t f : fill) {
         Shape s = part;
         for (int64_t *c : {&s.x, &s.y, &s.z})
