@@ -510,20 +510,7 @@ Walker::bodyInductions(const Stmt *body,
     auto *b = dyn_cast<BinaryOperator>(x);
     if (!b || (b->getOpcode() != BO_AddAssign && b->getOpcode() != BO_SubAssign))
       return false;
-    bool invariant = true;
-    struct Refs : RecursiveASTVisitor<Refs> {
-      const std::set<const VarDecl *> *assigned;
-      bool *ok;
-      bool VisitDeclRefExpr(DeclRefExpr *d) {
-        if (auto *v = dyn_cast<VarDecl>(d->getDecl()); v && assigned->count(v))
-          *ok = false;
-        return *ok;
-      }
-    } refs;
-    refs.assigned = &all.vars;
-    refs.ok = &invariant;
-    refs.TraverseStmt(const_cast<Expr *>(b->getRHS()));
-    return invariant;
+    return !readsAssigned(b->getRHS());
   };
   for (auto it = out.begin(); it != out.end();) {
     bool ok = !elsewhere.vars.count(it->first) && Env.count(it->first);
