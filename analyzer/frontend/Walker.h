@@ -282,7 +282,9 @@ private:
 
   // --- memory ---------------------------------------------------------------
   static Space spaceOf(const VarDecl *v);
-  static std::optional<Space> sharedPointerSpace(const VarDecl *v);
+  bool pointsIntoSharedArrays(const VarDecl *v);
+  std::map<const VarDecl *, bool> SharedPointerVars;
+  Val dataPointer(const std::string &name, const std::string &why);
 
   int64_t bytesOf(QualType t);
 

@@ -73,12 +73,8 @@ std::optional<Addr> Walker::lvalue(const Expr *e) {
   if (auto *s = dyn_cast<ArraySubscriptExpr>(e)) {
     Val base = rvalue(s->getBase());
     if (!base.isPtr()) {
-      Val idx = rvalue(s->getIdx());
-      if (auto u = unknownPointer(s->getBase(), e)) {
-        u->elementStride = u->elementBytes;
-        return u;
-      }
-      return std::nullopt;
+      rvalue(s->getIdx());
+      return unknownPointer(s->getBase(), e);
     }
     Val idx = rvalue(s->getIdx());
     if (idx.kind != Val::Int)
@@ -305,17 +301,19 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
   return opaque(whole, true);
 }
 
-// The space every assignment to a `__shared__` pointer variable points it
-// into, when each is a whole array of one space (`s = mys;` after
-// `__shared__ T *s;`); nullopt when any is something else.
-std::optional<Space> Walker::sharedPointerSpace(const VarDecl *v) {
+// Does every assignment to a `__shared__` pointer variable point it at the
+// start of a `__shared__` array (`s = mys;` after `__shared__ T *s;`)? The
+// kernel's body is read once per variable.
+bool Walker::pointsIntoSharedArrays(const VarDecl *v) {
+  auto known = SharedPointerVars.find(v);
+  if (known != SharedPointerVars.end())
+    return known->second;
   auto *fd = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
   if (!fd || !fd->hasBody())
-    return std::nullopt;
+    return SharedPointerVars[v] = false;
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *V;
-    std::optional<Space> space;
-    bool other = false;
+    bool assigned = false, other = false;
     bool VisitUnaryOperator(UnaryOperator *u) {
       if (u->getOpcode() == UO_AddrOf || u->isIncrementDecrementOp())
         if (refersTo(u->getSubExpr()))
@@ -328,15 +326,10 @@ std::optional<Space> Walker::sharedPointerSpace(const VarDecl *v) {
       const Expr *r = b->getRHS()->IgnoreParenImpCasts();
       auto *d = dyn_cast<DeclRefExpr>(r);
       auto *arr = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-      if (b->getOpcode() != BO_Assign || !arr ||
-          !arr->getType()->isArrayType()) {
-        other = true;
-        return true;
-      }
-      Space s = Walker::spaceOf(arr);
-      if (s != Space::Shared || (space && *space != s))
-        other = true;
-      space = s;
+      other |= b->getOpcode() != BO_Assign || !arr ||
+               !arr->getType()->isArrayType() ||
+               Walker::spaceOf(arr) != Space::Shared;
+      assigned = true;
       return true;
     }
     bool refersTo(const Expr *e) const {
@@ -346,9 +339,13 @@ std::optional<Space> Walker::sharedPointerSpace(const VarDecl *v) {
   } f;
   f.V = v;
   f.TraverseStmt(fd->getBody());
-  if (f.other || !f.space)
-    return std::nullopt;
-  return f.space;
+  return SharedPointerVars[v] = f.assigned && !f.other;
+}
+
+// A global pointer whose value is data, for the reason given.
+Val Walker::dataPointer(const std::string &name, const std::string &why) {
+  return Val{Val::Ptr, data(M.ctx.addAtom(name, AtomKind::Data, why)),
+             nullptr, Space::Global};
 }
 
 std::optional<Addr> Walker::unknownPointer(const Expr *ptr, const Expr *e) {
@@ -358,12 +355,9 @@ std::optional<Addr> Walker::unknownPointer(const Expr *ptr, const Expr *e) {
     return std::nullopt;
   Addr a;
   a.elementBytes = int(bytesOf(e->getType()));
+  a.elementStride = a.elementBytes;
   std::string name = text(ptr);
-  a.ptr = Val{Val::Ptr,
-              data(M.ctx.addAtom(name, AtomKind::Data,
-                                 "warplint cannot tell where '" + name +
-                                     "' points")),
-              nullptr, Space::Global};
+  a.ptr = dataPointer(name, "warplint cannot tell where '" + name + "' points");
   return a;
 }
 
@@ -373,20 +367,17 @@ Val Walker::loadedPointer(const Expr *lv, const Val &at) {
   // decide banks as they would from the array itself.
   if (auto *d = dyn_cast<DeclRefExpr>(lv->IgnoreParenImpCasts()))
     if (auto *v = dyn_cast<VarDecl>(d->getDecl());
-        v && spaceOf(v) == Space::Shared && !v->getType()->isArrayType())
-      if (auto space = sharedPointerSpace(v))
-        return Val{Val::Ptr, cst(0), nullptr, *space};
+        v && spaceOf(v) == Space::Shared && !v->getType()->isArrayType() &&
+        pointsIntoSharedArrays(v))
+      return Val{Val::Ptr, cst(0), nullptr, Space::Shared};
   std::string name = text(lv);
   // One pointer for the whole warp (`rows[blockIdx.x]`): the start of an
   // allocation, aligned as allocations are.
   if (!varying(at))
     return Val{Val::Ptr, cst(0), nullptr, Space::Global};
   // A pointer per lane: where it points is data.
-  return Val{Val::Ptr,
-             data(M.ctx.addAtom(name, AtomKind::Data,
-                                "the address is a pointer loaded per lane ('" +
-                                    name + "')")),
-             nullptr, Space::Global};
+  return dataPointer(name,
+                     "the address is a pointer loaded per lane ('" + name + "')");
 }
 
 const Expr *Walker::atomicRefTarget(const Expr *obj) {

@@ -469,8 +469,12 @@ Walker::bodyInductions(const Stmt *body,
     if (const VarDecl *v = target ? localVar(target) : nullptr) {
       out[v].push_back(x);
       updateStmts.insert(st);
+      // Updates under two different guards are no one guarded step.
+      if (guard && guardCount[v] && guardOf[v] != guard)
+        guardCount[v] = -1;
+      else if (guard && guardCount[v] >= 0)
+        ++guardCount[v];
       guardOf[v] = guard;
-      guardCount[v] += guard != nullptr;
     }
   };
   for (const Stmt *st : cs->body()) {
@@ -520,7 +524,7 @@ Walker::bodyInductions(const Stmt *body,
     // A guarded update: every update of the variable under that one guard.
     int guarded = guardCount[it->first];
     if (ok && guarded)
-      ok = guarded == int(it->second.size());
+      ok = guarded == int(it->second.size()); // -1: two guards
     if (!ok) {
       it = out.erase(it);
     } else {
