@@ -30,6 +30,16 @@ using namespace clang;
 namespace warplint {
 namespace {
 
+/// Does the address read gridDim (through its loops too)?
+bool readsGridDim(const LaneExpr &e, const Context &ctx) {
+  bool found = false;
+  visitWithLoops(e, ctx, [&](const Node &n) {
+    found |= n.op == Op::GridDim;
+    return !found;
+  });
+  return found;
+}
+
 class KernelCollector : public RecursiveASTVisitor<KernelCollector> {
 public:
   KernelCollector(const SourceManager &sm,
@@ -345,6 +355,16 @@ private:
       kr.block = choice.shapes[0];
       kr.blockSource = choice.source;
       ArrayUses.clear(); // this kernel model's arrays
+      // gridDim reads the launch's grid where every launch with this block
+      // passes the same constant one.
+      GridSource.clear();
+      m.ctx.grid = {0, 0, 0};
+      if (!choice.assumed)
+        if (auto grid = launchGrid(sites, k, choice.shapes[0])) {
+          m.ctx.grid = {grid->first.x, grid->first.y, grid->first.z};
+          GridSource = "gridDim " + shapeText(grid->first) + " (the launch at " +
+                       grid->second + ")";
+        }
       for (const AccessSite &site : m.accesses)
         if (site.space != Space::Local && site.mergedInto < 0) {
           if (outOfTime()) {
@@ -500,6 +520,9 @@ private:
                                " assumed (" + choice.source + ")");
     if (r.guardAssumed)
       ar.assumptions.push_back("bounds guards hold for whole warps");
+    if (!GridSource.empty() && (readsGridDim(site.access.offset, m.ctx) ||
+                                readsGridDim(site.access.mask, m.ctx)))
+      ar.assumptions.push_back(GridSource);
     if (splitByConflict)
       ar.assumptions.push_back(
           "the shared destination's bank conflict splits the 16-byte copy's "
@@ -746,6 +769,9 @@ private:
   std::map<std::pair<const VarDecl *, size_t>,
            std::shared_ptr<const std::vector<ArrayUse>>>
       ArrayUses;
+  /// "gridDim 256x1x1 (the launch at main.cu:52)" while the kernel being
+  /// analyzed reads the grid of its launch, else empty.
+  std::string GridSource;
 
   void remark(SourceLocation loc, const AccessRecord &ar,
               const AccessResult &r, bool shapeAssumed) {

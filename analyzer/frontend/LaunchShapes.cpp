@@ -111,6 +111,55 @@ Changes changesOf(const VarDecl *v) {
 /// value at a launch.
 bool reassigned(const VarDecl *v) { return changesOf(v).any(); }
 
+/// A local array nothing changes after its initialiser: no element is
+/// assigned, incremented or has its address taken, and the array is passed
+/// on only as a pointer to const (`int dims[2] = {256, 256};
+/// launch(dims);` with `void launch(const int *dims)`).
+bool arrayUnchanged(const VarDecl *arr) {
+  auto *fd = dyn_cast_or_null<FunctionDecl>(arr->getParentFunctionOrMethod());
+  if (!fd || !fd->getBody() || reassigned(arr))
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    bool Escapes = false;
+    explicit Finder(const VarDecl *v) : V(v) {}
+    bool names(const Expr *e) {
+      auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      return d && d->getDecl() == V;
+    }
+    bool element(const Expr *e) {
+      auto *s = dyn_cast<ArraySubscriptExpr>(e->IgnoreParenImpCasts());
+      return s && names(s->getBase());
+    }
+    static bool toConst(QualType t) {
+      return t->isPointerType() && t->getPointeeType().isConstQualified();
+    }
+    bool VisitUnaryOperator(UnaryOperator *u) {
+      if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
+          element(u->getSubExpr()))
+        Escapes = true;
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *c) {
+      const FunctionDecl *f = c->getDirectCallee();
+      for (unsigned i = 0; i < c->getNumArgs(); ++i)
+        if (names(c->getArg(i)) &&
+            (!f || i >= f->getNumParams() ||
+             !toConst(f->getParamDecl(i)->getType())))
+          Escapes = true;
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *d) {
+      if (d != V && d->getInit() && names(d->getInit()) &&
+          !toConst(d->getType()))
+        Escapes = true;
+      return true;
+    }
+  } f(arr);
+  f.TraverseStmt(fd->getBody());
+  return !f.Escapes;
+}
+
 /// What the launch visitor saw in the translation unit: calls of each host
 /// function (by canonical decl), and the range of each range-for loop
 /// variable.
@@ -172,6 +221,19 @@ struct HostEval {
       if (v->getInit() && v->isLocalVarDecl())
         return ints(v->getInit(), depth + 1);
       return std::nullopt;
+    }
+    if (auto *a = dyn_cast<ArraySubscriptExpr>(s)) {
+      // `dims[0]`: an element of a constant local array, or of one a
+      // pointer parameter is bound to.
+      auto index = one(a->getIdx(), depth + 1);
+      auto vs = index ? arrayValues(a->getBase(), depth + 1) : std::nullopt;
+      if (!vs || *index < 0)
+        return std::nullopt;
+      std::vector<int64_t> out;
+      for (const std::vector<int64_t> &elems : *vs)
+        if (size_t(*index) >= elems.size() || !add(out, elems[*index]))
+          return std::nullopt;
+      return out;
     }
     if (auto *c = dyn_cast<ConditionalOperator>(s)) {
       // `n < 1024 ? 128 : 256`: either.
@@ -346,6 +408,67 @@ struct HostEval {
     for (const Expr *x : list->inits())
       if (!unite(out, x, depth))
         return std::nullopt;
+    return out;
+  }
+
+  /// The elements of a local array with constant elements that nothing
+  /// changes (in order), when `e` names one.
+  std::optional<std::vector<int64_t>> constantArray(const Expr *e,
+                                                    int depth) const {
+    auto *d = e ? dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()) : nullptr;
+    auto *arr = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    if (!arr || !arr->isLocalVarDecl() || !arr->getType()->isArrayType() ||
+        !arr->getInit())
+      return std::nullopt;
+    auto *list = dyn_cast<InitListExpr>(arr->getInit()->IgnoreParenImpCasts());
+    if (!list || list->getNumInits() == 0 || list->getNumInits() > 16 ||
+        !arrayUnchanged(arr))
+      return std::nullopt;
+    std::vector<int64_t> out;
+    for (const Expr *x : list->inits()) {
+      auto v = one(x, depth + 1);
+      if (!v)
+        return std::nullopt;
+      out.push_back(*v);
+    }
+    return out;
+  }
+
+  /// The arrays `base` may name: a constant local array, or the arrays a
+  /// pointer parameter of the launching function is passed (one per call).
+  std::optional<std::vector<std::vector<int64_t>>>
+  arrayValues(const Expr *base, int depth) const {
+    if (depth > 8)
+      return std::nullopt;
+    if (auto a = constantArray(base, depth))
+      return std::vector<std::vector<int64_t>>{*a};
+    auto *d = dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts());
+    auto *p = d ? dyn_cast<ParmVarDecl>(d->getDecl()) : nullptr;
+    auto *fd = p ? dyn_cast_or_null<FunctionDecl>(p->getDeclContext())
+                 : nullptr;
+    if (!fd || !p->getType()->isPointerType() || reassigned(p))
+      return std::nullopt;
+    unsigned index = p->getFunctionScopeIndex();
+    if (const Expr *arg = boundArgument(p))
+      return HostEval{ac, facts}.arrayValues(arg, depth + 1);
+    if (boundForeign && fd->getCanonicalDecl() == boundFn) {
+      if (index < boundForeign->arrays.size() && boundForeign->arrays[index])
+        return std::vector<std::vector<int64_t>>{*boundForeign->arrays[index]};
+      return std::nullopt;
+    }
+    auto it = facts.calls.find(fd->getCanonicalDecl());
+    if (it == facts.calls.end() || it->second.empty() ||
+        it->second.size() > MaxValues)
+      return std::nullopt;
+    std::vector<std::vector<int64_t>> out;
+    for (const CallExpr *c : it->second) {
+      auto a = index < c->getNumArgs()
+                   ? arrayValues(c->getArg(index), depth + 1)
+                   : std::nullopt;
+      if (!a)
+        return std::nullopt;
+      out.insert(out.end(), a->begin(), a->end());
+    }
     return out;
   }
 
@@ -589,13 +712,18 @@ public:
     }
     if (const FunctionDecl *f = c->getDirectCallee()) {
       Facts.calls[f->getCanonicalDecl()].push_back(c);
-      // A function defined elsewhere that takes an integer: perhaps a
-      // launcher wrapper of another file, whose launch these values bind.
+      // A function defined elsewhere that takes an integer (or integers
+      // through a pointer to const): perhaps a launcher wrapper of another
+      // file, whose launch these values bind.
       if (!f->isDefined() && !f->getBuiltinID() &&
           !AC.getSourceManager().isInSystemHeader(f->getLocation()) &&
           std::any_of(f->param_begin(), f->param_end(),
                       [](const ParmVarDecl *p) {
-                        return p->getType()->isIntegralOrEnumerationType();
+                        QualType t = p->getType();
+                        if (t->isPointerType() &&
+                            t->getPointeeType().isConstQualified())
+                          t = t->getPointeeType();
+                        return t->isIntegralOrEnumerationType();
                       }))
         Outgoing.push_back(c);
     }
@@ -630,10 +758,14 @@ public:
     for (const CallExpr *c : Outgoing) {
       CallValues values;
       HostEval eval{AC, Facts};
-      for (const Expr *arg : c->arguments())
+      for (const Expr *arg : c->arguments()) {
         values.args.push_back(arg->getType()->isIntegralOrEnumerationType()
                                   ? eval.ints(arg, 0)
                                   : std::nullopt);
+        values.arrays.push_back(arg->getType()->isPointerType()
+                                    ? eval.constantArray(arg, 0)
+                                    : std::nullopt);
+      }
       values.where = whereIs(c);
       Out.outgoing[c->getDirectCallee()->getCanonicalDecl()].push_back(values);
     }

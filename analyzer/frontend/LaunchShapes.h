@@ -15,10 +15,14 @@
 namespace warplint {
 
 /// One call: the values of its arguments, by argument (the constants it may
-/// pass, or none where an argument is not a known integer), and where it is
+/// pass, or none where an argument is not a known integer), the constant
+/// arrays it passes, and where it is
 /// ("main.cpp:12").
 struct CallValues {
   std::vector<std::optional<std::vector<int64_t>>> args;
+  /// By argument: the elements of a constant local array it passes
+  /// (`launch(dims)` with `int dims[2] = {256, 256}`), in order.
+  std::vector<std::optional<std::vector<int64_t>>> arrays;
   std::string where;
 };
 /// Calls of functions, by function (canonical declaration).

@@ -160,7 +160,9 @@ Props props(const LaneExpr &e, const Context &ctx) {
       p.usesBlockIdx = true;
       return false;
     case Op::GridDim:
-      p.usesGridDim = p.hasUnknown = true;
+      // A grid the launch shows is a constant.
+      if (size_t(n.value) >= 3 || ctx.grid[n.value] <= 0)
+        p.usesGridDim = p.hasUnknown = true;
       return false;
     case Op::Unknown:
       p.hasUnknown = true;

@@ -97,6 +97,9 @@ public:
   int addLoop(Loop loop);
   std::vector<Atom> atoms;
   std::vector<Loop> loops;
+  /// The grid the kernel is launched with, where the launch shows it (0:
+  /// not known): gridDim then reads these values instead of samples.
+  std::array<int64_t, 3> grid{0, 0, 0};
 };
 
 /// Gives each uniform atom its role from how `exprs` use it: the right

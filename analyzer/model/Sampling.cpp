@@ -61,6 +61,9 @@ Env representativeEnv(const Context &ctx) {
   env.unknowns.resize(ctx.atoms.size());
   for (size_t i = 0; i < ctx.atoms.size(); ++i)
     env.unknowns[i] = representativeValue(ctx.atoms[i]);
+  for (int d = 0; d < 3; ++d)
+    if (ctx.grid[d] > 0)
+      env.gridDim[d] = ctx.grid[d];
   env.loopIter.assign(ctx.loops.size(), 0);
   return env;
 }
@@ -94,7 +97,8 @@ std::vector<Env> unknownAssignments(const Context &ctx, const Props &p) {
         env.realistic &= isRealistic(a, v);
       }
       for (int d = 0; d < 3; ++d)
-        env.gridDim[d] = SizeSamples[(m + 3 + 5 * d) % NumSamples];
+        if (ctx.grid[d] <= 0)
+          env.gridDim[d] = SizeSamples[(m + 3 + 5 * d) % NumSamples];
       out.push_back(env);
     }
   }

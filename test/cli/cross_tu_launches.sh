@@ -141,4 +141,67 @@ expect_in wrapper out "ops.cu:11:22: warning: global load is uncoalesced: adjace
 expect_not_in wrapper out "assuming 'stride'"
 run wrapper_json --format=json -p "$TMP/w/build" "$TMP/w/lib/ops.cu"
 json wrapper_json "sorted(k['block_dim'][0] for k in d['kernels'] if k['name'] == 'gather') == [128, 256]"
+# A launcher passed a constant local array (`int dims[2] = {256, 64}`) as a
+# pointer to const: its elements set the block, and the launch's constant
+# grid is what gridDim reads in the kernel (the row width here). An array
+# the caller changes after its initialiser binds nothing.
+mkdir -p "$TMP/a/lib" "$TMP/a/app" "$TMP/a/build"
+cat >"$TMP/a/lib/grid.h" <<'H'
+#pragma once
+void launchColumns(const float *in, float *out, const int *dims);
+void launchChanged(const float *in, float *out, const int *dims);
+H
+cat >"$TMP/a/lib/grid.cu" <<'CU'
+#include "grid.h"
+#define GROUP 256
+__global__ void columns(const float *in, float *out) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  int width = gridDim.x * blockDim.x;
+  out[x + width * y] = in[x + width * y];
+}
+void launchColumns(const float *in, float *out, const int *dims) {
+  int groups = GROUP;
+  dim3 grid(groups, 1);
+  dim3 block(dims[0] / groups, dims[1]);
+  columns<<<grid, block>>>(in, out);
+}
+__global__ void changed(const float *in, float *out) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  out[x + 256 * y] = in[x + 256 * y];
+}
+void launchChanged(const float *in, float *out, const int *dims) {
+  changed<<<1, dim3(dims[0], dims[1])>>>(in, out);
+}
+CU
+cat >"$TMP/a/app/main.cpp" <<'CPP'
+#include "../lib/grid.h"
+void fill(int *d, int n);
+int main() {
+  float *a = nullptr, *b = nullptr;
+  const int width = 256, height = 64;
+  int dims[2] = {width, height};
+  launchColumns(a, b, dims);
+  int other[2] = {1, 32};
+  fill(other, 2);
+  launchChanged(a, b, other);
+}
+CPP
+cat >"$TMP/a/build/compile_commands.json" <<JSON
+[{"directory": "$TMP/a/build", "command": "/usr/local/cuda/bin/nvcc -arch=sm_90 -x cu -c ../lib/grid.cu -o grid.o", "file": "../lib/grid.cu"},
+ {"directory": "$TMP/a/build", "command": "/usr/bin/g++ -O2 -c ../app/main.cpp -o main.o", "file": "../app/main.cpp"}]
+JSON
+run arrays -p "$TMP/a/build" "$TMP/a/lib/grid.cu"
+expect_rc arrays 0
+# Blocks of 1x64 and a grid of 256: lanes are 256 floats apart.
+expect_in arrays out "grid.cu:7:24: warning: global load is uncoalesced: adjacent lanes are 1024 bytes apart; 32 sectors per request where 4 would do"
+run arrays_json --format=json -p "$TMP/a/build" "$TMP/a/lib/grid.cu"
+json arrays_json "[k['block_dim'] for k in d['kernels'] if k['name'] == 'columns'] == [[1, 64, 1]]"
+json arrays_json "[k['issue']['grid_dim'] for k in d['kernels'] if k['name'] == 'columns'] == [[256, 1, 1]]"
+json arrays_json "all('gridDim 256x1x1 (the launch at grid.cu:13, called from main.cpp:7)' in a['assumptions'] for a in d['accesses'] if a['kernel'] == 'columns')"
+json arrays_json "all(not any(s.startswith('gridDim') for s in a['assumptions']) for a in d['accesses'] if a['kernel'] == 'changed')"
+# `other` goes to fill() as a pointer to non-const: its values are not
+# known at the launch, so the shape of `changed` is not taken from it.
+json arrays_json "[k['block_dim_source'] for k in d['kernels'] if k['name'] == 'changed'] != ['launch site']"
 done_checks

@@ -85,6 +85,31 @@ TEST(Unknowns, KnownValuesAreTheOnlySamples) {
             "'d' = 1 (the launch at k.cu:9)");
 }
 
+// A warp of a 1x64 block walks a column of rows gridDim.x * 1 floats wide.
+// Sampled, gridDim 1 would make the rows adjacent (coalesced) and the figure
+// a range; the launch's grid of 256 makes it one figure, and gridDim stops
+// being an unknown.
+TEST(Unknowns, LaunchGridIsAConstant) {
+  Context ctx;
+  LaneExpr y = blockIdx(1) * blockDim(1) + threadIdx(1);
+  Access acc{(threadIdx(0) + gridDim(0) * blockDim(0) * y) * cst(4), nullptr,
+             4};
+  AccessResult sampled =
+      analyzeAccess(acc, ctx, {Shape{1, 64, 1}}, globalSectors);
+  ASSERT_TRUE(sampled.evaluated);
+  EXPECT_FALSE(sampled.exact);
+  EXPECT_TRUE(props(acc.offset, ctx).usesGridDim);
+  ctx.grid = {256, 1, 1};
+  EXPECT_FALSE(props(acc.offset, ctx).usesGridDim);
+  EXPECT_FALSE(props(acc.offset, ctx).hasUnknown);
+  AccessResult known = analyzeAccess(acc, ctx, {Shape{1, 64, 1}}, globalSectors);
+  ASSERT_TRUE(known.evaluated);
+  EXPECT_TRUE(known.exact);
+  EXPECT_DOUBLE_EQ(known.actual, 32);
+  EXPECT_DOUBLE_EQ(known.ideal, 4);
+  EXPECT_EQ(representativeEnv(ctx).gridDim[0], 256);
+}
+
 TEST(Unknowns, ShiftRolesComeFromUses) {
   Context ctx;
   int s = ctx.addAtom("s", AtomKind::Parameter);
