@@ -99,31 +99,52 @@ std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
       else
         uniq.push_back({k});
     }
-    std::vector<char> used(uniq.size());
-    size_t i = 0;
-    while (i < uniq.size()) {
-      // The longest run of offsets each `e` bytes after the previous.
-      size_t j = i + 1;
-      while (j < uniq.size() && apart(uniq[j - 1][0], uniq[j][0], e))
-        ++j;
-      size_t run = j - i;
-      size_t start = i;
-      i = j;
+    // Chains of offsets each `e` bytes after the previous everywhere. The
+    // order above is lane 0's in one environment, where offsets that differ
+    // elsewhere may tie (`s[2*t+1-k]` and `s[2*t]` while k = 1) and split a
+    // pair: each one's successor is looked for among all of them.
+    const size_t n = uniq.size();
+    std::vector<long> next(n, -1);
+    std::vector<char> hasPrev(n, 0);
+    if (n <= 64) {
+      for (size_t x = 0; x < n; ++x)
+        for (size_t y = 0; y < n; ++y)
+          if (x != y && !hasPrev[y] && apart(uniq[x][0], uniq[y][0], e)) {
+            next[x] = long(y);
+            hasPrev[y] = 1;
+            break;
+          }
+    } else {
+      for (size_t x = 0; x + 1 < n; ++x)
+        if (apart(uniq[x][0], uniq[x + 1][0], e)) {
+          next[x] = long(x + 1);
+          hasPrev[x + 1] = 1;
+        }
+    }
+    std::vector<char> used(n);
+    for (size_t head = 0; head < n; ++head) {
+      if (hasPrev[head])
+        continue;
+      std::vector<size_t> chain{head};
+      while (next[chain.back()] >= 0 && chain.size() <= n)
+        chain.push_back(size_t(next[chain.back()]));
+      size_t run = chain.size();
+      size_t start = 0;
       while (run >= 2) {
-        int take = run >= 4 && e * 4 <= 16 && aligned(uniq[start][0], e * 4)
-                       ? 4
-                   : aligned(uniq[start][0], e * 2) ? 2
-                                                    : 0;
+        size_t first = uniq[chain[start]][0];
+        int take = run >= 4 && e * 4 <= 16 && aligned(first, e * 4) ? 4
+                   : aligned(first, e * 2)                          ? 2
+                                                                    : 0;
         if (!take) {
           ++start;
           --run;
           continue;
         }
         MergedAccess ma;
-        ma.first = members[uniq[start][0]];
+        ma.first = members[first];
         for (int k = 0; k < take; ++k) {
-          used[start + k] = 1;
-          for (size_t x : uniq[start + k])
+          used[chain[start + k]] = 1;
+          for (size_t x : uniq[chain[start + k]])
             ma.members.push_back(members[x]);
         }
         ma.bytes = e * take;

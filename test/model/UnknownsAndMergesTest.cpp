@@ -270,7 +270,17 @@ INSTANTIATE_TEST_SUITE_P(
                  {{lane() * cst(8) + cst(4), 0}, {lane() * cst(8) + cst(8), 0}}, 4, 16, {}},
         // s[t] and s[t + s] with s a loop variable: adjacent only at s = 1.
         MergeRow{"reduction step",
-                 {{lane() * cst(4), 0}, {(lane() + loopVar(0)) * cst(4), 0}}, 4, 16, {}}),
+                 {{lane() * cst(4), 0}, {(lane() + loopVar(0)) * cst(4), 0}}, 4, 16, {}},
+        // A scan's step: s[2t-k] + s[2t], then s[2t+1-k] + s[2t+1]. While
+        // k = 1, s[2t+1-k] is s[2t]; elsewhere it is not. The pair
+        // s[2t], s[2t+1] is one LDS.64 on the GPU (scan2: 1.0x next to the
+        // 2-way s[2t-k]) whatever sorts between them.
+        MergeRow{"scan step",
+                 {{(lane() * cst(2) - loopVar(0)) * cst(4), 0},
+                  {lane() * cst(8), 0},
+                  {(lane() * cst(2) + cst(1) - loopVar(0)) * cst(4), 0},
+                  {lane() * cst(8) + cst(4), 0}},
+                 4, 16, {8}}),
     testName);
 
 } // namespace
