@@ -151,6 +151,9 @@ Val Walker::rvalue(const Expr *e) {
       const Expr *src = oc->getArg(1);
       const Expr *dst = oc->getArg(0)->IgnoreParenImpCasts();
       if (const VarDecl *v = localVar(dst); v && v->getType()->isRecordType()) {
+        // Into a local, the copy still runs the struct's implicit operator=:
+        // nvcc reports its loads on the struct's line.
+        reportCopyAt(src, implicitCopyLine(oc->getDirectCallee()));
         Val r = recordOf(src);
         Env[v] = r;
         return r;
