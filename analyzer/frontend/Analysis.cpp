@@ -8,6 +8,7 @@
 #include "ProjectLaunches.h"
 #include "Suppressions.h"
 #include "model/Explain.h"
+#include "model/Sampling.h"
 #include "report/Drawing.h"
 
 #include "clang/AST/Attr.h"
@@ -365,6 +366,15 @@ private:
           GridSource = "gridDim " + shapeText(grid->first) + " (the launch at " +
                        grid->second + ")";
         }
+      // Data each warp loads from one address is one value per warp
+      // under these shapes: undone after the accesses, so that branches
+      // on it stay conditions on data.
+      std::vector<LaneExpr> offsets;
+      for (const AccessSite &site : m.accesses)
+        if (site.space != Space::Local && site.mergedInto < 0)
+          offsets.push_back(site.access.offset);
+      DataMarks marks = markWarpUniformData(m.ctx, offsets, choice.shapes);
+      WarpUniformData = marks.atoms;
       for (const AccessSite &site : m.accesses)
         if (site.space != Space::Local && site.mergedInto < 0) {
           if (outOfTime()) {
@@ -374,6 +384,8 @@ private:
           analyzeAccessSite(k, m, site, choice);
           ++kr.accesses;
         }
+      restoreData(m.ctx, marks);
+      WarpUniformData.clear();
       flushCallFindings(k, m);
       if (stopped) {
         Run.kernelsTimedOut.push_back(signature(k) + " (" +
@@ -523,6 +535,11 @@ private:
     if (!GridSource.empty() && (readsGridDim(site.access.offset, m.ctx) ||
                                 readsGridDim(site.access.mask, m.ctx)))
       ar.assumptions.push_back(GridSource);
+    for (int a : r.dependsOn)
+      if (std::count(WarpUniformData.begin(), WarpUniformData.end(), a))
+        ar.assumptions.push_back("'" + m.ctx.atoms[a].name +
+                                 "' is one value per warp: each warp's lanes "
+                                 "load it from one address");
     if (splitByConflict)
       ar.assumptions.push_back(
           "the shared destination's bank conflict splits the 16-byte copy's "
@@ -772,6 +789,9 @@ private:
   /// "gridDim 256x1x1 (the launch at main.cu:52)" while the kernel being
   /// analyzed reads the grid of its launch, else empty.
   std::string GridSource;
+  /// Data atoms each warp loads from one address, for the kernel and
+  /// shapes being analyzed (markWarpUniformData()).
+  std::vector<int> WarpUniformData;
 
   void remark(SourceLocation loc, const AccessRecord &ar,
               const AccessResult &r, bool shapeAssumed) {

@@ -290,8 +290,13 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
       return opaque(whole, true); // each thread's own element
     if (lv->getType()->isPointerType())
       return loadedPointer(lv, a->ptr);
-    // Every lane loading from one address gets one value.
-    return opaque(whole, varying(a->ptr));
+    // Every lane loading from one address gets one value; where the address
+    // varies in the source, the shapes may still make it one per warp
+    // (markWarpUniformData()).
+    Val v = opaque(whole, varying(a->ptr));
+    if (v.v && v.v->op == Op::Data)
+      M.ctx.atoms[v.v->value].loadAddress = a->ptr.v;
+    return v;
   }
   auto *d = dyn_cast<DeclRefExpr>(lv->IgnoreParens());
   if (d)

@@ -172,6 +172,16 @@ Props props(const LaneExpr &e, const Context &ctx) {
         insertSorted(p.unknowns, int(n.value));
       return false;
     case Op::Data:
+      // A load every warp reads from one address (markWarpUniformData()):
+      // one unknown value per warp.
+      if (size_t(n.value) < ctx.atoms.size() &&
+          ctx.atoms[n.value].kind != AtomKind::Data) {
+        p.hasUnknown = true;
+        insertSorted(p.unknowns, int(n.value));
+        return false;
+      }
+      p.hasData = p.laneVarying = true;
+      return false;
     case Op::TooDeep:
       p.hasData = p.laneVarying = true;
       return false;

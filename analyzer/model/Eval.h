@@ -70,6 +70,10 @@ struct Atom {
   /// A value read from memory as it changes (an atomic's old value): an
   /// address may build on it, but a condition on it is a condition on data.
   bool fromData = false;
+  /// For a Data atom a lane loads from memory: the address each lane reads
+  /// it from (bytes from its allocation). Where every lane of a warp reads
+  /// one address, the warp has one value (markWarpUniformData()).
+  LaneExpr loadAddress;
 };
 
 

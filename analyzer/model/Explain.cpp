@@ -103,8 +103,6 @@ std::vector<std::string> laneSources(const LaneExpr &e, const Context &ctx) {
       add(std::string("threadIdx.") + dims[n.value]);
       return false;
     case Op::Data:
-      add(ctx.atoms[n.value].name);
-      return false;
     case Op::Unknown:
       if (ctx.atoms[n.value].kind == AtomKind::Data)
         add(ctx.atoms[n.value].name);

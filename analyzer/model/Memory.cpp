@@ -160,8 +160,8 @@ static std::string dataReason(const LaneExpr &e, const Context &ctx) {
   visitWithLoops(e, ctx, [&](const Node &n) {
     if (!why.empty())
       return false;
-    if (n.op == Op::Data ||
-        (n.op == Op::Unknown && ctx.atoms[n.value].kind == AtomKind::Data))
+    if ((n.op == Op::Data || n.op == Op::Unknown) &&
+        ctx.atoms[n.value].kind == AtomKind::Data)
       why = ctx.atoms[n.value].why;
     else if (n.op == Op::TooDeep)
       why = "the address is an expression of more than " +

@@ -1,6 +1,7 @@
 #include "Sampling.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace warplint {
 
@@ -187,6 +188,99 @@ Props unionProps(const Context &ctx, const std::vector<LaneExpr> &exprs) {
   std::sort(all.unknowns.begin(), all.unknowns.end());
   std::sort(all.loops.begin(), all.loops.end());
   return all;
+}
+
+namespace {
+// Does every warp of every shape read `addr` at one address on all its
+// present lanes?
+bool uniformPerWarp(const LaneExpr &addr, const Context &ctx,
+                    const std::vector<Shape> &shapes) {
+  Props p = props(addr, ctx);
+  if (p.hasData)
+    return false;
+  std::vector<Env> assignments = unknownAssignments(ctx, p);
+  if (assignments.size() > 3)
+    assignments.resize(3);
+  EnvEnumeration en(ctx, p);
+  for (const Shape &sh : shapes)
+    for (const Env &base : assignments) {
+      Env env = base;
+      for (int w = 0; w < std::min(sh.warps(), 32); ++w)
+        for (int e = 0; e < en.size(); ++e) {
+          en.apply(env, e);
+          WarpEval ev(ctx, sh, env, w);
+          Lanes v = ev.value(addr);
+          LaneMask present = ev.present();
+          if (ev.undefined)
+            return false;
+          int first = present ? __builtin_ctz(present) : 0;
+          for (int l = 0; l < WarpSize; ++l)
+            if (((present >> l) & 1) && v[l] != v[first])
+              return false;
+        }
+    }
+  return true;
+}
+} // namespace
+
+DataMarks markWarpUniformData(Context &ctx, const std::vector<LaneExpr> &exprs,
+                              const std::vector<Shape> &shapes) {
+  DataMarks out;
+  std::vector<int> candidates;
+  for (const LaneExpr &e : exprs)
+    visitWithLoops(e, ctx, [&](const Node &n) {
+      if (n.op == Op::Data && size_t(n.value) < ctx.atoms.size() &&
+          ctx.atoms[n.value].kind == AtomKind::Data &&
+          ctx.atoms[n.value].loadAddress &&
+          std::find(candidates.begin(), candidates.end(), int(n.value)) ==
+              candidates.end())
+        candidates.push_back(int(n.value));
+      return true;
+    });
+  for (int a : candidates)
+    if (uniformPerWarp(ctx.atoms[a].loadAddress, ctx, shapes))
+      out.atoms.push_back(a);
+  if (out.atoms.empty())
+    return out;
+  for (const Atom &a : ctx.atoms)
+    out.roles.push_back(a.role);
+  // Their roles: an offset where an address adds the value as it is (its
+  // alignment unknown), else a size.
+  for (int a : out.atoms) {
+    ctx.atoms[a].kind = AtomKind::Uniform;
+    ctx.atoms[a].role = AtomRole::Size;
+    // A term of the sum, perhaps inside a constant factor (the element
+    // size: `(idx + lane) * 4`).
+    std::function<bool(const LaneExpr &, int)> adds = [&](const LaneExpr &e,
+                                                          int depth) {
+      if (!e || depth > 8)
+        return false;
+      for (const auto &[t, negated] : addends(e)) {
+        if (!t)
+          continue;
+        if (t->op == Op::Data && t->value == a)
+          return true;
+        if (t->op == Op::Mul && t->b && t->b->op == Op::Const &&
+            adds(t->a, depth + 1))
+          return true;
+        if (t->op == Op::Mul && t->a && t->a->op == Op::Const &&
+            adds(t->b, depth + 1))
+          return true;
+      }
+      return false;
+    };
+    for (const LaneExpr &e : exprs)
+      if (adds(e, 0))
+        ctx.atoms[a].role = AtomRole::Offset;
+  }
+  return out;
+}
+
+void restoreData(Context &ctx, const DataMarks &marks) {
+  for (int a : marks.atoms)
+    ctx.atoms[a].kind = AtomKind::Data;
+  for (size_t i = 0; i < marks.roles.size() && i < ctx.atoms.size(); ++i)
+    ctx.atoms[i].role = marks.roles[i];
 }
 
 } // namespace warplint

@@ -30,6 +30,22 @@ bool isRealistic(const Atom &a, int64_t v);
 /// assignments whose every value is realistic.
 std::vector<Env> unknownAssignments(const Context &ctx, const Props &p);
 
+/// Data that lanes load where, under `shapes`, every lane of each warp reads
+/// one address (`buf[threadIdx.y]` in blocks 32 wide, `tab[threadIdx.x /
+/// 32]`): within a warp it is one value, a uniform unknown like a parameter
+/// (an offset when an address adds it unscaled, else a size). Looks at the
+/// Data atoms `exprs` use that have a load address, checks the address in
+/// every warp of every shape over the sampled blocks, loop iterations and
+/// values of the unknowns, and turns those atoms into Uniform ones. Returns
+/// what to pass to restoreData() to undo it.
+struct DataMarks {
+  std::vector<int> atoms;
+  std::vector<AtomRole> roles; // every atom's role before
+};
+DataMarks markWarpUniformData(Context &ctx, const std::vector<LaneExpr> &exprs,
+                              const std::vector<Shape> &shapes);
+void restoreData(Context &ctx, const DataMarks &marks);
+
 /// 32 environments over blockIdx and the iterations of the loops `p` uses
 /// (each loop alone sees iterations 0..31), or just `base` if it uses neither.
 std::vector<Env> enumeratedEnvs(const Context &ctx, const Props &p,

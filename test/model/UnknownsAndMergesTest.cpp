@@ -110,6 +110,44 @@ TEST(Unknowns, LaunchGridIsAConstant) {
   EXPECT_EQ(representativeEnv(ctx).gridDim[0], 256);
 }
 
+// Data a lane loads is one value per warp when every lane of each warp
+// loads it from one address under the shapes analyzed; only then.
+TEST(Unknowns, WarpUniformLoadsAreOneValuePerWarp) {
+  Context ctx;
+  int perWarp = ctx.addAtom("tab[t / 32]", AtomKind::Data);
+  ctx.atoms[perWarp].loadAddress = bin(Op::Div, threadIdx(0), cst(32)) * cst(4);
+  int perRow = ctx.addAtom("buf[threadIdx.y]", AtomKind::Data);
+  ctx.atoms[perRow].loadAddress = threadIdx(1) * cst(4);
+  int perLane = ctx.addAtom("idx[t]", AtomKind::Data);
+  ctx.atoms[perLane].loadAddress = threadIdx(0) * cst(4);
+  int dim = ctx.addAtom("dim", AtomKind::Parameter);
+  LaneExpr lane = bin(Op::Rem, threadIdx(0), cst(32));
+  std::vector<LaneExpr> uses{(data(perWarp) + lane) * cst(4),
+                             (data(perRow) * unknown(dim) + lane) * cst(4),
+                             data(perLane) * cst(4)};
+  DataMarks wide = markWarpUniformData(ctx, uses, {Shape{32, 8, 1}});
+  EXPECT_EQ(wide.atoms, (std::vector<int>{perWarp, perRow}));
+  EXPECT_EQ(ctx.atoms[perWarp].kind, AtomKind::Uniform);
+  EXPECT_EQ(ctx.atoms[perWarp].role, AtomRole::Offset); // added as it is
+  EXPECT_EQ(ctx.atoms[perRow].role, AtomRole::Size);    // scaled by a size
+  EXPECT_EQ(ctx.atoms[perLane].kind, AtomKind::Data);
+  EXPECT_FALSE(props(uses[0], ctx).hasData);
+  EXPECT_TRUE(props(uses[2], ctx).hasData);
+  restoreData(ctx, wide);
+  EXPECT_EQ(ctx.atoms[perWarp].kind, AtomKind::Data);
+  EXPECT_EQ(ctx.atoms[perWarp].role, AtomRole::Size);
+  EXPECT_TRUE(props(uses[0], ctx).hasData);
+  // 16x16 blocks put two rows in a warp: buf[threadIdx.y] is two values.
+  DataMarks square = markWarpUniformData(ctx, uses, {Shape{16, 16, 1}});
+  EXPECT_EQ(square.atoms, (std::vector<int>{perWarp}));
+  restoreData(ctx, square);
+  // Every shape analyzed must agree.
+  DataMarks both =
+      markWarpUniformData(ctx, uses, {Shape{32, 8, 1}, Shape{16, 16, 1}});
+  EXPECT_EQ(both.atoms, (std::vector<int>{perWarp}));
+  restoreData(ctx, both);
+}
+
 TEST(Unknowns, ShiftRolesComeFromUses) {
   Context ctx;
   int s = ctx.addAtom("s", AtomKind::Parameter);
