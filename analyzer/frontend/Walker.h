@@ -144,6 +144,18 @@ private:
   /// (AccessSite::reportAt). Accesses that compute their addresses stay on
   /// their own lines.
   std::map<const Expr *, SourceLocation> CopyLines;
+  /// Where nvcc's line table puts an access written over several lines:
+  /// the end of `whole` when it ends on a later line than `part` begins
+  /// (a dereference whose operand continues on the next line, a struct
+  /// copied from memory whose source does), else an invalid location (the
+  /// access's own place). Measured: paged attention's
+  /// `*reinterpret_cast<const K_vec *>(\n ptr)` loads and `q_vecs[..] =\n
+  /// *...` float2 store, each on the later line; a scalar store `a[i] =\n
+  /// expr` and a struct a call returns (`h[i] =\n __halves2half2(...)`)
+  /// stay on the first line.
+  SourceLocation laterLine(const Expr *part, const Expr *whole) const;
+  /// Set while a struct assignment records its store: laterLine() of it.
+  SourceLocation StoreEndsAt;
   void reportCopyAt(const Expr *object, SourceLocation line) {
     if (line.isValid())
       CopyLines[object] = line;

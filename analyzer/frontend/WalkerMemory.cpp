@@ -174,6 +174,11 @@ void Walker::record(const Expr *e, const Addr &a, bool store, bool atomic) {
   s.expr = e;
   if (auto it = CopyLines.find(e); it != CopyLines.end())
     s.reportAt = it->second;
+  else if (store && StoreEndsAt.isValid())
+    s.reportAt = StoreEndsAt;
+  else if (auto *u = dyn_cast<UnaryOperator>(e->IgnoreParens());
+           !store && u && u->getOpcode() == UO_Deref)
+    s.reportAt = laterLine(u, u);
   s.structMember = a.structMember;
   s.elementStride = a.elementStride;
   s.calls = Calls;
@@ -659,6 +664,18 @@ Val Walker::call(const CallExpr *c) {
   for (const Expr *arg : c->arguments())
     anyVarying |= varying(rvalue(arg));
   return opaque(c, anyVarying || c->getType()->isVoidType());
+}
+
+SourceLocation Walker::laterLine(const Expr *part, const Expr *whole) const {
+  const SourceManager &sm = AC.getSourceManager();
+  SourceLocation b = part->getBeginLoc(), e = whole->getEndLoc();
+  // Text the file shows as it is: a macro's expansion has no lines of its own.
+  if (b.isInvalid() || e.isInvalid() || b.isMacroID() || e.isMacroID() ||
+      sm.getFileID(b) != sm.getFileID(e))
+    return {};
+  if (sm.getSpellingLineNumber(e) <= sm.getSpellingLineNumber(b))
+    return {};
+  return e;
 }
 
 SourceLocation Walker::implicitCopyLine(const FunctionDecl *fn) {

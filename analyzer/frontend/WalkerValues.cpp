@@ -170,8 +170,16 @@ Val Walker::rvalue(const Expr *e) {
         load(src, e);
       else
         rvalue(src);
-      if (auto a = lvalue(oc->getArg(0)))
+      if (auto a = lvalue(oc->getArg(0))) {
+        // A copy from memory (`q[i] =\n *p`): nvcc puts the store where
+        // the source's expression ends. A struct computed by a call stays
+        // on the assignment's first line.
+        const Expr *from = src->IgnoreParenImpCasts();
+        if (from->isGLValue() && !isa<MaterializeTemporaryExpr>(from))
+          StoreEndsAt = laterLine(oc->getArg(0), oc);
         record(oc->getArg(0), *a, true);
+        StoreEndsAt = {};
+      }
       return opaque(e, true);
     }
   }
