@@ -142,11 +142,33 @@ bool arrayUnchanged(const VarDecl *arr) {
     }
     bool VisitCallExpr(CallExpr *c) {
       const FunctionDecl *f = c->getDirectCallee();
-      for (unsigned i = 0; i < c->getNumArgs(); ++i)
-        if (names(c->getArg(i)) &&
-            (!f || i >= f->getNumParams() ||
-             !toConst(f->getParamDecl(i)->getType())))
+      // A member operator's object is its first argument.
+      unsigned shift =
+          isa<CXXOperatorCallExpr>(c) && isa_and_nonnull<CXXMethodDecl>(f);
+      for (unsigned i = 0; i < c->getNumArgs(); ++i) {
+        const Expr *arg = c->getArg(i);
+        const ParmVarDecl *param =
+            f && i >= shift && i - shift < f->getNumParams()
+                ? f->getParamDecl(i - shift)
+                : nullptr;
+        if (names(arg) && (!param || !toConst(param->getType())))
           Escapes = true;
+        // An element passed by reference (`std::cin >> dims[0]`) may be
+        // written; by value or as a const reference it is only read.
+        auto *ic = dyn_cast<ImplicitCastExpr>(arg->IgnoreParens());
+        bool byValue = ic && ic->getCastKind() == CK_LValueToRValue;
+        if (element(arg) && !byValue &&
+            !(param && param->getType()->isReferenceType() &&
+              param->getType().getNonReferenceType().isConstQualified()))
+          Escapes = true;
+      }
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      // `int *p; p = dims;`: written through `p` later, perhaps.
+      if (b->isAssignmentOp() && names(b->getRHS()) &&
+          !toConst(b->getLHS()->getType()))
+        Escapes = true;
       return true;
     }
     bool VisitVarDecl(VarDecl *d) {
