@@ -111,6 +111,11 @@ Changes changesOf(const VarDecl *v) {
 /// value at a launch.
 bool reassigned(const VarDecl *v) { return changesOf(v).any(); }
 
+/// `const T *`: what it points to is only read through it.
+bool pointsToConst(QualType t) {
+  return t->isPointerType() && t->getPointeeType().isConstQualified();
+}
+
 /// A local array nothing changes after its initialiser: no element is
 /// assigned, incremented or has its address taken, and the array is passed
 /// on only as a pointer to const (`int dims[2] = {256, 256};
@@ -131,9 +136,6 @@ bool arrayUnchanged(const VarDecl *arr) {
       auto *s = dyn_cast<ArraySubscriptExpr>(e->IgnoreParenImpCasts());
       return s && names(s->getBase());
     }
-    static bool toConst(QualType t) {
-      return t->isPointerType() && t->getPointeeType().isConstQualified();
-    }
     bool VisitUnaryOperator(UnaryOperator *u) {
       if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
           element(u->getSubExpr()))
@@ -151,7 +153,7 @@ bool arrayUnchanged(const VarDecl *arr) {
             f && i >= shift && i - shift < f->getNumParams()
                 ? f->getParamDecl(i - shift)
                 : nullptr;
-        if (names(arg) && (!param || !toConst(param->getType())))
+        if (names(arg) && (!param || !pointsToConst(param->getType())))
           Escapes = true;
         // An element passed by reference (`std::cin >> dims[0]`) may be
         // written; by value or as a const reference it is only read.
@@ -167,13 +169,13 @@ bool arrayUnchanged(const VarDecl *arr) {
     bool VisitBinaryOperator(BinaryOperator *b) {
       // `int *p; p = dims;`: written through `p` later, perhaps.
       if (b->isAssignmentOp() && names(b->getRHS()) &&
-          !toConst(b->getLHS()->getType()))
+          !pointsToConst(b->getLHS()->getType()))
         Escapes = true;
       return true;
     }
     bool VisitVarDecl(VarDecl *d) {
       if (d != V && d->getInit() && names(d->getInit()) &&
-          !toConst(d->getType()))
+          !pointsToConst(d->getType()))
         Escapes = true;
       return true;
     }
@@ -742,8 +744,7 @@ public:
           std::any_of(f->param_begin(), f->param_end(),
                       [](const ParmVarDecl *p) {
                         QualType t = p->getType();
-                        if (t->isPointerType() &&
-                            t->getPointeeType().isConstQualified())
+                        if (pointsToConst(t))
                           t = t->getPointeeType();
                         return t->isIntegralOrEnumerationType();
                       }))

@@ -164,23 +164,20 @@ Props props(const LaneExpr &e, const Context &ctx) {
       if (size_t(n.value) >= 3 || ctx.grid[n.value] <= 0)
         p.usesGridDim = p.hasUnknown = true;
       return false;
+    case Op::Data:
+      // A load every warp reads from one address (markWarpUniformData())
+      // is one unknown value per warp, as a uniform atom is.
+      if (ctx.atoms[n.value].kind == AtomKind::Data) {
+        p.hasData = p.laneVarying = true;
+        return false;
+      }
+      [[fallthrough]];
     case Op::Unknown:
       p.hasUnknown = true;
       if (ctx.atoms[n.value].kind == AtomKind::Data)
         p.hasData = p.laneVarying = true;
       else
         insertSorted(p.unknowns, int(n.value));
-      return false;
-    case Op::Data:
-      // A load every warp reads from one address (markWarpUniformData()):
-      // one unknown value per warp.
-      if (size_t(n.value) < ctx.atoms.size() &&
-          ctx.atoms[n.value].kind != AtomKind::Data) {
-        p.hasUnknown = true;
-        insertSorted(p.unknowns, int(n.value));
-        return false;
-      }
-      p.hasData = p.laneVarying = true;
       return false;
     case Op::TooDeep:
       p.hasData = p.laneVarying = true;

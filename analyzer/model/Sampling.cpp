@@ -1,7 +1,6 @@
 #include "Sampling.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace warplint {
 
@@ -221,6 +220,26 @@ bool uniformPerWarp(const LaneExpr &addr, const Context &ctx,
     }
   return true;
 }
+
+// Is Data atom `a` a term of the sum `e`, perhaps inside a constant factor
+// (the element size: `(idx + lane) * 4`)?
+bool addsUnscaled(const LaneExpr &e, int a, int depth) {
+  if (!e || depth > 8)
+    return false;
+  for (const auto &[t, negated] : addends(e)) {
+    if (!t)
+      continue;
+    if (t->op == Op::Data && t->value == a)
+      return true;
+    if (t->op == Op::Mul && t->b && t->b->op == Op::Const &&
+        addsUnscaled(t->a, a, depth + 1))
+      return true;
+    if (t->op == Op::Mul && t->a && t->a->op == Op::Const &&
+        addsUnscaled(t->b, a, depth + 1))
+      return true;
+  }
+  return false;
+}
 } // namespace
 
 DataMarks markWarpUniformData(Context &ctx, const std::vector<LaneExpr> &exprs,
@@ -240,47 +259,24 @@ DataMarks markWarpUniformData(Context &ctx, const std::vector<LaneExpr> &exprs,
   for (int a : candidates)
     if (uniformPerWarp(ctx.atoms[a].loadAddress, ctx, shapes))
       out.atoms.push_back(a);
-  if (out.atoms.empty())
-    return out;
-  for (const Atom &a : ctx.atoms)
-    out.roles.push_back(a.role);
   // Their roles: an offset where an address adds the value as it is (its
   // alignment unknown), else a size.
   for (int a : out.atoms) {
+    out.roles.push_back(ctx.atoms[a].role);
     ctx.atoms[a].kind = AtomKind::Uniform;
     ctx.atoms[a].role = AtomRole::Size;
-    // A term of the sum, perhaps inside a constant factor (the element
-    // size: `(idx + lane) * 4`).
-    std::function<bool(const LaneExpr &, int)> adds = [&](const LaneExpr &e,
-                                                          int depth) {
-      if (!e || depth > 8)
-        return false;
-      for (const auto &[t, negated] : addends(e)) {
-        if (!t)
-          continue;
-        if (t->op == Op::Data && t->value == a)
-          return true;
-        if (t->op == Op::Mul && t->b && t->b->op == Op::Const &&
-            adds(t->a, depth + 1))
-          return true;
-        if (t->op == Op::Mul && t->a && t->a->op == Op::Const &&
-            adds(t->b, depth + 1))
-          return true;
-      }
-      return false;
-    };
     for (const LaneExpr &e : exprs)
-      if (adds(e, 0))
+      if (addsUnscaled(e, a, 0))
         ctx.atoms[a].role = AtomRole::Offset;
   }
   return out;
 }
 
 void restoreData(Context &ctx, const DataMarks &marks) {
-  for (int a : marks.atoms)
-    ctx.atoms[a].kind = AtomKind::Data;
-  for (size_t i = 0; i < marks.roles.size() && i < ctx.atoms.size(); ++i)
-    ctx.atoms[i].role = marks.roles[i];
+  for (size_t i = 0; i < marks.atoms.size(); ++i) {
+    ctx.atoms[marks.atoms[i]].kind = AtomKind::Data;
+    ctx.atoms[marks.atoms[i]].role = marks.roles[i];
+  }
 }
 
 } // namespace warplint

@@ -40,7 +40,7 @@ std::vector<Env> unknownAssignments(const Context &ctx, const Props &p);
 /// what to pass to restoreData() to undo it.
 struct DataMarks {
   std::vector<int> atoms;
-  std::vector<AtomRole> roles; // every atom's role before
+  std::vector<AtomRole> roles; // their roles before, in the same order
 };
 DataMarks markWarpUniformData(Context &ctx, const std::vector<LaneExpr> &exprs,
                               const std::vector<Shape> &shapes);
