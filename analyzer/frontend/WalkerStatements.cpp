@@ -602,6 +602,33 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
       ivs.push_back(v);
       updates[v] = e;
     }
+  // The primary variable (whose iterations the others follow) is one the
+  // condition tests, so that the lanes still inside are evaluated on the
+  // variable that steps (`for (t = 0; t < n; ++t, off += w)`); otherwise
+  // the first in source order. The set above is ordered by address.
+  {
+    std::set<const VarDecl *> tested;
+    struct Refs : RecursiveASTVisitor<Refs> {
+      std::set<const VarDecl *> *out;
+      bool VisitDeclRefExpr(DeclRefExpr *d) {
+        if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
+          out->insert(v);
+        return true;
+      }
+    } refs;
+    refs.out = &tested;
+    if (cond)
+      refs.TraverseStmt(const_cast<Expr *>(cond));
+    const SourceManager &sm = AC.getSourceManager();
+    std::stable_sort(ivs.begin(), ivs.end(),
+                     [&](const VarDecl *a, const VarDecl *b) {
+                       bool ta = tested.count(a), tb = tested.count(b);
+                       if (ta != tb)
+                         return ta;
+                       return sm.isBeforeInTranslationUnit(a->getLocation(),
+                                                           b->getLocation());
+                     });
+  }
   LaneExpr savedMask = Mask;
   std::set<const VarDecl *> keep(ivs.begin(), ivs.end());
   std::map<const VarDecl *, Val> vars;

@@ -66,6 +66,14 @@ __global__ void rolled(const float *in, float *out) {
     s += v[i];
   out[threadIdx.x] = s;
 }
+// Two counters stepped together: the trip count comes from the one the
+// condition tests (48 iterations), whichever is declared first.
+__global__ void twoCounters(float *out, int w) {
+  int off = threadIdx.x;
+#pragma unroll 1
+  for (int t = 0; t < 48; ++t, off += w)
+    out[off] += 1;
+}
 static const unsigned N = 1u << 20;
 void run(const float *in, float *out, int n) {
   interleaved<<<N / 256, 256>>>(in, out);
@@ -74,6 +82,7 @@ void run(const float *in, float *out, int n) {
   sized<<<n, 128>>>(out, n);
   unrolled<<<1, 256>>>(in, out);
   rolled<<<1, 256>>>(in, out);
+  twoCounters<<<1, 256>>>(out, n);
 }
 CU
 
@@ -82,7 +91,7 @@ expect_rc w 0
 json w "all(k['issue'] is not None for k in d['kernels'])"
 json w "all(set(k['issue']) == {'warp_instructions_per_block', 'warp_instructions_per_launch', 'grid_dim', 'grid_dim_source', 'active_lanes', 'assumptions'} for k in d['kernels'])"
 # The grid of the launch, where it is, and the launch's total.
-json w "[(k['issue']['grid_dim'], k['issue']['grid_dim_source']) for k in d['kernels'] if k['name'] == 'interleaved'] == [([4096, 1, 1], 'the launch at work.cu:66')]"
+json w "[(k['issue']['grid_dim'], k['issue']['grid_dim_source']) for k in d['kernels'] if k['name'] == 'interleaved'] == [([4096, 1, 1], 'the launch at work.cu:74')]"
 json w "all(k['issue']['warp_instructions_per_launch'] == k['issue']['warp_instructions_per_block'] * 4096 for k in d['kernels'] if k['name'] in ('interleaved', 'sequential'))"
 # The interleaved reduction issues at least twice the sequential one (the
 # GPU: 2.4x the warp instructions, 2.0x the time), at fewer lanes.
@@ -98,6 +107,11 @@ json w "[k['issue']['warp_instructions_per_block'] > 2 * 31 * 3 for k in d['kern
 # adds its test, update and branch (3) to each iteration.
 json w "[k['issue']['warp_instructions_per_block'] for k in d['kernels'] if k['name'] == 'unrolled'] == [8 * (8 * 4 + 8 * 1 + 3 + 2)]"
 json w "[k['issue']['warp_instructions_per_block'] for k in d['kernels'] if k['name'] == 'rolled'] == [8 * (8 * 4 + 8 * 1 + 3 + 2 + 2 * 8 * 3)]"
+# 8 warps, 48 iterations of a load, an add, a store, the address's update
+# and the loop's test, update and branch: no assumption on 'w', which only
+# the other counter uses, and no loop left running to the cap.
+json w "[k['issue']['assumptions'] for k in d['kernels'] if k['name'] == 'twoCounters'] == [[]]"
+json w "[8 * 48 * 5 < k['issue']['warp_instructions_per_block'] < 8 * 48 * 10 for k in d['kernels'] if k['name'] == 'twoCounters'] == [True]"
 # A grid and a trip count the project does not show: per block only, with
 # the value it assumed.
 json w "[(k['issue']['warp_instructions_per_launch'], k['issue']['grid_dim'], k['issue']['grid_dim_source']) for k in d['kernels'] if k['name'] == 'sized'] == [(None, None, '')]"
