@@ -24,6 +24,118 @@ int Context::addLoop(Loop loop) {
   return int(loops.size()) - 1;
 }
 
+// Does `e` depend on loop `loop`'s variable or activity (directly, through
+// another loop's parts, or through an induction variable that counts with
+// it)?
+static bool usesLoop(const LaneExpr &e, const Context &ctx, int loop) {
+  if (!e)
+    return false;
+  bool found = false;
+  visitWithLoops(e, ctx, [&](const Node &n) {
+    if (found)
+      return false;
+    if ((n.op == Op::LoopVar || n.op == Op::LoopActive) &&
+        (int(n.value) == loop ||
+         (size_t(n.value) < ctx.loops.size() &&
+          ctx.loops[n.value].iterOf == loop))) {
+      found = true;
+      return false;
+    }
+    return true;
+  });
+  return found;
+}
+
+static bool isVar(const LaneExpr &e, int loop) {
+  return e->op == Op::LoopVar && int(e->value) == loop;
+}
+
+// A comparison operand monotone in the loop's variable: the variable under
+// additions and subtractions of, minimums and maximums with, values that do
+// not depend on the loop, and multiplications by constants. `path` gets the
+// operations from the variable outwards.
+static bool monotoneSide(const LaneExpr &e, const Context &ctx, int loop,
+                         std::vector<Context::LoopForm::Step> &path) {
+  if (isVar(e, loop))
+    return true;
+  switch (e->op) {
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Min:
+  case Op::Max: {
+    bool ua = usesLoop(e->a, ctx, loop), ub = usesLoop(e->b, ctx, loop);
+    if (ua == ub)
+      return false;
+    const LaneExpr &with = ua ? e->a : e->b, &other = ua ? e->b : e->a;
+    if (e->op == Op::Mul && other->op != Op::Const)
+      return false;
+    if (!monotoneSide(with, ctx, loop, path))
+      return false;
+    path.push_back({e->op, other});
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+// A loop condition whose lanes, once out, stay out: a conjunction of
+// comparisons monotone in the variable and of conditions free of the loop.
+static bool monotoneCond(const LaneExpr &e, const Context &ctx, int loop,
+                         Context::LoopForm &form) {
+  if (!usesLoop(e, ctx, loop))
+    return true;
+  switch (e->op) {
+  case Op::LAnd:
+    return monotoneCond(e->a, ctx, loop, form) &&
+           monotoneCond(e->b, ctx, loop, form);
+  case Op::Lt:
+  case Op::Le:
+  case Op::Gt:
+  case Op::Ge: {
+    bool ua = usesLoop(e->a, ctx, loop), ub = usesLoop(e->b, ctx, loop);
+    if (ua == ub)
+      return false;
+    std::vector<Context::LoopForm::Step> path;
+    if (!monotoneSide(ua ? e->a : e->b, ctx, loop, path))
+      return false;
+    form.sides.push_back(std::move(path));
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+const Context::LoopForm &Context::loopForm(int loop) const {
+  if (LoopForms.size() < loops.size())
+    LoopForms.resize(loops.size());
+  const Loop &l = loops[size_t(loop)];
+  LoopForm &f = LoopForms[size_t(loop)];
+  if (f.next == l.next && f.cond == l.cond && (f.next || f.cond))
+    return f;
+  f = LoopForm();
+  f.next = l.next;
+  f.cond = l.cond;
+  const LaneExpr &n = l.next;
+  if (n && l.iterOf < 0 && (n->op == Op::Add || n->op == Op::Sub)) {
+    if (isVar(n->a, loop) && !usesLoop(n->b, *this, loop)) {
+      f.step = n->b;
+      f.negative = n->op == Op::Sub;
+    } else if (n->op == Op::Add && isVar(n->b, loop) &&
+               !usesLoop(n->a, *this, loop)) {
+      f.step = n->a;
+    }
+  }
+  if (f.step && l.cond) {
+    f.monotone = monotoneCond(l.cond, *this, loop, f);
+    if (!f.monotone)
+      f.sides.clear();
+  }
+  return f;
+}
+
 static void insertSorted(std::vector<int> &v, int x) {
   auto it = std::lower_bound(v.begin(), v.end(), x);
   if (it == v.end() || *it != x)
@@ -295,7 +407,16 @@ const Lanes &WarpEval::loopValue(int loop) {
     return st.cache;
   }
   Lanes v = value(l.init);
-  for (int i = 0; i < iter; ++i) {
+  const Context::LoopForm &form = Ctx.loopForm(loop);
+  if (form.step && iter > 1) {
+    // init + iter * step, in the same wrapping arithmetic as the steps.
+    Lanes s = value(form.step);
+    for (int x = 0; x < WarpSize; ++x) {
+      int64_t d = wrapMul(int64_t(iter), s[x]);
+      v[x] = form.negative ? wrapSub(v[x], d) : wrapAdd(v[x], d);
+    }
+  }
+  for (int i = 0; i < iter && !(form.step && iter > 1); ++i) {
     state(loop).override = v;
     state(loop).hasOverride = true;
     ++Gen;
@@ -307,6 +428,91 @@ const Lanes &WarpEval::loopValue(int loop) {
   st.hasCache = true;
   st.cache = v;
   return st.cache;
+}
+
+bool WarpEval::affineStart(int loop, int kmax, Lanes &v0, Lanes &step) {
+  const Context::LoopForm &form = Ctx.loopForm(loop);
+  if (!form.step || !form.monotone)
+    return false;
+  const Loop &l = Ctx.loops[loop];
+  v0 = value(l.init);
+  step = value(form.step);
+  const int first = l.testAfterBody ? 1 : 0;
+  const __int128 limit = __int128(1) << 61;
+  double vmax = 0;
+  for (int x = 0; x < WarpSize; ++x) {
+    // The values from the first tested iteration to kmax, in exact
+    // arithmetic: they must stay well inside int64_t for the comparisons to
+    // be monotone (and then the wrapping steps are exact too).
+    __int128 s = form.negative ? -__int128(step[x]) : __int128(step[x]);
+    __int128 lo = __int128(v0[x]) + s * first,
+             hi = __int128(v0[x]) + s * kmax;
+    if (lo > limit || lo < -limit || hi > limit || hi < -limit)
+      return false;
+    step[x] = int64_t(s);
+    vmax = std::max({vmax, std::abs(double(lo)), std::abs(double(hi))});
+  }
+  // Each comparison operand that uses the variable, bounded over that range.
+  for (const auto &path : form.sides) {
+    double b = vmax;
+    for (const Context::LoopForm::Step &st : path) {
+      double o = 0;
+      for (int64_t x : value(st.other))
+        o = std::max(o, std::abs(double(x)));
+      b = st.op == Op::Mul                         ? b * o
+          : st.op == Op::Add || st.op == Op::Sub ? b + o
+                                                 : std::max(b, o);
+      if (b > double(limit))
+        return false;
+    }
+  }
+  return true;
+}
+
+static Lanes affineAt(const Lanes &v0, const Lanes &step, int k) {
+  Lanes v;
+  for (int x = 0; x < WarpSize; ++x)
+    v[x] = v0[x] + step[x] * k;
+  return v;
+}
+
+LaneMask WarpEval::condAt(int loop, const Lanes &v) {
+  state(loop).override = v;
+  state(loop).hasOverride = true;
+  ++Gen;
+  LaneMask m = cond(Ctx.loops[loop].cond, true);
+  state(loop).hasOverride = false;
+  ++Gen;
+  return m;
+}
+
+int WarpEval::tripCount(int loop, int maxIter, LaneMask lanes) {
+  const Loop &l = Ctx.loops[loop];
+  const int first = l.testAfterBody ? 1 : 0;
+  Lanes v0, step;
+  if (l.cond && maxIter > first + 1 &&
+      affineStart(loop, maxIter - 1, v0, step)) {
+    // Lanes inside at iteration k >= first: the condition at `first` and at
+    // k (Context::LoopForm). Bisect for the first k where none of `lanes` is.
+    const LaneMask in = condAt(loop, affineAt(v0, step, first)) & lanes;
+    if (!in)
+      return first;
+    auto inside = [&](int k) {
+      return (condAt(loop, affineAt(v0, step, k)) & in) != 0;
+    };
+    if (inside(maxIter - 1))
+      return maxIter;
+    int lo = first, hi = maxIter - 1; // inside at lo, not at hi
+    while (hi - lo > 1) {
+      int mid = lo + (hi - lo) / 2;
+      (inside(mid) ? lo : hi) = mid;
+    }
+    return hi;
+  }
+  int n = 0;
+  for (LaneMask m : loopActiveSequence(loop, maxIter))
+    n += (m & lanes) != 0;
+  return n;
 }
 
 Lanes WarpEval::sharedValue(int loop, size_t i) {
@@ -355,7 +561,13 @@ LaneMask WarpEval::loopActive(int loop) {
   const Loop &l = Ctx.loops[loop];
   int iter = loop < int(En.loopIter.size()) ? En.loopIter[loop] : 0;
   LaneMask active = AllLanes;
-  if (l.cond) {
+  const int firstTested = l.testAfterBody ? 1 : 0;
+  Lanes v0, step;
+  if (l.cond && iter > firstTested + 1 && affineStart(loop, iter, v0, step)) {
+    // Monotone: inside at the first tested iteration and at this one.
+    active = condAt(loop, affineAt(v0, step, firstTested)) &
+             condAt(loop, affineAt(v0, step, iter));
+  } else if (l.cond) {
     // Lanes enter iteration `iter` if the condition held before each of the
     // iterations so far (for a do-while, after each body before it).
     Lanes v = value(l.init);

@@ -104,6 +104,38 @@ public:
   /// The grid the kernel is launched with, where the launch shows it (0:
   /// not known): gridDim then reads these values instead of samples.
   std::array<int64_t, 3> grid{0, 0, 0};
+
+  /// What the evaluator found out about a loop's form (loopForm()), by loop
+  /// id, filled on first use. Each entry keeps the update and condition it
+  /// describes: a prepared copy of the context, which replaces conditions,
+  /// finds them changed and looks again.
+  struct LoopForm {
+    LaneExpr next, cond; // the parts described (held, so never reused)
+    /// The update is `v + step` (or `v - step` when `negative`) with a step
+    /// that does not depend on the loop: iteration k's value is
+    /// init + k * step. Null when the update is anything else.
+    LaneExpr step;
+    bool negative = false;
+    /// The condition is a conjunction of comparisons each of which is
+    /// monotone in the loop's variable (`v < n`, `v + k >= m`, ...) and of
+    /// conditions that do not depend on the loop: a lane that leaves stays
+    /// out, and which lanes are inside at iteration k is the condition at
+    /// the first tested iteration and at k. `sides` are the comparisons'
+    /// operands that use the variable, each as the operations applied to
+    /// it from the variable outwards with their other operand (a constant
+    /// for Mul): checked per warp for overflow, which would break the
+    /// monotony.
+    bool monotone = false;
+    struct Step {
+      Op op;
+      LaneExpr other;
+    };
+    std::vector<std::vector<Step>> sides;
+  };
+  const LoopForm &loopForm(int loop) const;
+
+private:
+  mutable std::vector<LoopForm> LoopForms;
 };
 
 /// Gives each uniform atom its role from how `exprs` use it: the right
@@ -193,6 +225,10 @@ public:
   std::vector<LaneMask> loopActiveSequence(int loop, int maxIter);
   /// Lanes that exist in this warp (the last warp of a block may be partial).
   LaneMask present() const { return Present; }
+  /// Iterations of `loop` (at most `maxIter`) in which one of `lanes` is
+  /// still inside: the length of loopActiveSequence() counted over `lanes`,
+  /// found by bisection when the loop's form allows (Context::LoopForm).
+  int tripCount(int loop, int maxIter, LaneMask lanes);
 
   bool usedDataCondition = false;
   bool assumedGuard = false;
@@ -239,6 +275,13 @@ private:
   LoopState &state(int loop);
   /// The shared sequence's value at iteration `i`, computing it if needed.
   Lanes sharedValue(int loop, size_t i);
+  /// For a loop of affine form with a monotone condition: its first value
+  /// and signed step per lane, or false when a lane's values from the first
+  /// tested iteration to `kmax` (or the condition's operands over them)
+  /// would come near overflow, where the monotony ends.
+  bool affineStart(int loop, int kmax, Lanes &v0, Lanes &step);
+  /// The loop's condition with its variable at `v`.
+  LaneMask condAt(int loop, const Lanes &v);
 };
 
 } // namespace warplint

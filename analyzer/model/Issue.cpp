@@ -13,11 +13,7 @@ namespace {
 int tripCount(const Context &ctx, const Shape &shape, const Env &env, int warp,
               int loop) {
   WarpEval ev(ctx, shape, env, warp);
-  LaneMask present = ev.present();
-  int n = 0;
-  for (LaneMask m : ev.loopActiveSequence(loop, MaxTrip))
-    n += (m & present) != 0;
-  return n;
+  return ev.tripCount(loop, MaxTrip, ev.present());
 }
 
 void addUnique(std::vector<int> &v, int x) {

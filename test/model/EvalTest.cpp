@@ -112,6 +112,86 @@ TEST(Eval, LoopRecurrence) {
   EXPECT_EQ(past.mask(loopActive(L)), 0u);
 }
 
+// Loops of the affine form (`v = v + step` or `v - step`, the step free of
+// the loop) with a monotone condition take closed forms: the value at
+// iteration k is init + k * step, the lanes inside are the condition at the
+// first tested iteration and at k, and trip counts are bisected. Each row is
+// checked against the same loop written so that no closed form applies
+// (`(v | 0) + step`, `cond || 0`), which the evaluator steps through.
+TEST(Eval, AffineLoopsMatchTheirRecurrence) {
+  struct Row {
+    const char *name;
+    LaneExpr init, step;
+    bool down;
+    LaneExpr cond;
+    bool doWhile;
+    bool monotone = true; // the closed form of the lanes inside applies
+  };
+  const LaneExpr v = loopVar(0), t = threadIdx(0);
+  const LaneExpr n = unknown(0);
+  const Row rows[] = {
+      {"grid-stride", blockIdx(0) * blockDim(0) + t, blockDim(0) * gridDim(0),
+       false, bin(Op::Lt, v, n), false},
+      {"downward, two bounds", cst(300) - t, cst(7), true,
+       bin(Op::LAnd, bin(Op::Ge, v, cst(5)), bin(Op::Gt, v, t)), false},
+      {"step per lane, scaled bound", cst(0), t + cst(1), false,
+       bin(Op::Lt, v * cst(3) - cst(2), cst(500)), false},
+      {"do-while", t, cst(1), false, bin(Op::Lt, v, cst(40) + t), true},
+      {"minimum", t, cst(2), false,
+       bin(Op::Lt, bin(Op::Min, v, cst(64)), cst(64)), false},
+      {"a condition free of the loop",
+       cst(0), cst(3), false,
+       bin(Op::LAnd, bin(Op::Ne, bin(Op::Rem, t, cst(3)), cst(0)),
+           bin(Op::Lt, v, cst(100))),
+       false},
+      {"zero step", t, t - t, false, bin(Op::Lt, v, cst(5)), false},
+      {"both directions", cst(0), t - cst(16), false,
+       bin(Op::LAnd, bin(Op::Lt, v, cst(100)), bin(Op::Gt, v, cst(-100))),
+       false},
+      {"near overflow", cst(INT64_MAX) - t * cst(1000), cst(int64_t(1) << 60),
+       false, bin(Op::Gt, v, cst(0)), false},
+      {"not monotone", cst(0), cst(1), false, bin(Op::Ne, v, cst(17)), false,
+       false},
+  };
+  for (const Row &row : rows) {
+    Context fast, slow;
+    fast.addAtom("n", AtomKind::Uniform);
+    slow.addAtom("n", AtomKind::Uniform);
+    LaneExpr next = row.down ? v - row.step : v + row.step;
+    LaneExpr stepped = bin(Op::Or, v, cst(0));
+    LaneExpr slowNext = row.down ? stepped - row.step : stepped + row.step;
+    Loop a{"v", row.init, next, row.cond}, b{"v", row.init, slowNext,
+                                              bin(Op::LOr, row.cond, cst(0))};
+    a.testAfterBody = b.testAfterBody = row.doWhile;
+    fast.addLoop(a);
+    slow.addLoop(b);
+    EXPECT_TRUE(fast.loopForm(0).step) << row.name;
+    EXPECT_EQ(fast.loopForm(0).monotone, row.monotone) << row.name;
+    EXPECT_FALSE(slow.loopForm(0).step) << row.name;
+    Env env;
+    env.unknowns = {1000};
+    env.blockIdx[0] = 3;
+    env.gridDim[0] = 4;
+    const Shape shape{64, 1, 1}; // WarpEval keeps a reference
+    for (int k = 0; k < 70; ++k) {
+      env.loopIter = {k};
+      WarpEval f(fast, shape, env, 1), s(slow, shape, env, 1);
+      EXPECT_EQ(f.value(v), s.value(v)) << row.name << " iteration " << k;
+      EXPECT_EQ(f.mask(loopActive(0)), s.mask(loopActive(0)))
+          << row.name << " iteration " << k;
+    }
+    env.loopIter = {0};
+    for (LaneMask lanes : {AllLanes, LaneMask(1), LaneMask(0xf0f0u)}) {
+      WarpEval f(fast, shape, env, 1), s(slow, shape, env, 1);
+      int expected = 0;
+      for (LaneMask m : s.loopActiveSequence(0, 4096))
+        expected += (m & lanes) != 0;
+      EXPECT_EQ(f.tripCount(0, 4096, lanes), expected) << row.name;
+      EXPECT_EQ(s.tripCount(0, 4096, lanes), expected) << row.name;
+    }
+  }
+}
+
 TEST(Eval, PartialLastWarp) {
   Context ctx;
   Env env;
