@@ -358,6 +358,16 @@ WarpEval::WarpEval(const Context &ctx, const Shape &shape, const Env &env,
   int64_t linear = int64_t(warp) * WarpSize;
   int64_t x = linear % shape.x, y = (linear / shape.x) % shape.y,
           z = linear / (shape.x * shape.y);
+  if (x + WarpSize <= shape.x && linear + WarpSize <= shape.threads()) {
+    // The whole warp within one row of the block (blocks 32 wide or more).
+    for (int l = 0; l < WarpSize; ++l) {
+      Tid[0][l] = x + l;
+      Tid[1][l] = y;
+      Tid[2][l] = z;
+    }
+    Present = AllLanes;
+    return;
+  }
   for (int l = 0; l < WarpSize; ++l, ++linear) {
     if (linear < shape.threads())
       Present |= 1u << l;
@@ -381,11 +391,20 @@ static Lanes splat(int64_t v) {
 }
 
 WarpEval::LoopState &WarpEval::state(int loop) {
+  if (LastSlot < SlotLoops.size() && SlotLoops[LastSlot] == loop)
+    return States[LastSlot];
   for (size_t i = 0; i < SlotLoops.size(); ++i)
-    if (SlotLoops[i] == loop)
+    if (SlotLoops[i] == loop) {
+      LastSlot = i;
       return States[i];
+    }
+  if (SlotLoops.empty()) {
+    SlotLoops.reserve(4);
+    States.reserve(4);
+  }
   SlotLoops.push_back(loop);
   States.emplace_back();
+  LastSlot = States.size() - 1;
   return States.back();
 }
 
@@ -437,32 +456,34 @@ bool WarpEval::affineStart(int loop, int kmax, Lanes &v0, Lanes &step) {
   const Loop &l = Ctx.loops[loop];
   v0 = value(l.init);
   step = value(form.step);
-  const int first = l.testAfterBody ? 1 : 0;
-  const __int128 limit = __int128(1) << 61;
-  double vmax = 0;
+  // The values from the first tested iteration to kmax, bounded in
+  // doubles: they must stay well inside int64_t for the comparisons to be
+  // monotone (and then the wrapping steps are exact too).
+  double maxV0 = 0, maxStep = 0;
   for (int x = 0; x < WarpSize; ++x) {
-    // The values from the first tested iteration to kmax, in exact
-    // arithmetic: they must stay well inside int64_t for the comparisons to
-    // be monotone (and then the wrapping steps are exact too).
-    __int128 s = form.negative ? -__int128(step[x]) : __int128(step[x]);
-    __int128 lo = __int128(v0[x]) + s * first,
-             hi = __int128(v0[x]) + s * kmax;
-    if (lo > limit || lo < -limit || hi > limit || hi < -limit)
-      return false;
-    step[x] = int64_t(s);
-    vmax = std::max({vmax, std::abs(double(lo)), std::abs(double(hi))});
+    if (form.negative)
+      step[x] = wrapNeg(step[x]);
+    maxV0 = std::max(maxV0, std::abs(double(v0[x])));
+    maxStep = std::max(maxStep, std::abs(double(step[x])));
   }
+  const double limit = 0x1p61;
+  double vmax = maxV0 + maxStep * kmax;
+  if (!(vmax <= limit) || (form.negative && maxStep >= 0x1p62))
+    return false;
   // Each comparison operand that uses the variable, bounded over that range.
   for (const auto &path : form.sides) {
     double b = vmax;
     for (const Context::LoopForm::Step &st : path) {
       double o = 0;
-      for (int64_t x : value(st.other))
-        o = std::max(o, std::abs(double(x)));
+      if (st.other->op == Op::Const)
+        o = std::abs(double(st.other->value));
+      else
+        for (int64_t x : value(st.other))
+          o = std::max(o, std::abs(double(x)));
       b = st.op == Op::Mul                         ? b * o
           : st.op == Op::Add || st.op == Op::Sub ? b + o
                                                  : std::max(b, o);
-      if (b > double(limit))
+      if (!(b <= limit))
         return false;
     }
   }
@@ -635,28 +656,29 @@ Lanes WarpEval::value(const LaneExpr &e) {
     m->value = v;
     return v;
   }
-  constexpr size_t Searched = 16;
-  if (Memo.empty())
-    Memo.reserve(Searched);
-  Memo.push_back({e.get(), gen, v});
-  if (Memo.size() > Searched) {
-    if (MemoIndex.empty())
-      for (size_t i = 0; i < Memo.size(); ++i)
-        MemoIndex.emplace(Memo[i].node, i);
-    else
-      MemoIndex.emplace(e.get(), Memo.size() - 1);
+  if (SmallCount < InlineMemo) {
+    SmallMemo[SmallCount++] = {e.get(), gen, v};
+    return v;
   }
+  if (MemoIndex.empty())
+    for (size_t i = 0; i < InlineMemo; ++i)
+      MemoIndex.emplace(SmallMemo[i].node, i);
+  Memo.push_back({e.get(), gen, v});
+  MemoIndex.emplace(e.get(), InlineMemo + Memo.size() - 1);
   return v;
 }
 
 WarpEval::MemoEntry *WarpEval::memoFind(const Node *n) {
   if (!MemoIndex.empty()) {
     auto it = MemoIndex.find(n);
-    return it == MemoIndex.end() ? nullptr : &Memo[it->second];
+    if (it == MemoIndex.end())
+      return nullptr;
+    return it->second < InlineMemo ? &SmallMemo[it->second]
+                                   : &Memo[it->second - InlineMemo];
   }
-  for (MemoEntry &m : Memo)
-    if (m.node == n)
-      return &m;
+  for (size_t i = 0; i < SmallCount; ++i)
+    if (SmallMemo[i].node == n)
+      return &SmallMemo[i];
   return nullptr;
 }
 
@@ -756,6 +778,23 @@ Lanes WarpEval::compute(const LaneExpr &e) {
     break;
   }
 #undef WARPLINT_LANEWISE
+  if (e->op == Op::Div || e->op == Op::Rem) {
+    // Operands within 2^52 and no zero divisor: the double quotient,
+    // truncated, is the exact integer one (its error is below 1/|y|), and
+    // far cheaper than a 64-bit idiv per lane.
+    bool exact = true;
+    for (int l = 0; l < WarpSize; ++l)
+      exact &= b[l] != 0 && a[l] > -(int64_t(1) << 52) &&
+               a[l] < (int64_t(1) << 52) && b[l] > -(int64_t(1) << 52) &&
+               b[l] < (int64_t(1) << 52);
+    if (exact) {
+      for (int l = 0; l < WarpSize; ++l) {
+        int64_t q = int64_t(double(a[l]) / double(b[l]));
+        a[l] = e->op == Op::Div ? q : a[l] - q * b[l];
+      }
+      return a;
+    }
+  }
   for (int l = 0; l < WarpSize; ++l) {
     int64_t x = a[l], y = b[l], &r = a[l];
     switch (e->op) {

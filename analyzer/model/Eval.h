@@ -246,6 +246,12 @@ private:
     uint64_t gen;
     Lanes value;
   };
+  // The first entries in place (a WarpEval is built per warp and sample:
+  // an allocation each cost more than the search), the rest in Memo; the
+  // index numbers them in that order.
+  static constexpr size_t InlineMemo = 16;
+  MemoEntry SmallMemo[InlineMemo];
+  size_t SmallCount = 0;
   std::vector<MemoEntry> Memo;
   std::unordered_map<const Node *, size_t> MemoIndex;
   MemoEntry *memoFind(const Node *n);
@@ -272,6 +278,7 @@ private:
   // build per warp than the evaluation itself.
   std::vector<int> SlotLoops;
   std::vector<LoopState> States;
+  size_t LastSlot = 0; // the slot state() found last: most calls repeat it
   LoopState &state(int loop);
   /// The shared sequence's value at iteration `i`, computing it if needed.
   Lanes sharedValue(int loop, size_t i);

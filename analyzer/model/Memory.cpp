@@ -210,10 +210,11 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
       if (prev >= 0) {
         // Addresses wrap like the GPU's integers; so does their distance.
         int64_t gap = wrapSub(addr[l], addr[prev]);
-        int64_t d = gap / (l - prev);
+        // (Neighbouring lanes, the common case, need no division.)
+        int64_t d = l - prev == 1 ? gap : gap / (l - prev);
         if (first)
           diffs[d]++;
-        if (gap % (l - prev) != 0)
+        if (l - prev != 1 && gap % (l - prev) != 0)
           t.strideConstant = false;
         if (!t.strideSeen) {
           t.stride = d;
