@@ -50,6 +50,23 @@ public:
   /// Kernel templates of the main file with no instantiation.
   std::vector<std::string> uninstantiated;
   bool shouldVisitTemplateInstantiations() const { return true; }
+  // Kernels are declarations, and no statement or type holds one: bodies,
+  // initializers and types are not walked (the walk covers every header
+  // the file includes, the CUDA runtime's among them).
+  bool TraverseStmt(Stmt *, DataRecursionQueue * = nullptr) { return true; }
+  bool TraverseTypeLoc(TypeLoc, bool = true) { return true; }
+  // Nor are a function's parameters and template arguments: the function
+  // itself is all there is to see (its instantiations are reached through
+  // its template).
+  bool TraverseFunctionDecl(FunctionDecl *f) {
+    return WalkUpFromFunctionDecl(f);
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *f) {
+    return WalkUpFromCXXMethodDecl(f);
+  }
+  bool TraverseCXXConstructorDecl(CXXConstructorDecl *) { return true; }
+  bool TraverseCXXDestructorDecl(CXXDestructorDecl *) { return true; }
+  bool TraverseCXXConversionDecl(CXXConversionDecl *) { return true; }
   bool VisitFunctionTemplateDecl(FunctionTemplateDecl *t) {
     const FunctionDecl *f = t->getTemplatedDecl();
     if (f->hasAttr<CUDAGlobalAttr>() && t->isThisDeclarationADefinition() &&

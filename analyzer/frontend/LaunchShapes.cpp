@@ -770,6 +770,12 @@ public:
   std::vector<const FunctionDecl *> Functions;
   bool TraverseDecl(Decl *d) {
     auto *f = dyn_cast_or_null<FunctionDecl>(d);
+    // A function of a system header (the CUDA runtime's, a library's)
+    // launches only the library's kernels, which are not analyzed: its body
+    // is not walked.
+    if (f && f->doesThisDeclarationHaveABody() &&
+        AC.getSourceManager().isInSystemHeader(f->getLocation()))
+      return true;
     if (f)
       Functions.push_back(f);
     bool ok = RecursiveASTVisitor::TraverseDecl(d);
