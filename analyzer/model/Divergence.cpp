@@ -7,17 +7,25 @@
 namespace warplint {
 
 namespace {
-/// Runs `f(shapeIndex, assignmentIndex, env, warp, eval)` over every shape,
-/// assignment of the unknowns, enumerated environment and warp.
+/// Runs `f(shapeIndex, assignmentIndex, env, warp, sequences)` over every
+/// shape, assignment of the unknowns, enumerated environment and warp.
+/// `sequences` holds the warp's loop sequences that do not depend on the
+/// environment (LoopSequences), for WarpEvals on `evalCtx`: shared by the
+/// warp's environments of one assignment, so that a loop's iterations are
+/// stepped once per warp, not once per environment.
 template <class F>
-void forEachWarp(const Context &ctx, const Props &p,
+void forEachWarp(const Context &ctx, const Context &evalCtx, const Props &p,
                  const std::vector<Shape> &shapes, F f) {
   std::vector<Env> assignments = unknownAssignments(ctx, p);
+  const std::vector<char> invariant = sequenceInvariantLoops(evalCtx);
   for (size_t s = 0; s < shapes.size(); ++s)
-    for (size_t a = 0; a < assignments.size(); ++a)
+    for (size_t a = 0; a < assignments.size(); ++a) {
+      std::vector<LoopSequences> seq(size_t(shapes[s].warps()),
+                                     LoopSequences(invariant));
       for (const Env &env : enumeratedEnvs(ctx, p, assignments[a]))
         for (int w = 0; w < shapes[s].warps(); ++w)
-          f(s, a, env, w);
+          f(s, a, env, w, &seq[size_t(w)]);
+    }
 }
 /// Accumulates BranchResult::Fill over the warps of one environment after
 /// another (forEachWarp's order: all warps of an environment, then the
@@ -86,8 +94,10 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
   double execs = 0, divergent = 0;
   bool repSeen = false;
   FillCounter takenFill, restFill;
-  forEachWarp(ctx, p, shapes, [&](size_t s, size_t a, const Env &env, int w) {
-    WarpEval ev(pc.ctx, shapes[s], env, w);
+  forEachWarp(ctx, pc.ctx, p, shapes,
+              [&](size_t s, size_t a, const Env &env, int w,
+                  LoopSequences *shared) {
+    WarpEval ev(pc.ctx, shapes[s], env, w, shared);
     LaneMask active = ev.mask(pm.mask);
     LaneMask taken = active ? active & ev.mask(pc.mask) : 0;
     if (s == 0 && a == 0) {
@@ -144,8 +154,10 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   double execs = 0, divergent = 0;
   constexpr int MaxIterations = 64;
   FillCounter bodyFill;
-  forEachWarp(pc, p, shapes, [&](size_t s, size_t a, const Env &env, int w) {
-    WarpEval ev(pc, shapes[s], env, w);
+  forEachWarp(pc, pc, p, shapes,
+              [&](size_t s, size_t a, const Env &env, int w,
+                  LoopSequences *shared) {
+    WarpEval ev(pc, shapes[s], env, w, shared);
     LaneMask before = ev.mask(pm.mask);
     if (s == 0 && a == 0)
       bodyFill.add(w, 0, false, 0); // a new environment starts at warp 0
