@@ -50,6 +50,14 @@ static bool isVar(const LaneExpr &e, int loop) {
   return e->op == Op::LoopVar && int(e->value) == loop;
 }
 
+// The one operand of binary `e` that uses the loop, or null when both or
+// neither do.
+static const LaneExpr *operandUsing(const LaneExpr &e, const Context &ctx,
+                                    int loop) {
+  bool ua = usesLoop(e->a, ctx, loop), ub = usesLoop(e->b, ctx, loop);
+  return ua == ub ? nullptr : ua ? &e->a : &e->b;
+}
+
 // A comparison operand monotone in the loop's variable: the variable under
 // additions and subtractions of, minimums and maximums with, values that do
 // not depend on the loop, and multiplications by constants. `path` gets the
@@ -64,13 +72,13 @@ static bool monotoneSide(const LaneExpr &e, const Context &ctx, int loop,
   case Op::Mul:
   case Op::Min:
   case Op::Max: {
-    bool ua = usesLoop(e->a, ctx, loop), ub = usesLoop(e->b, ctx, loop);
-    if (ua == ub)
+    const LaneExpr *with = operandUsing(e, ctx, loop);
+    if (!with)
       return false;
-    const LaneExpr &with = ua ? e->a : e->b, &other = ua ? e->b : e->a;
+    const LaneExpr &other = with == &e->a ? e->b : e->a;
     if (e->op == Op::Mul && other->op != Op::Const)
       return false;
-    if (!monotoneSide(with, ctx, loop, path))
+    if (!monotoneSide(*with, ctx, loop, path))
       return false;
     path.push_back({e->op, other});
     return true;
@@ -94,11 +102,9 @@ static bool monotoneCond(const LaneExpr &e, const Context &ctx, int loop,
   case Op::Le:
   case Op::Gt:
   case Op::Ge: {
-    bool ua = usesLoop(e->a, ctx, loop), ub = usesLoop(e->b, ctx, loop);
-    if (ua == ub)
-      return false;
+    const LaneExpr *with = operandUsing(e, ctx, loop);
     std::vector<Context::LoopForm::Step> path;
-    if (!monotoneSide(ua ? e->a : e->b, ctx, loop, path))
+    if (!with || !monotoneSide(*with, ctx, loop, path))
       return false;
     form.sides.push_back(std::move(path));
     return true;
@@ -434,14 +440,15 @@ const Lanes &WarpEval::loopValue(int loop) {
       int64_t d = wrapMul(int64_t(iter), s[x]);
       v[x] = form.negative ? wrapSub(v[x], d) : wrapAdd(v[x], d);
     }
-  }
-  for (int i = 0; i < iter && !(form.step && iter > 1); ++i) {
-    state(loop).override = v;
-    state(loop).hasOverride = true;
-    ++Gen;
-    v = value(l.next);
-    state(loop).hasOverride = false;
-    ++Gen;
+  } else {
+    for (int i = 0; i < iter; ++i) {
+      state(loop).override = v;
+      state(loop).hasOverride = true;
+      ++Gen;
+      v = value(l.next);
+      state(loop).hasOverride = false;
+      ++Gen;
+    }
   }
   LoopState &st = state(loop);
   st.hasCache = true;
@@ -468,7 +475,7 @@ bool WarpEval::affineStart(int loop, int kmax, Lanes &v0, Lanes &step) {
   }
   const double limit = 0x1p61;
   double vmax = maxV0 + maxStep * kmax;
-  if (!(vmax <= limit) || (form.negative && maxStep >= 0x1p62))
+  if (!(vmax <= limit))
     return false;
   // Each comparison operand that uses the variable, bounded over that range.
   for (const auto &path : form.sides) {
@@ -564,14 +571,8 @@ LaneMask WarpEval::loopActive(int loop) {
       size_t i = Seq->active[loop].size();
       LaneMask prev = i ? Seq->active[loop].back() : AllLanes;
       LaneMask now = prev;
-      if (prev && int(i) >= first) {
-        state(loop).override = sharedValue(loop, i);
-        state(loop).hasOverride = true;
-    ++Gen;
-        now &= cond(l.cond, true);
-        state(loop).hasOverride = false;
-    ++Gen;
-      }
+      if (prev && int(i) >= first)
+        now &= condAt(loop, sharedValue(loop, i));
       Seq->active[loop].push_back(now);
     }
     LoopState &st = state(loop);
@@ -592,16 +593,9 @@ LaneMask WarpEval::loopActive(int loop) {
     // Lanes enter iteration `iter` if the condition held before each of the
     // iterations so far (for a do-while, after each body before it).
     Lanes v = value(l.init);
-    int first = l.testAfterBody ? 1 : 0;
     for (int i = 0; i <= iter && active; ++i) {
-      if (i >= first) {
-        state(loop).override = v;
-        state(loop).hasOverride = true;
-    ++Gen;
-        active &= cond(l.cond, true);
-        state(loop).hasOverride = false;
-    ++Gen;
-      }
+      if (i >= firstTested)
+        active &= condAt(loop, v);
       if (i < iter) {
         state(loop).override = v;
         state(loop).hasOverride = true;
