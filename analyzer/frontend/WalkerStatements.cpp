@@ -88,23 +88,71 @@ int Walker::instructions(const Stmt *s) const {
   // Values nvcc computes at compile time: constants, and arithmetic on the
   // variables of loops it unrolls (their values are constants in each copy
   // of the body), directly or through a local set from them.
+  // Both are asked of every node and answered from their operands', once
+  // per node: asked afresh, a long expression (a big-integer step in one
+  // statement) cost its depth squared, and each constant test walks the
+  // subtree again.
+  llvm::DenseMap<const Expr *, bool> iceMemo, foldedMemo;
+  // Expr::isIntegerConstantExpr, skipped where an integer operand already
+  // is not one (then the operation is not one either; `&&`, `||`, `?:` and
+  // `,` may skip an operand, and are always asked).
+  std::function<bool(const Expr *)> ice = [&](const Expr *e) {
+    if (e->isValueDependent())
+      return false;
+    auto [it, fresh] = iceMemo.try_emplace(e, false);
+    if (!fresh)
+      return it->second;
+    auto integral = [](const Expr *x) {
+      return x->getType()->isIntegralOrUnscopedEnumerationType();
+    };
+    bool known = false, value = false;
+    if (auto *p = dyn_cast<ParenExpr>(e)) {
+      known = true;
+      value = ice(p->getSubExpr());
+    } else if (auto *c = dyn_cast<ImplicitCastExpr>(e);
+               c && (c->getCastKind() == CK_IntegralCast ||
+                     c->getCastKind() == CK_NoOp) &&
+               integral(c) && integral(c->getSubExpr())) {
+      known = true;
+      value = ice(c->getSubExpr());
+    } else if (auto *b = dyn_cast<BinaryOperator>(e);
+               b && !b->isAssignmentOp() && !b->isLogicalOp() &&
+               b->getOpcode() != BO_Comma && integral(b->getLHS()) &&
+               integral(b->getRHS())) {
+      known = !ice(b->getLHS()) || !ice(b->getRHS());
+    } else if (auto *u = dyn_cast<UnaryOperator>(e);
+               u && (u->getOpcode() == UO_Minus || u->getOpcode() == UO_Not ||
+                     u->getOpcode() == UO_LNot || u->getOpcode() == UO_Plus) &&
+               integral(u->getSubExpr())) {
+      known = !ice(u->getSubExpr());
+    }
+    if (!known)
+      value = e->isIntegerConstantExpr(AC);
+    iceMemo[e] = value;
+    return value;
+  };
   std::function<bool(const Expr *)> folded = [&](const Expr *e) {
     e = e->IgnoreParenImpCasts();
-    if (!e->isValueDependent() && e->isIntegerConstantExpr(AC))
-      return true;
-    if (auto *d = dyn_cast<DeclRefExpr>(e)) {
+    auto [it, fresh] = foldedMemo.try_emplace(e, false);
+    if (!fresh)
+      return it->second;
+    bool value = false;
+    if (ice(e)) {
+      value = true;
+    } else if (auto *d = dyn_cast<DeclRefExpr>(e)) {
       auto *v = dyn_cast<VarDecl>(d->getDecl());
-      auto it = v ? Env.find(v) : Env.end();
-      return it != Env.end() && it->second.kind == Val::Int &&
-             unrolledConstant(it->second.v);
+      auto found = v ? Env.find(v) : Env.end();
+      value = found != Env.end() && found->second.kind == Val::Int &&
+              unrolledConstant(found->second.v);
+    } else if (auto *b = dyn_cast<BinaryOperator>(e)) {
+      value = !b->isAssignmentOp() && folded(b->getLHS()) &&
+              folded(b->getRHS());
+    } else if (auto *u = dyn_cast<UnaryOperator>(e)) {
+      value = !u->isIncrementDecrementOp() && u->getOpcode() != UO_Deref &&
+              folded(u->getSubExpr());
     }
-    if (auto *b = dyn_cast<BinaryOperator>(e))
-      return !b->isAssignmentOp() && folded(b->getLHS()) &&
-             folded(b->getRHS());
-    if (auto *u = dyn_cast<UnaryOperator>(e))
-      return !u->isIncrementDecrementOp() && u->getOpcode() != UO_Deref &&
-             folded(u->getSubExpr());
-    return false;
+    foldedMemo[e] = value;
+    return value;
   };
   std::function<void(const Stmt *)> count = [&](const Stmt *x) {
     if (!x || isa<PseudoObjectExpr>(x)) // threadIdx.x: a register
@@ -167,17 +215,13 @@ int Walker::instructions(const Stmt *s) const {
 }
 
 bool Walker::unrolledConstant(const LaneExpr &e) const {
-  if (!e)
+  // (Only loop variables are left to check: every other leaf is constant.)
+  if (!e || !e->constantLeaves)
     return false;
   bool ok = true;
   visitNodes(e, [&](const Node &n) {
     if (n.op == Op::LoopVar)
       ok &= UnrolledLoops.count(int(n.value)) > 0;
-    else if (n.op != Op::Const && n.a == nullptr)
-      ok = false; // a leaf that is not known at compile time
-    else if (n.op == Op::LoopActive || n.op == Op::Assumed ||
-             n.op == Op::TooDeep)
-      ok = false;
     return ok;
   });
   return ok;

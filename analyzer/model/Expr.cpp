@@ -95,6 +95,14 @@ static LaneExpr intern(Op op, int64_t v, LaneExpr a, LaneExpr b, LaneExpr c,
   n->c = std::move(c);
   n->origin = origin;
   n->depth = depth + 1;
+  if (!n->a) {
+    n->constantLeaves = op == Op::Const || op == Op::LoopVar;
+  } else {
+    n->constantLeaves =
+        op != Op::LoopActive && op != Op::Assumed && op != Op::TooDeep;
+    for (const LaneExpr *x : {&n->a, &n->b, &n->c})
+      n->constantLeaves &= !*x || (*x)->constantLeaves;
+  }
   Table.map[k] = n;
   if (Table.map.size() >= Table.sweepAt) {
     for (auto i = Table.map.begin(); i != Table.map.end();)

@@ -59,6 +59,11 @@ struct Node {
   /// MaxDepth: the result is then an opaque TooDeep node (see below), so no
   /// recursive walk of an expression can exhaust the stack.
   uint32_t depth = 1;
+  /// Every leaf is a constant or a loop variable, and no node is a loop's
+  /// lanes, an assumed condition or TooDeep: with its loops unrolled, the
+  /// value is known at compile time. Kept per node so that asking costs
+  /// nothing where the answer is no (most values).
+  bool constantLeaves = false;
 };
 
 /// Deepest expression the model builds; deeper ones become a TooDeep node,
