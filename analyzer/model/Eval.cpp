@@ -442,12 +442,9 @@ const Lanes &WarpEval::loopValue(int loop) {
     }
   } else {
     for (int i = 0; i < iter; ++i) {
-      state(loop).override = v;
-      state(loop).hasOverride = true;
-      ++Gen;
+      uint64_t saved = setOverride(loop, v);
       v = value(l.next);
-      state(loop).hasOverride = false;
-      ++Gen;
+      clearOverride(loop, saved);
     }
   }
   LoopState &st = state(loop);
@@ -504,13 +501,24 @@ static Lanes affineAt(const Lanes &v0, const Lanes &step, int k) {
   return v;
 }
 
-LaneMask WarpEval::condAt(int loop, const Lanes &v) {
-  state(loop).override = v;
-  state(loop).hasOverride = true;
-  ++Gen;
-  LaneMask m = cond(Ctx.loops[loop].cond, true);
+uint64_t WarpEval::setOverride(int loop, const Lanes &v) {
+  LoopState &st = state(loop);
+  st.override = v;
+  st.hasOverride = true;
+  uint64_t saved = Gen;
+  Gen = ++LastGen;
+  return saved;
+}
+
+void WarpEval::clearOverride(int loop, uint64_t saved) {
   state(loop).hasOverride = false;
-  ++Gen;
+  Gen = saved;
+}
+
+LaneMask WarpEval::condAt(int loop, const Lanes &v) {
+  uint64_t saved = setOverride(loop, v);
+  LaneMask m = cond(Ctx.loops[loop].cond, true);
+  clearOverride(loop, saved);
   return m;
 }
 
@@ -548,12 +556,9 @@ Lanes WarpEval::sharedValue(int loop, size_t i) {
   if (Seq->values[loop].empty())
     Seq->values[loop].push_back(value(l.init));
   while (Seq->values[loop].size() <= i) {
-    state(loop).override = Seq->values[loop].back();
-    state(loop).hasOverride = true;
-    ++Gen;
+    uint64_t saved = setOverride(loop, Seq->values[loop].back());
     Lanes next = value(l.next);
-    state(loop).hasOverride = false;
-    ++Gen;
+    clearOverride(loop, saved);
     Seq->values[loop].push_back(next);
   }
   return Seq->values[loop][i];
@@ -597,12 +602,9 @@ LaneMask WarpEval::loopActive(int loop) {
       if (i >= firstTested)
         active &= condAt(loop, v);
       if (i < iter) {
-        state(loop).override = v;
-        state(loop).hasOverride = true;
-    ++Gen;
+        uint64_t saved = setOverride(loop, v);
         v = value(l.next);
-        state(loop).hasOverride = false;
-    ++Gen;
+        clearOverride(loop, saved);
       }
     }
   }
@@ -618,15 +620,12 @@ std::vector<LaneMask> WarpEval::loopActiveSequence(int loop, int maxIter) {
   LaneMask active = AllLanes;
   Lanes v = value(l.init);
   for (int i = 0; i < maxIter && active; ++i) {
-    state(loop).override = v;
-    state(loop).hasOverride = true;
-    ++Gen;
+    uint64_t saved = setOverride(loop, v);
     if (l.cond && i >= (l.testAfterBody ? 1 : 0))
       active &= cond(l.cond, true);
     out.push_back(active);
     v = value(l.next);
-    state(loop).hasOverride = false;
-    ++Gen;
+    clearOverride(loop, saved);
   }
   return out;
 }

@@ -237,7 +237,14 @@ public:
 private:
   Lanes compute(const LaneExpr &e);
   LaneMask cond(const LaneExpr &e, bool positive);
-  uint64_t Gen = 0; // bumped whenever a loop override changes
+  // The memo's generation: 0 with no loop override in force, a fresh one
+  // for each override set, and the previous one again when it is cleared
+  // (the values computed before it hold again).
+  uint64_t Gen = 0, LastGen = 0;
+  /// Evaluates `loop`'s variable as `v` until clearOverride(loop, saved)
+  /// with the generation this returns; nested overrides are cleared first.
+  uint64_t setOverride(int loop, const Lanes &v);
+  void clearOverride(int loop, uint64_t saved);
   // Shared nodes' values, per generation: searched in order while there are
   // few (most addresses share a handful of nodes, and a hash node per entry
   // cost more than the search), through an index past that.
