@@ -10,9 +10,37 @@ namespace warplint {
 // Distinct values of `first[i]..last[i]` over n ranges: through a bit set
 // when they all fall within 256 of the smallest (a warp's sectors or
 // elements usually do), else by sorting.
+// In one ordered pass when the ranges start in order (most warps' lanes
+// run up or down an array): the union's size grows by what each range
+// adds past the furthest end so far.
+static bool distinctInOrder(const int64_t *first, const int64_t *last, int n,
+                            bool down, int &out) {
+  int count = 0;
+  int64_t prevFirst = 0, end = 0;
+  for (int k = 0; k < n; ++k) {
+    int i = down ? n - 1 - k : k;
+    if (k > 0 && first[i] < prevFirst)
+      return false;
+    if (k == 0 || first[i] > end) {
+      count += int(last[i] - first[i]) + 1;
+      end = last[i];
+    } else if (last[i] > end) {
+      count += int(last[i] - end);
+      end = last[i];
+    }
+    prevFirst = first[i];
+  }
+  out = count;
+  return true;
+}
+
 static int distinctInRanges(const int64_t *first, const int64_t *last, int n) {
   if (n == 0)
     return 0;
+  int ordered = 0;
+  if (distinctInOrder(first, last, n, false, ordered) ||
+      distinctInOrder(first, last, n, true, ordered))
+    return ordered;
   int64_t lo = first[0], hi = last[0];
   for (int i = 1; i < n; ++i) {
     lo = std::min(lo, first[i]);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <set>
 
 namespace warplint {
 namespace {
@@ -234,6 +235,34 @@ TEST(SectorCount, IdealAsNsightComputeCountsIt) {
     EXPECT_EQ(c.actual, row.sectors) << row.name;
     EXPECT_EQ(c.ideal, row.ideal) << row.name;
   }
+}
+
+// Lanes that run up or down an array are counted in one ordered pass; the
+// count must be the number of distinct sectors whatever the stride, element
+// size, direction, offset or mask.
+TEST(SectorCount, OrderedLanesMatchEveryDistinctSector) {
+  const int64_t strides[] = {0, 1, 4, 8, 12, 20, 28, 32, 36, 100, 4096,
+                             1 << 20};
+  const int sizes[] = {1, 4, 8, 16, 24, 64};
+  const LaneMask masks[] = {AllLanes, 0x55555555u, 0xF0F0000Fu, 0x1u};
+  for (int64_t stride : strides)
+    for (int bytes : sizes)
+      for (LaneMask active : masks)
+        for (int64_t sign : {1, -1})
+          for (int64_t base : {int64_t(0), int64_t(13), int64_t(1) << 40}) {
+            Lanes a;
+            std::set<int64_t> sectors;
+            for (int l = 0; l < WarpSize; ++l) {
+              a[l] = base + sign * stride * l;
+              if ((active >> l) & 1)
+                for (int64_t b = a[l]; b < a[l] + bytes; ++b)
+                  sectors.insert(b >> 5);
+            }
+            EXPECT_EQ(sectorsForRequest(a, active, bytes),
+                      int(sectors.size()))
+                << "stride " << sign * stride << ", " << bytes
+                << " bytes, base " << base << ", mask " << active;
+          }
 }
 
 TEST(SectorCount, Table) {
