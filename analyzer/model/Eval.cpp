@@ -441,11 +441,8 @@ const Lanes &WarpEval::loopValue(int loop) {
       v[x] = form.negative ? wrapSub(v[x], d) : wrapAdd(v[x], d);
     }
   } else {
-    for (int i = 0; i < iter; ++i) {
-      uint64_t saved = setOverride(loop, v);
-      v = value(l.next);
-      clearOverride(loop, saved);
-    }
+    for (int i = 0; i < iter; ++i)
+      v = nextAt(loop, v);
   }
   LoopState &st = state(loop);
   st.hasCache = true;
@@ -515,6 +512,13 @@ void WarpEval::clearOverride(int loop, uint64_t saved) {
   Gen = saved;
 }
 
+Lanes WarpEval::nextAt(int loop, const Lanes &v) {
+  uint64_t saved = setOverride(loop, v);
+  Lanes next = value(Ctx.loops[loop].next);
+  clearOverride(loop, saved);
+  return next;
+}
+
 LaneMask WarpEval::condAt(int loop, const Lanes &v) {
   uint64_t saved = setOverride(loop, v);
   LaneMask m = cond(Ctx.loops[loop].cond, true);
@@ -556,9 +560,7 @@ Lanes WarpEval::sharedValue(int loop, size_t i) {
   if (Seq->values[loop].empty())
     Seq->values[loop].push_back(value(l.init));
   while (Seq->values[loop].size() <= i) {
-    uint64_t saved = setOverride(loop, Seq->values[loop].back());
-    Lanes next = value(l.next);
-    clearOverride(loop, saved);
+    Lanes next = nextAt(loop, Seq->values[loop].back());
     Seq->values[loop].push_back(next);
   }
   return Seq->values[loop][i];
@@ -601,11 +603,8 @@ LaneMask WarpEval::loopActive(int loop) {
     for (int i = 0; i <= iter && active; ++i) {
       if (i >= firstTested)
         active &= condAt(loop, v);
-      if (i < iter) {
-        uint64_t saved = setOverride(loop, v);
-        v = value(l.next);
-        clearOverride(loop, saved);
-      }
+      if (i < iter)
+        v = nextAt(loop, v);
     }
   }
   LoopState &st = state(loop);

@@ -296,6 +296,8 @@ private:
   bool affineStart(int loop, int kmax, Lanes &v0, Lanes &step);
   /// The loop's condition with its variable at `v`.
   LaneMask condAt(int loop, const Lanes &v);
+  /// The loop's update with its variable at `v`: the next iteration's value.
+  Lanes nextAt(int loop, const Lanes &v);
 };
 
 } // namespace warplint

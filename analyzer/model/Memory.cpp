@@ -7,12 +7,10 @@
 
 namespace warplint {
 
-// Distinct values of `first[i]..last[i]` over n ranges: through a bit set
-// when they all fall within 256 of the smallest (a warp's sectors or
-// elements usually do), else by sorting.
-// In one ordered pass when the ranges start in order (most warps' lanes
-// run up or down an array): the union's size grows by what each range
-// adds past the furthest end so far.
+// Distinct values of `first[i]..last[i]` over n ranges that start in order
+// (upward, or downward with `down`), in one pass: the union's size grows by
+// what each range adds past the furthest end so far. False when they are
+// not in order.
 static bool distinctInOrder(const int64_t *first, const int64_t *last, int n,
                             bool down, int &out) {
   int count = 0;
@@ -34,6 +32,10 @@ static bool distinctInOrder(const int64_t *first, const int64_t *last, int n,
   return true;
 }
 
+// Distinct values of `first[i]..last[i]` over n ranges: in one ordered pass
+// when they start in order (most warps' lanes run up or down an array),
+// else through a bit set when they all fall within 256 of the smallest (a
+// warp's sectors or elements usually do), else by sorting.
 static int distinctInRanges(const int64_t *first, const int64_t *last, int n) {
   if (n == 0)
     return 0;
