@@ -118,6 +118,18 @@ public:
   }
 };
 
+/// A variable stepped at the top level of an inner loop whose trip count
+/// the loop's own bounds give (`for (kW = 0; kW < K; ++kW) { ...;
+/// ++off; }` inside the loop being walked): each outer iteration steps it
+/// by the trip count times the inner steps.
+struct NestedSteps {
+  const ForStmt *loop = nullptr;
+  const Expr *from = nullptr, *bound = nullptr; // the inner counter's start and bound
+  BinaryOperatorKind test = BO_LT;              // counter `test` bound
+  int64_t stride = 1;                           // the counter's step
+  std::vector<const Expr *> updates;            // the variable's steps, in order
+};
+
 class Walker {
 public:
   Walker(ASTContext &ac, KernelModel &m,
@@ -390,7 +402,8 @@ private:
   /// (`i += width;` after each part of an unrolled body).
   std::map<const VarDecl *, std::vector<const Expr *>>
   bodyInductions(const Stmt *body,
-                 std::map<const VarDecl *, const Expr *> &guards);
+                 std::map<const VarDecl *, const Expr *> &guards,
+                 std::map<const VarDecl *, struct NestedSteps> *nested = nullptr);
 
   /// A loop as recurrences: each induction variable (from the increment of a
   /// for, or updated once at the top level of the body) is init, then its

@@ -455,9 +455,73 @@ static LaneExpr linearStep(const LaneExpr &next, int loop, const Context &ctx) {
   return nullptr;
 }
 
+// A for loop whose trip count its header gives (`for (int k = a; k < b;
+// k += c)`, c a positive constant, k changed nowhere else, and no jump out
+// of the body): its counter's start, bound and step.
+static bool countedFor(const ForStmt *f, const ASTContext &ac,
+                       NestedSteps &out) {
+  const VarDecl *k = nullptr;
+  if (auto *ds = dyn_cast_or_null<DeclStmt>(f->getInit());
+      ds && ds->isSingleDecl())
+    if (auto *v = dyn_cast<VarDecl>(ds->getSingleDecl()); v && v->getInit()) {
+      k = v;
+      out.from = v->getInit();
+    }
+  if (auto *b = dyn_cast_or_null<BinaryOperator>(f->getInit());
+      b && b->getOpcode() == BO_Assign)
+    if (auto *d = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts())) {
+      k = dyn_cast<VarDecl>(d->getDecl());
+      out.from = b->getRHS();
+    }
+  if (!k || !k->getType()->isIntegerType())
+    return false;
+  auto isK = [&](const Expr *e) {
+    auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return d && d->getDecl() == k;
+  };
+  auto *c = dyn_cast_or_null<BinaryOperator>(f->getCond());
+  if (!c || !isK(c->getLHS()) ||
+      (c->getOpcode() != BO_LT && c->getOpcode() != BO_LE &&
+       c->getOpcode() != BO_NE))
+    return false;
+  out.test = c->getOpcode();
+  out.bound = c->getRHS();
+  const Expr *inc = f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr;
+  if (auto *u = dyn_cast_or_null<UnaryOperator>(inc);
+      u && u->isIncrementOp() && isK(u->getSubExpr())) {
+    out.stride = 1;
+  } else if (auto *b = dyn_cast_or_null<BinaryOperator>(inc);
+             b && b->getOpcode() == BO_AddAssign && isK(b->getLHS())) {
+    Expr::EvalResult r;
+    if (b->getRHS()->isValueDependent() ||
+        !b->getRHS()->EvaluateAsInt(r, ac) || r.Val.getInt().getSExtValue() <= 0)
+      return false;
+    out.stride = r.Val.getInt().getSExtValue();
+  } else {
+    return false;
+  }
+  if (out.test == BO_NE && out.stride != 1)
+    return false;
+  AssignedVars inBody;
+  inBody.TraverseStmt(const_cast<Stmt *>(f->getBody()));
+  if (inBody.vars.count(k))
+    return false;
+  struct Jumps : RecursiveASTVisitor<Jumps> {
+    bool found = false;
+    bool VisitStmt(Stmt *x) {
+      found |= isa<BreakStmt, ReturnStmt, GotoStmt>(x);
+      return !found;
+    }
+  } jumps;
+  jumps.TraverseStmt(const_cast<Stmt *>(f->getBody()));
+  out.loop = f;
+  return !jumps.found;
+}
+
 std::map<const VarDecl *, std::vector<const Expr *>>
 Walker::bodyInductions(const Stmt *body,
-                       std::map<const VarDecl *, const Expr *> &guards) {
+                       std::map<const VarDecl *, const Expr *> &guards,
+                       std::map<const VarDecl *, NestedSteps> *nested) {
   std::map<const VarDecl *, std::vector<const Expr *>> out;
   auto *cs = dyn_cast_or_null<CompoundStmt>(body);
   if (!cs)
@@ -521,6 +585,55 @@ Walker::bodyInductions(const Stmt *body,
       guardOf[v] = guard;
     }
   };
+  // Steps inside an inner loop of counted iterations (`++weightOffset` at
+  // the top of `for (kW = 0; kW < KW; ++kW)`): candidates, kept below when
+  // nothing else changes the variable.
+  std::map<const VarDecl *, NestedSteps> inner;
+  std::set<const Stmt *> countedLoops;
+  auto invariantUpdate = [&](const Stmt *st) -> const VarDecl * {
+    auto *e = dyn_cast<Expr>(st);
+    if (!e)
+      return nullptr;
+    const Expr *x = e->IgnoreParenImpCasts();
+    if (auto *u = dyn_cast<UnaryOperator>(x); u && u->isIncrementDecrementOp())
+      return localVar(u->getSubExpr());
+    if (auto *b = dyn_cast<BinaryOperator>(x);
+        b && (b->getOpcode() == BO_AddAssign ||
+              b->getOpcode() == BO_SubAssign) &&
+        !readsAssigned(b->getRHS()))
+      return localVar(b->getLHS());
+    return nullptr;
+  };
+  if (nested)
+    for (const Stmt *st : cs->body()) {
+      // (`#pragma unroll` wraps the loop in an attributed statement.)
+      if (auto *as = dyn_cast<AttributedStmt>(st))
+        st = as->getSubStmt();
+      auto *f = dyn_cast<ForStmt>(st);
+      auto *fb = f ? dyn_cast_or_null<CompoundStmt>(f->getBody()) : nullptr;
+      NestedSteps n;
+      if (!fb || !countedFor(f, AC, n) || readsAssigned(n.from) ||
+          readsAssigned(n.bound))
+        continue;
+      std::map<const VarDecl *, std::vector<const Expr *>> here;
+      for (const Stmt *x : fb->body())
+        if (const VarDecl *v = invariantUpdate(x))
+          here[v].push_back(llvm::cast<Expr>(x)->IgnoreParenImpCasts());
+      if (here.empty())
+        continue;
+      countedLoops.insert(st);
+      for (auto &[v, ups] : here) {
+        if (inner.count(v)) {
+          inner[v].loop = nullptr; // stepped in two inner loops: not one step
+          continue;
+        }
+        NestedSteps one = n;
+        one.updates = ups;
+        inner[v] = one;
+        for (const Expr *u : ups)
+          updateStmts.insert(u);
+      }
+    }
   for (const Stmt *st : cs->body()) {
     auto *is = dyn_cast<IfStmt>(st);
     if (is && !is->getElse() && !is->getInit() &&
@@ -537,6 +650,21 @@ Walker::bodyInductions(const Stmt *body,
   auto skipUpdates = [&](const Stmt *st, auto &&self) -> void {
     if (updateStmts.count(st))
       return;
+    if (auto *e = dyn_cast<Expr>(st); e && updateStmts.count(e->IgnoreParenImpCasts()))
+      return;
+    if (auto *as = dyn_cast<AttributedStmt>(st);
+        as && countedLoops.count(as->getSubStmt()))
+      st = as->getSubStmt();
+    if (countedLoops.count(st)) {
+      auto *f = llvm::cast<ForStmt>(st);
+      for (const Stmt *part : {f->getInit(), static_cast<const Stmt *>(f->getCond()),
+                               static_cast<const Stmt *>(f->getInc())})
+        if (part)
+          elsewhere.TraverseStmt(const_cast<Stmt *>(part));
+      for (const Stmt *x : llvm::cast<CompoundStmt>(f->getBody())->body())
+        self(x, self);
+      return;
+    }
     auto *is = dyn_cast<IfStmt>(st);
     auto *inner = is ? dyn_cast<CompoundStmt>(is->getThen()) : nullptr;
     if (inner && !is->getElse()) {
@@ -577,6 +705,10 @@ Walker::bodyInductions(const Stmt *body,
       ++it;
     }
   }
+  for (auto &[v, n] : inner)
+    if (n.loop && !out.count(v) && !elsewhere.vars.count(v) && Env.count(v) &&
+        !guardCount.count(v))
+      (*nested)[v] = n;
   return out;
 }
 
@@ -641,10 +773,19 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
       updates[v] = {inc};
     }
   std::map<const VarDecl *, const Expr *> guards;
-  for (auto &[v, e] : bodyInductions(body, guards))
+  std::map<const VarDecl *, NestedSteps> nested;
+  for (auto &[v, e] : bodyInductions(body, guards, &nested))
     if (!updates.count(v) && Env[v].v) {
       ivs.push_back(v);
       updates[v] = e;
+    }
+  for (auto it = nested.begin(); it != nested.end();)
+    if (!updates.count(it->first) && Env[it->first].v &&
+        !Env[it->first].isRecord()) {
+      ivs.push_back(it->first);
+      ++it;
+    } else {
+      it = nested.erase(it);
     }
   // The primary variable (whose iterations the others follow) is one the
   // condition tests, so that the lanes still inside are evaluated on the
@@ -696,6 +837,35 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   bool savedNo = NoRecord;
   NoRecord = true;
   for (auto &[v, var] : vars) {
+    if (auto n = nested.find(v); n != nested.end()) {
+      // Per outer iteration: the inner loop's trip count times what its
+      // body adds (the steps walked from zero).
+      const NestedSteps &ns = n->second;
+      LaneExpr from = rvalue(ns.from).v, bound = rvalue(ns.bound).v;
+      Val zero = var;
+      zero.v = cst(0);
+      Env[v] = zero;
+      for (const Expr *update : ns.updates)
+        rvalue(update);
+      LaneExpr delta = Env[v].v;
+      LaneExpr trips = nullptr;
+      if (from && bound && delta) {
+        LaneExpr span = bound - from;
+        if (ns.test == BO_NE)
+          trips = span;
+        else
+          trips = bin(Op::Max, cst(0),
+                      bin(Op::Div,
+                          span + cst(ns.test == BO_LE ? ns.stride
+                                                      : ns.stride - 1),
+                          cst(ns.stride)));
+      }
+      M.ctx.loops[var.v->value].next =
+          trips ? var.v + trips * delta : nullptr;
+      for (auto &[w, wv] : vars)
+        Env[w] = wv;
+      continue;
+    }
     for (const Expr *update : updates[v])
       rvalue(update);
     LaneExpr next = Env[v].v;
