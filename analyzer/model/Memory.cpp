@@ -343,8 +343,11 @@ std::optional<AccessResult> analyzeWithinTable(const Access &acc,
     return std::nullopt;
   // Global: the sectors the table may span, however it is aligned.
   const int64_t span = (extent + 31) / 32 + 1;
+  // Which lanes take a condition on data is not known: a global table's
+  // ideal shrinks with them, but a shared table has one wavefront per
+  // phase whichever lanes of it are active.
   PreparedConditions prep = prepareConditions(ctx, acc.mask);
-  if (prep.data)
+  if (prep.data && !shared)
     return std::nullopt;
   Props pm = props(prep.mask, prep.ctx);
   if (pm.hasData)
@@ -389,6 +392,7 @@ std::optional<AccessResult> analyzeWithinTable(const Access &acc,
   r.minActualRealistic = r.maxActualRealistic = r.actual;
   r.minRatioRealistic = r.maxRatioRealistic = 1;
   r.tableBytes = extent;
+  r.maskDataDependent = prep.data;
   return r;
 }
 
