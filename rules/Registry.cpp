@@ -130,4 +130,71 @@ bool qualifyDataMask(Finding &f, const AccessResult &r,
   return true;
 }
 
+static std::string quoted(const std::vector<int> &atoms, const Context &ctx) {
+  std::string out;
+  const size_t shown = std::min<size_t>(atoms.size(), 2);
+  for (size_t i = 0; i < shown; ++i) {
+    std::string n = ctx.atoms[atoms[i]].name;
+    if (n.size() > 40)
+      n = n.substr(0, 37) + "...";
+    out += (i == 0 ? "'" : i + 1 == shown && atoms.size() == 2 ? " and '" : ", '") +
+           n + "'";
+  }
+  if (atoms.size() > shown)
+    out += " and " + std::to_string(atoms.size() - shown) + " more";
+  return out;
+}
+
+std::optional<Finding> dataAddressFinding(const AccessFacts &f,
+                                          const RuleOptions &opts,
+                                          double threshold, const char *unit) {
+  const AccessResult &r = f.result;
+  if (r.evaluated || !r.dataEstimated || r.randomIdeal <= 0 ||
+      opts.dataAddresses == RuleOptions::DataMasks::Off)
+    return std::nullopt;
+  if (r.randomActual < threshold * r.randomIdeal - 1e-9)
+    return std::nullopt;
+  const bool shared = std::string(unit) == "wavefront";
+  // Data that only shifts runs of lanes, coalesced where they agree on it
+  // (`out[offset[bucket] + lane]`): a partitioned scatter, whose lanes
+  // mostly share a bucket. Random values would say otherwise; no finding.
+  if (!shared && r.dataElementOffset &&
+      r.agreeActual < threshold * r.agreeIdeal - 1e-9)
+    return std::nullopt;
+  // A draw's mean: one decimal says what it can.
+  auto about = [](double v) {
+    return formatFigure(std::round(v * 10) / 10);
+  };
+  auto units = [&](double v) {
+    std::string n = about(v);
+    return n + " " + unit + (n == "1" ? "" : "s");
+  };
+  const std::string data = quoted(r.dataAtoms, f.ctx);
+  const bool one = r.dataAtoms.size() == 1;
+  Finding out;
+  out.message = accessKind(f, shared ? "shared" : "global", accessOp(f)) +
+                " depends on data: if " + data + (one ? " differs" : " differ") +
+                " at random between lanes, " + units(r.randomActual) +
+                " per request where " + about(r.randomIdeal) + " would do";
+  if (shared)
+    out.message += " (about " + about(r.randomActual / r.randomIdeal) +
+                   "-way bank conflict)";
+  // An atomic's lanes on one address serialize: agreeing is no better.
+  if (f.atomic)
+    out.message += "; lanes that agree on " + std::string(one ? "it" : "them") +
+                   " serialize on one address";
+  else
+    out.message += "; " + units(r.agreeActual) +
+                   " where the lanes of a warp agree on " + (one ? "it" : "them");
+  out.notes.push_back(
+      {-1, "an estimate: the address is built from data loaded at run time; "
+           "lanes whose values are close together (sorted keys, consecutive "
+           "indices) " +
+               std::string(shared ? "conflict less" : "share sectors") +
+               ", so group or sort the work by that value where the data "
+               "allows"});
+  out.remark = opts.dataAddresses == RuleOptions::DataMasks::Remark;
+  return out;
+}
+
 } // namespace warplint

@@ -169,6 +169,12 @@ struct RuleOptions {
   /// the address pattern is known, which lanes take it is not. Reported as
   /// an upper bound, as a remark by default (docs/model.md).
   enum class DataMasks { Off, Remark, Warning } dataMasks = DataMasks::Remark;
+  /// Accesses whose address depends on data loaded per lane (`x[col[n]]`):
+  /// their figure with the data drawn at random. Off by default: on real
+  /// code such an estimate is right about as often as not (a mesh's
+  /// connectivity is mostly local, a sparse matrix's columns are not;
+  /// docs/model.md). The same three levels.
+  DataMasks dataAddresses = DataMasks::Off;
 };
 
 /// For an access under a condition on data: says the figure is an upper
@@ -176,6 +182,14 @@ struct RuleOptions {
 /// ask for. Returns false when such findings are turned off.
 bool qualifyDataMask(Finding &f, const AccessResult &r,
                      const RuleOptions &opts);
+
+/// For an access whose address depends on data (AccessResult::
+/// dataEstimated): a finding when its figure with the data drawn at random
+/// reaches `threshold` x ideal, at the severity the options ask for.
+/// `unit` is "sector" or "wavefront".
+std::optional<Finding> dataAddressFinding(const AccessFacts &f,
+                                          const RuleOptions &opts,
+                                          double threshold, const char *unit);
 
 using AccessCheck = std::optional<Finding> (*)(const AccessFacts &,
                                                const RuleOptions &);

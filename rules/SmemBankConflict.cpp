@@ -130,8 +130,11 @@ std::vector<RuleNote> verifiedLayoutFixes(const AccessFacts &f,
 std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
                                              const RuleOptions &opts) {
   const AccessResult &r = f.result;
-  if (f.space != Space::Shared || !r.evaluated ||
-      r.minRatioRealistic < opts.bankThreshold)
+  if (f.space != Space::Shared)
+    return std::nullopt;
+  if (!r.evaluated)
+    return dataAddressFinding(f, opts, opts.bankThreshold, "wavefront");
+  if (r.minRatioRealistic < opts.bankThreshold)
     return std::nullopt;
   Dependence dep = describeDependence(r, f.ctx);
   const int bytes = f.access.elementBytes;

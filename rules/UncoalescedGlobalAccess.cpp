@@ -14,8 +14,10 @@ static std::string byteAdjective(int64_t n) {
 std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
                                                     const RuleOptions &opts) {
   const AccessResult &r = f.result;
-  if (f.space != Space::Global || !r.evaluated)
+  if (f.space != Space::Global)
     return std::nullopt;
+  if (!r.evaluated)
+    return dataAddressFinding(f, opts, opts.threshold, "sector");
   // Warn only when every candidate block shape and every sampled value of
   // the unknowns within their realistic range (sizes >= 32, ...) is over the
   // threshold; the message says which assumption that rests on.

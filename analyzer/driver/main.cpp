@@ -128,6 +128,13 @@ static cl::opt<std::string> DataMasks(
              "their upper-bound figure as a 'remark' (default), a 'warning', "
              "or not at all ('off')"),
     cl::init("remark"), cl::cat(Category));
+static cl::opt<std::string> DataAddresses(
+    "data-addresses",
+    cl::desc("Accesses whose address depends on data loaded per lane "
+             "(x[col[i]]): report their figure with the data drawn at random "
+             "as a 'remark', a 'warning', or not at all ('off', the default: "
+             "on real code such an estimate is right about as often as not)"),
+    cl::init("off"), cl::cat(Category));
 static cl::opt<bool> Remarks(
     "remarks", cl::desc("Print the model's view of every access as remarks"),
     cl::cat(Category));
@@ -275,6 +282,8 @@ static warplint::Config commandLineConfig(
     c.thresholds["uncoalesced-global-access"] = Threshold;
   if (DataMasks.getNumOccurrences())
     c.dataMasks = DataMasks;
+  if (DataAddresses.getNumOccurrences())
+    c.dataAddresses = DataAddresses;
   if (DataBranches.getNumOccurrences())
     c.dataDependentBranches = DataBranches;
   if (HeaderFilter.getNumOccurrences())
@@ -315,6 +324,12 @@ static std::string applyConfig(const warplint::Config &c,
         *c.dataMasks == "off"       ? warplint::RuleOptions::DataMasks::Off
         : *c.dataMasks == "warning" ? warplint::RuleOptions::DataMasks::Warning
                                     : warplint::RuleOptions::DataMasks::Remark;
+  if (c.dataAddresses)
+    o.rules.dataAddresses =
+        *c.dataAddresses == "remark" ? warplint::RuleOptions::DataMasks::Remark
+        : *c.dataAddresses == "warning"
+            ? warplint::RuleOptions::DataMasks::Warning
+            : warplint::RuleOptions::DataMasks::Off;
   if (c.dataDependentBranches)
     o.rules.warnDataDependentBranches = *c.dataDependentBranches;
   if (c.headerFilter) {
@@ -352,8 +367,8 @@ static void printSummary(const warplint::Report &report,
     (d.severity == "remark" ? remarks : n) += 1;
   errs() << "warplint: " << n << " warning" << (n == 1 ? "" : "s");
   if (remarks)
-    errs() << " and " << remarks << " upper bound" << (remarks == 1 ? "" : "s")
-           << " under data-dependent conditions";
+    errs() << " and " << remarks << " remark" << (remarks == 1 ? "" : "s")
+           << " on data-dependent accesses";
   errs() << " in " << report.files.size() << " file"
          << (report.files.size() == 1 ? "" : "s") << " ("
          << report.kernels.size() << " kernel configuration"
@@ -679,6 +694,18 @@ int main(int argc, const char **argv) {
            << DataMasks << "'\n";
     return 2;
   }
+  if (DataAddresses == "off")
+    opts.rules.dataAddresses = warplint::RuleOptions::DataMasks::Off;
+  else if (DataAddresses == "warning")
+    opts.rules.dataAddresses = warplint::RuleOptions::DataMasks::Warning;
+  else if (DataAddresses == "remark")
+    opts.rules.dataAddresses = warplint::RuleOptions::DataMasks::Remark;
+  else {
+    errs() << "warplint: error: --data-addresses wants remark, warning or "
+              "off, not '"
+           << DataAddresses << "'\n";
+    return 2;
+  }
   bool anyRule = false;
   for (const warplint::RuleInfo &r : warplint::allRules())
     anyRule |= warplint::ruleEnabled(Rules, r.id);
@@ -795,6 +822,7 @@ int main(int argc, const char **argv) {
         outs() << "# warplint configuration for " << t << " (from " << from
                << (cli.rules || cli.blockDim || cli.arch || !cli.params.empty() ||
                            !cli.thresholds.empty() || cli.dataMasks ||
+                           cli.dataAddresses ||
                            cli.dataDependentBranches || cli.headerFilter
                        ? ", with the command line's options"
                        : "")

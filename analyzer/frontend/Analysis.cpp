@@ -484,6 +484,14 @@ private:
         site.space == Space::Shared)
       if (auto t = analyzeDataRows(site.access, m.ctx, choice.shapes))
         r = std::move(*t);
+    // Any other address that depends on data: estimated with the data
+    // drawn at random and with the lanes agreeing on it, and reported as
+    // depending on data (not evaluated).
+    if (!r.evaluated && site.unknown.empty() &&
+        (site.space == Space::Shared || site.space == Space::Global))
+      if (auto d = analyzeDataAddress(site.access, m.ctx, choice.shapes[0],
+                                      cost))
+        r = std::move(*d);
     // A 16-byte copy that bypasses L1 whose shared destination has a bank
     // conflict: the GPU reads its global side one sector request a lane
     // (measured at destination strides of 32 to 256 bytes; 4- and 8-byte
@@ -533,6 +541,14 @@ private:
       ar.worstRatio = r.worstRatio;
       ar.tableBytes = r.tableBytes;
       ar.dataRowBytes = r.dataRowBytes;
+    }
+    if (r.dataEstimated) {
+      AccessRecord::DataEstimate d{r.randomActual, r.randomIdeal,
+                                   r.agreeActual, r.agreeIdeal, {},
+                                   r.dataElementOffset};
+      for (int a : r.dataAtoms)
+        d.data.push_back(m.ctx.atoms[a].name);
+      ar.dataEstimate = std::move(d);
     }
     std::optional<ArrayInfo> array = arrayInfo(m, site);
     if (site.base) {
@@ -816,6 +832,16 @@ private:
                       ar.space + " " + ar.op + ": ";
     if (!r.evaluated) {
       msg += "not evaluated: " + r.unknownReason;
+      if (r.dataEstimated) {
+        std::string unit = ar.space == "global" ? " sector" : " wavefront";
+        auto about = [](double v) {
+          return formatFigure(std::round(v * 10) / 10);
+        };
+        msg += "; with the data drawn at random, " + about(r.randomActual) +
+               unit + (about(r.randomActual) == "1" ? "" : "s") +
+               " per request (ideal " + about(r.randomIdeal) + "), " +
+               about(r.agreeActual) + " where the lanes of a warp agree on it";
+      }
     } else if (r.tableBytes) {
       std::string unit = ar.space == "global" ? " sector" : " wavefront";
       // Shared: exactly one wavefront per phase; global: a bound.

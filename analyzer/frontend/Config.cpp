@@ -17,7 +17,8 @@ struct Dim {
 };
 /// The document as written; validated into a warplint::Config afterwards.
 struct RawConfig {
-  std::optional<std::string> Rules, Arch, DataMasks, HeaderFilter;
+  std::optional<std::string> Rules, Arch, DataMasks, DataAddresses,
+      HeaderFilter;
   std::optional<std::vector<Dim>> BlockDim;
   std::map<std::string, int64_t> Params;
   std::map<std::string, double> Thresholds;
@@ -48,6 +49,7 @@ template <> struct MappingTraits<RawConfig> {
     io.mapOptional("Params", c.Params, std::map<std::string, int64_t>{});
     io.mapOptional("Thresholds", c.Thresholds, std::map<std::string, double>{});
     io.mapOptional("DataMasks", c.DataMasks);
+    io.mapOptional("DataAddresses", c.DataAddresses);
     io.mapOptional("DataDependentBranches", c.DataDependentBranches);
     io.mapOptional("HeaderFilter", c.HeaderFilter);
     io.mapOptional("InheritParentConfig", c.InheritParentConfig);
@@ -78,6 +80,8 @@ void Config::overlay(const Config &inner) {
     thresholds[k] = v;
   if (inner.dataMasks)
     dataMasks = inner.dataMasks;
+  if (inner.dataAddresses)
+    dataAddresses = inner.dataAddresses;
   if (inner.dataDependentBranches)
     dataDependentBranches = inner.dataDependentBranches;
   if (inner.headerFilter)
@@ -165,6 +169,13 @@ bool parseConfig(const std::string &text, const std::string &name,
                  *raw.DataMasks + "'");
     c.dataMasks = raw.DataMasks;
   }
+  if (raw.DataAddresses) {
+    if (*raw.DataAddresses != "remark" && *raw.DataAddresses != "warning" &&
+        *raw.DataAddresses != "off")
+      return bad("DataAddresses wants remark, warning or off, not '" +
+                 *raw.DataAddresses + "'");
+    c.dataAddresses = raw.DataAddresses;
+  }
   c.dataDependentBranches = raw.DataDependentBranches;
   c.headerFilter = raw.HeaderFilter;
   c.inheritParentConfig = raw.InheritParentConfig.value_or(false);
@@ -183,6 +194,7 @@ std::string dumpConfig(const Config &c) {
   raw.Params = c.params;
   raw.Thresholds = c.thresholds;
   raw.DataMasks = c.dataMasks;
+  raw.DataAddresses = c.dataAddresses;
   raw.DataDependentBranches = c.dataDependentBranches;
   raw.HeaderFilter = c.headerFilter;
   std::string out;

@@ -32,6 +32,7 @@ struct Config {
   std::map<std::string, int64_t> params;     // kernel parameter values
   std::map<std::string, double> thresholds;  // by rule id
   std::optional<std::string> dataMasks;      // remark, warning or off
+  std::optional<std::string> dataAddresses;  // remark, warning or off
   std::optional<bool> dataDependentBranches;
   std::optional<std::string> headerFilter; // regular expression
   bool inheritParentConfig = false;

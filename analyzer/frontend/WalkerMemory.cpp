@@ -299,8 +299,23 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
     // varies in the source, the shapes may still make it one per warp
     // (markWarpUniformData()).
     Val v = opaque(whole, varying(a->ptr));
-    if (v.v && v.v->op == Op::Data)
-      M.ctx.atoms[v.v->value].loadAddress = a->ptr.v;
+    if (v.v && v.v->op == Op::Data) {
+      Atom &at = M.ctx.atoms[v.v->value];
+      at.loadAddress = a->ptr.v;
+      // A stable id (the same from run to run, unlike the declaration's
+      // address): its name, FNV-1a.
+      if (a->ptr.base) {
+        uint64_t h = 1469598103934665603ull;
+        for (char ch : a->ptr.base->getQualifiedNameAsString())
+          h = (h ^ uint64_t((unsigned char)ch)) * 1099511628211ull;
+        at.loadBase = h | 1;
+      }
+      QualType t = whole->getType();
+      if (t->isIntegralOrEnumerationType() && !t->isDependentType()) {
+        at.dataBits = int(AC.getTypeSize(t));
+        at.dataSigned = t->isSignedIntegerOrEnumerationType();
+      }
+    }
     return v;
   }
   auto *d = dyn_cast<DeclRefExpr>(lv->IgnoreParens());
@@ -354,8 +369,9 @@ bool Walker::pointsIntoSharedArrays(const VarDecl *v) {
 
 // A global pointer whose value is data, for the reason given.
 Val Walker::dataPointer(const std::string &name, const std::string &why) {
-  return Val{Val::Ptr, data(M.ctx.addAtom(name, AtomKind::Data, why)),
-             nullptr, Space::Global};
+  int atom = M.ctx.addAtom(name, AtomKind::Data, why);
+  M.ctx.atoms[atom].pointer = true;
+  return Val{Val::Ptr, data(atom), nullptr, Space::Global};
 }
 
 std::optional<Addr> Walker::unknownPointer(const Expr *ptr, const Expr *e) {

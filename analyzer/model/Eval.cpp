@@ -357,7 +357,7 @@ std::vector<char> sequenceInvariantLoops(const Context &ctx) {
 
 WarpEval::WarpEval(const Context &ctx, const Shape &shape, const Env &env,
                    int warp, LoopSequences *sequences)
-    : Ctx(ctx), Sh(shape), En(env), Seq(sequences),
+    : Ctx(ctx), Sh(shape), En(env), Warp(warp), Seq(sequences),
       SlotLoops() {
   // Thread coordinates of lane 0 by division, then stepped lane by lane
   // (a WarpEval is built for every warp of every sample).
@@ -393,6 +393,58 @@ WarpEval::WarpEval(const Context &ctx, const Shape &shape, const Env &env,
 static Lanes splat(int64_t v) {
   Lanes r;
   r.fill(v);
+  return r;
+}
+
+// SplitMix64's finalizer: a well-mixed 64-bit value of a 64-bit key.
+static uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+Lanes WarpEval::drawData(int atom) {
+  const Atom &at = Ctx.atoms[atom];
+  // Values an index plausibly takes: 0..1023, as many as the
+  // representative size of an unknown (docs/model.md: an index below the
+  // sizes it is compared with), or its type's range when that is narrower.
+  const bool narrow = at.dataBits > 0 && at.dataBits < 10;
+  const int bits = narrow ? at.dataBits : 10;
+  const bool sign = narrow && at.dataSigned;
+  const uint64_t span = uint64_t(1) << bits;
+  auto draw = [&](uint64_t key) {
+    int64_t v = int64_t(mix(key) % span);
+    return sign ? v - int64_t(span / 2) : v;
+  };
+  Lanes r;
+  const uint64_t seed = mix(En.dataSeed);
+  if (En.dataAgree) {
+    // One value for the whole warp: the one its first present lane draws.
+    int first = Present ? __builtin_ctz(Present) : 0;
+    Lanes a = at.loadAddress ? value(at.loadAddress) : Lanes{};
+    const uint64_t from = at.loadBase ? at.loadBase : uint64_t(atom) + 1;
+    int64_t v = at.loadAddress
+                    ? draw(seed ^ mix(from ^ mix(uint64_t(a[first]))))
+                    : draw(mix(seed ^ mix(uint64_t(atom) + 1)) ^
+                           mix(uint64_t(Warp)));
+    r.fill(v);
+    return r;
+  }
+  if (at.loadAddress) {
+    // One value per element loaded: lanes reading one element agree.
+    const uint64_t from = at.loadBase ? at.loadBase : uint64_t(atom) + 1;
+    Lanes a = value(at.loadAddress);
+    for (int l = 0; l < WarpSize; ++l)
+      r[l] = draw(seed ^ mix(from ^ mix(uint64_t(a[l]))));
+    return r;
+  }
+  // A value each lane computed for itself (a loop's exit): one per thread.
+  uint64_t where = mix(seed ^ mix(uint64_t(atom) + 1));
+  where = mix(where ^ uint64_t(En.blockIdx[0]) ^
+              (uint64_t(En.blockIdx[1]) << 20) ^ (uint64_t(En.blockIdx[2]) << 40));
+  for (int l = 0; l < WarpSize; ++l)
+    r[l] = draw(where ^ mix(uint64_t(Warp) * WarpSize + uint64_t(l)));
   return r;
 }
 
@@ -694,6 +746,9 @@ Lanes WarpEval::compute(const LaneExpr &e) {
     return splat(En.gridDim[e->value]);
   case Op::Unknown:
   case Op::Data:
+    if (En.dataSeed && size_t(e->value) < Ctx.atoms.size() &&
+        Ctx.atoms[e->value].kind == AtomKind::Data)
+      return drawData(int(e->value));
     // Data atoms have no value; callers check Props::hasData first. A fixed
     // value keeps the evaluation total.
     return splat(size_t(e->value) < En.unknowns.size() ? En.unknowns[e->value]
@@ -802,8 +857,10 @@ Lanes WarpEval::compute(const LaneExpr &e) {
     case Op::Shl:
     case Op::Shr:
       if (y < 0 || y > 62) {
-        undefined = true;
-        r = 0;
+        // Drawn data may be any value: shift as the hardware does (all
+        // bits out) rather than give up on the request.
+        undefined |= !En.dataSeed;
+        r = e->op == Op::Shr && x < 0 ? -1 : 0;
       } else {
         r = e->op == Op::Shl ? wrapShl(x, y) : x >> y;
       }

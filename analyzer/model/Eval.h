@@ -74,6 +74,16 @@ struct Atom {
   /// it from (bytes from its allocation). Where every lane of a warp reads
   /// one address, the warp has one value (markWarpUniformData()).
   LaneExpr loadAddress;
+  /// For a Data atom: an opaque id of the allocation `loadAddress` is in
+  /// (0: not known), so that two loads of one element draw one value; and
+  /// the bits of its integer type (0: wider than 30 bits, or not known),
+  /// which bound the values it can take (an `unsigned char` is 0..255).
+  uint64_t loadBase = 0;
+  int dataBits = 0;
+  bool dataSigned = false;
+  /// A pointer read per lane, or one the model cannot follow: no value
+  /// drawn for it says anything about where it points (Env::dataSeed).
+  bool pointer = false;
 };
 
 
@@ -176,6 +186,15 @@ struct Env {
   bool realistic = true;
   /// Sampled for the realistic range alone (after the whole-range samples).
   bool realisticPass = false;
+  /// 0: a Data atom reads as one value for the warp, as a uniform unknown
+  /// does (every lane agrees). Otherwise each lane's value is drawn at
+  /// random with this seed, one value per element it loads from (lanes that
+  /// load one element agree), within the range of its type
+  /// (analyzeDataAddress()).
+  uint64_t dataSeed = 0;
+  /// With dataSeed: every lane of a warp takes the value its first lane
+  /// draws (the lanes agree on the data).
+  bool dataAgree = false;
 };
 
 /// Replaces each condition the model assumes (bounds guards, conditions on
@@ -268,7 +287,10 @@ private:
   const Context &Ctx;
   const Shape &Sh;
   const Env &En;
+  int Warp = 0;
   LaneMask Present = 0;
+  /// A Data atom's values under Env::dataSeed.
+  Lanes drawData(int atom);
   Lanes Tid[3];
   // Per loop in use: the variable's value this iteration, an override while
   // its update or condition is being evaluated, and the lanes still inside.

@@ -396,6 +396,106 @@ std::optional<AccessResult> analyzeWithinTable(const Access &acc,
   return r;
 }
 
+std::optional<AccessResult> analyzeDataAddress(const Access &acc,
+                                               const Context &ctx,
+                                               const Shape &shape,
+                                               const CostModel &cost) {
+  // Draws: enough that the mean of a random gather settles within a few
+  // percent (each draw covers every warp, block and iteration sampled).
+  constexpr int Draws = 4;
+  std::vector<int> atoms;
+  bool drawable = true;
+  visitWithLoops(acc.offset, ctx, [&](const Node &n) {
+    if (n.op == Op::TooDeep)
+      drawable = false;
+    if ((n.op == Op::Data || n.op == Op::Unknown) &&
+        ctx.atoms[n.value].kind == AtomKind::Data) {
+      if (ctx.atoms[n.value].pointer)
+        drawable = false;
+      if (std::find(atoms.begin(), atoms.end(), int(n.value)) == atoms.end())
+        atoms.push_back(int(n.value));
+    }
+    return drawable;
+  });
+  if (!drawable || atoms.empty())
+    return std::nullopt;
+  PreparedConditions prep = prepareConditions(ctx, acc.mask);
+  Props all = unionProps(prep.ctx, {acc.offset, prep.mask});
+  EnvEnumeration enumeration(prep.ctx, all);
+  // Nothing is shared between environments: drawn values differ by block.
+  const std::vector<char> none(prep.ctx.loops.size(), 0);
+  Env env = representativeEnv(prep.ctx);
+  Totals agree, random;
+  // Draws 1..Draws with each lane's own values, then as many with the
+  // lanes of each warp agreeing.
+  for (int d = 1; d <= 2 * Draws; ++d) {
+    Totals &t = d > Draws ? agree : random;
+    env.dataSeed = uint64_t(d);
+    env.dataAgree = d > Draws;
+    for (int w = 0; w < shape.warps(); ++w)
+      for (int e = 0; e < enumeration.size(); ++e) {
+        LoopSequences seq(none);
+        enumeration.apply(env, e);
+        Totals one;
+        accumulate(acc, prep.mask, prep.ctx, shape, env, cost, one, w, seq);
+        if (one.undefined || !one.requests)
+          continue; // a drawn divisor of zero: no information
+        t.requests += one.requests;
+        t.actual += one.actual;
+        t.ideal += one.ideal;
+        t.lanes += one.lanes;
+        t.data |= one.data;
+        t.guard |= one.guard;
+      }
+  }
+  if (agree.requests == 0 || random.requests == 0)
+    return std::nullopt;
+  AccessResult r;
+  r.unknownReason = dataReason(acc.offset, ctx);
+  r.dataEstimated = true;
+  r.dataAtoms = std::move(atoms);
+  // Does the data only move a run of lanes that is coalesced when they
+  // agree on it, each unit of data less than a sector (`out[offset[b] +
+  // lane]`, a partitioned scatter)? Checked on the first warp that runs
+  // it: the lanes' addresses with every datum at one value, and with each
+  // datum one more in turn.
+  {
+    Env base = representativeEnv(prep.ctx);
+    for (int a : r.dataAtoms)
+      base.unknowns[size_t(a)] = 1024;
+    bool fine = true, varying = false;
+    for (int w = 0; w < shape.warps() && fine; ++w) {
+      WarpEval e0(prep.ctx, shape, base, w);
+      LaneMask m0 = e0.mask(prep.mask);
+      if (!m0)
+        continue;
+      Lanes a0 = e0.value(acc.offset);
+      int first = __builtin_ctz(m0);
+      for (int l = 0; l < WarpSize; ++l)
+        varying |= ((m0 >> l) & 1) && a0[l] != a0[first];
+      for (int a : r.dataAtoms) {
+        Env moved = base;
+        moved.unknowns[size_t(a)] = 1025;
+        WarpEval e1(prep.ctx, shape, moved, w);
+        Lanes a1 = e1.value(acc.offset);
+        int64_t step = wrapSub(a1[first], a0[first]);
+        fine &= !e0.undefined && !e1.undefined && step > -32 && step < 32;
+      }
+      break;
+    }
+    r.dataElementOffset = fine && varying;
+  }
+  r.randomActual = random.actual / random.requests;
+  r.randomIdeal = random.ideal / random.requests;
+  r.agreeActual = agree.actual / agree.requests;
+  r.agreeIdeal = agree.ideal / agree.requests;
+  r.activeLanes = random.lanes / random.requests;
+  r.maskDataDependent = random.data;
+  r.guardAssumed = random.guard;
+  r.dependsOn = props(acc.offset, ctx).unknowns;
+  return r;
+}
+
 int64_t knownMultiple(const LaneExpr &e) {
   static constexpr int64_t Cap = int64_t(1) << 32;
   auto pow2 = [](int64_t v) -> int64_t {

@@ -111,6 +111,19 @@ struct AccessResult {
   /// terms that are whole multiples of this many bytes (a bank row), so
   /// every lane keeps the bank the rest of the address gives it.
   int64_t dataRowBytes = 0;
+  /// Set by analyzeDataAddress, for an address that depends on data (not
+  /// evaluated): per-request averages with each lane's data drawn at random
+  /// (`random*`: distinct elements hold unrelated values, as keys, labels
+  /// and column indices do) and with the lanes of a warp agreeing on it
+  /// (`agree*`), and the data the address depends on.
+  bool dataEstimated = false;
+  double randomActual = 0, randomIdeal = 0, agreeActual = 0, agreeIdeal = 0;
+  std::vector<int> dataAtoms;
+  /// With dataEstimated: the lanes' addresses vary when they agree on the
+  /// data, and each unit of each datum moves them by less than a sector
+  /// (`out[offset[bucket] + lane]`): data that shifts runs of lanes, as a
+  /// partitioned scatter does, where lanes of one run usually share it.
+  bool dataElementOffset = false;
 };
 
 /// An access whose address depends on data, into an object of `extent`
@@ -135,6 +148,20 @@ std::optional<AccessResult> analyzeWithinTable(const Access &access,
 std::optional<AccessResult> analyzeDataRows(const Access &access,
                                             const Context &ctx,
                                             const std::vector<Shape> &shapes);
+
+/// An address that depends on data loaded per lane (`x[col[n]]`,
+/// `hist[key & 255]`, a binary search's probe): its figure depends on
+/// values the model cannot know. Estimates it twice on shapes[0], with
+/// the unknowns at their representative values: with each lane's data
+/// drawn at random within its type's range (an element loaded by several
+/// lanes gives them one value), averaged over a few draws, and with every
+/// lane of a warp agreeing on it. nullopt when some data cannot be drawn
+/// (a pointer loaded per lane, an expression past the depth limit) or no
+/// lane runs the access.
+std::optional<AccessResult> analyzeDataAddress(const Access &access,
+                                               const Context &ctx,
+                                               const Shape &shape,
+                                               const CostModel &cost);
 
 /// Largest power of two every value of `e` is known to be a multiple of
 /// (capped at 2^32; 1 when nothing is known).

@@ -423,8 +423,8 @@ std::string toGithub(const Report &r, const std::string &root) {
   out += "warplint: " + std::to_string(warnings) + " warning" +
          (warnings == 1 ? "" : "s");
   if (notes)
-    out += ", " + std::to_string(notes) + " upper bound" +
-           (notes == 1 ? "" : "s") + " under data-dependent conditions";
+    out += ", " + std::to_string(notes) + " remark" +
+           (notes == 1 ? "" : "s") + " on data-dependent accesses";
   out += " in " + std::to_string(r.files.size()) + " file" +
          (r.files.size() == 1 ? "" : "s");
   if (failed)

@@ -104,6 +104,16 @@ Object jsonObject(const Report &r) {
     o["stride_bytes"] = a.strideBytes ? Value(*a.strideBytes) : Value(nullptr);
     o["depends_on"] = strings(a.dependsOn);
     o["assumptions"] = strings(a.assumptions);
+    if (a.dataEstimate) {
+      const AccessRecord::DataEstimate &d = *a.dataEstimate;
+      o["data_estimate"] = Object{
+          {"random", Object{{unit + "_per_request", d.randomCost},
+                            {"ideal_" + unit + "_per_request", d.randomIdeal}}},
+          {"agree", Object{{unit + "_per_request", d.agreeCost},
+                           {"ideal_" + unit + "_per_request", d.agreeIdeal}}},
+          {"data", strings(d.data)},
+          {"element_offset", d.elementOffset}};
+    }
     accesses.push_back(std::move(o));
   }
   Array branches;

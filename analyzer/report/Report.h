@@ -97,6 +97,16 @@ struct AccessRecord {
   /// The address depends on data only in whole rows of this many bytes,
   /// which leave every lane's bank alone (0: not so).
   int64_t dataRowBytes = 0;
+  /// An address that depends on data (not evaluated): its per-request
+  /// figures with each lane's data drawn at random and with the lanes of a
+  /// warp agreeing on it, and the data it depends on.
+  struct DataEstimate {
+    double randomCost = 0, randomIdeal = 0, agreeCost = 0, agreeIdeal = 0;
+    std::vector<std::string> data;
+    /// The data only shifts lanes that agree on it by element offsets.
+    bool elementOffset = false;
+  };
+  std::optional<DataEstimate> dataEstimate;
 };
 
 struct BranchRecord {

@@ -378,6 +378,21 @@ struct Reader {
         a.strideBytes = integer(o, "stride_bytes");
       a.dependsOn = strings(o, "depends_on");
       a.assumptions = strings(o, "assumptions");
+      if (const Value *ev = o.get("data_estimate")) {
+        static const Value null(nullptr);
+        const Object &e = object(*ev, "data_estimate");
+        const Value *rv = get(e, "random"), *av = get(e, "agree");
+        const Object &rnd = object(rv ? *rv : null, "random"),
+                     &agr = object(av ? *av : null, "agree");
+        AccessRecord::DataEstimate d;
+        d.randomCost = num(rnd, unit + "_per_request");
+        d.randomIdeal = num(rnd, "ideal_" + unit + "_per_request");
+        d.agreeCost = num(agr, unit + "_per_request");
+        d.agreeIdeal = num(agr, "ideal_" + unit + "_per_request");
+        d.data = strings(e, "data");
+        d.elementOffset = boolean(e, "element_offset");
+        a.dataEstimate = std::move(d);
+      }
       r.accesses.push_back(a);
     }
     for (const Value &v : array(d, "branches")) {

@@ -306,5 +306,109 @@ TEST(Explain, StructStrideIsTheScaling) {
   EXPECT_EQ(t->origin, -1);
 }
 
+// An address built from data: estimated with each lane's data drawn at
+// random (one value per element loaded, within its type's range) and with
+// the lanes of a warp agreeing on it.
+struct DataRow {
+  const char *name;
+  std::function<Access(Context &)> build;
+  CostModel cost;
+  double minRandom, maxRandom; // the random draws' mean, within
+  double agree, agreeIdeal; // agree: within one sector more
+  bool elementOffset;
+};
+
+class DataAddresses : public ::testing::TestWithParam<DataRow> {};
+
+// A datum each lane loads from `addr` (bytes), of `bits` bits.
+LaneExpr loaded(Context &ctx, const char *name, LaneExpr addr, int bits = 32,
+                uint64_t base = 1) {
+  int a = ctx.addAtom(name, AtomKind::Data);
+  ctx.atoms[a].loadAddress = addr;
+  ctx.atoms[a].loadBase = base;
+  ctx.atoms[a].dataBits = bits;
+  return data(a);
+}
+
+TEST_P(DataAddresses, Estimates) {
+  const DataRow &row = GetParam();
+  Context ctx;
+  Access acc = row.build(ctx);
+  auto r = analyzeDataAddress(acc, ctx, B256, row.cost);
+  ASSERT_TRUE(r) << row.name;
+  EXPECT_FALSE(r->evaluated);
+  EXPECT_TRUE(r->dataEstimated);
+  EXPECT_GE(r->randomActual, row.minRandom) << row.name;
+  EXPECT_LE(r->randomActual, row.maxRandom) << row.name;
+  // (An offset drawn at random is rarely a multiple of a sector: a run
+  // of lanes then touches one sector more.)
+  EXPECT_GE(r->agreeActual, row.agree) << row.name;
+  EXPECT_LE(r->agreeActual, row.agree + 1) << row.name;
+  EXPECT_DOUBLE_EQ(r->agreeIdeal, row.agreeIdeal) << row.name;
+  EXPECT_EQ(r->dataElementOffset, row.elementOffset) << row.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, DataAddresses,
+    ::testing::Values(
+        // x[col[g]]: 32 values among 1024 floats (128 sectors): about 28
+        // distinct sectors; one element when the lanes agree.
+        DataRow{"gather",
+                [](Context &c) {
+                  return Access{loaded(c, "col[g]", g() * cst(4)) * cst(4),
+                                nullptr, 4};
+                },
+                globalSectors, 25, 31, 1, 1, false},
+        // ls[idx * 1024 + g]: a row per value; coalesced when they agree.
+        DataRow{"row by data",
+                [](Context &c) {
+                  return Access{(loaded(c, "idx[g]", g() * cst(4)) * cst(1024) +
+                                 g()) * cst(4),
+                                nullptr, 4};
+                },
+                globalSectors, 30, 32, 4, 4, false},
+        // out[off[r] + t], r = key & 15: data shifts runs of lanes by
+        // element offsets (a partitioned scatter).
+        DataRow{"partitioned scatter",
+                [](Context &c) {
+                  LaneExpr r = bin(Op::And, loaded(c, "key[g]", g() * cst(4)),
+                                   cst(15));
+                  return Access{(loaded(c, "off[r]", r * cst(4), 32, 2) +
+                                 tid()) * cst(4),
+                                nullptr, 4};
+                },
+                globalSectors, 10, 32, 4, 4, true},
+        // Lanes that load one element share its value: 4 groups of 8 lanes.
+        DataRow{"shared values",
+                [](Context &c) {
+                  LaneExpr d = loaded(
+                      c, "idx[t/8]", bin(Op::Div, tid(), cst(8)) * cst(4));
+                  return Access{d * cst(4), nullptr, 4};
+                },
+                globalSectors, 1, 4, 1, 1, false},
+        // A histogram's bins[v], v an unsigned char: 32 random words of
+        // 256 spread over the banks, about 3.5-way at the worst bank.
+        DataRow{"byte histogram",
+                [](Context &c) {
+                  return Access{loaded(c, "v[g]", g(), 8) * cst(4), nullptr, 4};
+                },
+                sharedWavefronts, 2.5, 4.5, 1, 1, false}),
+    [](const auto &info) {
+      std::string s;
+      for (char c : std::string(info.param.name))
+        s += isalnum((unsigned char)c) ? c : '_';
+      return s;
+    });
+
+TEST(DataAddresses, PointersLoadedPerLaneAreNotDrawn) {
+  Context ctx;
+  int p = ctx.addAtom("ptrs[g]", AtomKind::Data);
+  ctx.atoms[p].pointer = true;
+  Access acc{data(p) + g() * cst(4), nullptr, 4};
+  EXPECT_FALSE(analyzeDataAddress(acc, ctx, B256, globalSectors));
+  Access none{g() * cst(4), nullptr, 4};
+  EXPECT_FALSE(analyzeDataAddress(none, ctx, B256, globalSectors));
+}
+
 } // namespace
 } // namespace warplint

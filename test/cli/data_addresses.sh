@@ -1,0 +1,46 @@
+# Addresses built from data: not evaluated, with an estimate in JSON; a
+# remark or a warning only when asked for (--data-addresses, DataAddresses).
+source "$(dirname "$0")/lib.bash"
+fx=$TESTDIR/fixtures/uncoalesced-global-access/data-addresses.cu
+
+run default --fail-on=remark "$fx"
+expect_rc default 0
+expect_not_in default out "depends on data"
+expect_in default err "0 warnings in 1 file"
+
+run json --format=json "$fx"
+expect_rc json 0
+json json "d['diagnostics'] == []"
+# The gather's estimate: scattered at random, one element where lanes agree.
+json json "[a['data_estimate']['random']['sectors_per_request'] > 20 and a['data_estimate']['agree']['sectors_per_request'] == 1 for a in d['accesses'] if a['expr'] == 'x[col[n]]'] == [True]"
+json json "[a['data_estimate']['data'] for a in d['accesses'] if a['expr'] == 'x[col[n]]'] == [['col[n]']]"
+json json "[a['data_estimate']['element_offset'] for a in d['accesses'] if a['expr'] == 'out[offsets[k & 15] + t]'] == [True]"
+json json "all(not a['evaluated'] for a in d['accesses'] if 'data_estimate' in a)"
+
+run remark --data-addresses=remark --fail-on-warnings "$fx"
+expect_rc remark 0
+expect_in remark out "remark: global load depends on data: if 'col[n]' differs at random between lanes"
+expect_in remark err "0 warnings and 3 remarks on data-dependent accesses"
+
+run warning --data-addresses=warning --fail-on-warnings "$fx"
+expect_rc warning 1
+expect_in warning out "warning: global load depends on data"
+
+mkdir -p "$TMP/p"
+cp "$fx" "$TMP/p/k.cu"
+printf 'DataAddresses: remark\n' >"$TMP/p/.warplint.yaml"
+run config "$TMP/p/k.cu"
+expect_rc config 0
+expect_in config out "remark: global load depends on data"
+run config_off --data-addresses=off "$TMP/p/k.cu"
+expect_not_in config_off out "depends on data"
+
+printf 'DataAddresses: sometimes\n' >"$TMP/p/.warplint.yaml"
+run config_bad "$TMP/p/k.cu"
+expect_rc config_bad 2
+expect_in config_bad err "DataAddresses wants remark, warning or off, not 'sometimes'"
+
+run bad --data-addresses=maybe "$fx"
+expect_rc bad 2
+expect_in bad err "--data-addresses wants remark, warning or off"
+done_checks
