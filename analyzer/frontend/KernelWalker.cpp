@@ -217,9 +217,11 @@ static void mergeUnrolledIterations(KernelModel &m) {
   for (size_t i = 0; i < m.accesses.size(); ++i) {
     AccessSite &s = m.accesses[i];
     if (s.space == Space::Local || s.isVolatile || !s.base || s.atomic ||
-        s.mergedInto >= 0 || !s.intrinsic.empty() || loopsOf[i].size() != 1)
+        s.mergedInto >= 0 || !s.intrinsic.empty() || loopsOf[i].empty())
       continue;
-    int L = loopsOf[i][0];
+    // The innermost loop (loops are numbered as the walk meets them, outer
+    // first); the outer ones' variables stay put while it runs.
+    int L = loopsOf[i].back();
     if (m.ctx.loops[L].iterOf >= 0 || !m.ctx.loops[L].straight)
       continue;
     auto counted = countedLoop(m.ctx, L);

@@ -714,46 +714,74 @@ Walker::bodyInductions(const Stmt *body,
 
 /// Straight-line code: no branch, loop, call or jump (Loop::straight). An
 /// `if` on a constant (`if (INSERT_PADDING)`, `if constexpr`) is its taken
-/// arm: nvcc drops the other.
-static bool straightLine(const Stmt *s, const ASTContext &ac) {
+/// arm: nvcc drops the other. A call is straight-line when its callee is (a
+/// few levels deep: nvcc inlines small device functions such as `__expf`,
+/// and their closing `return` is no jump), and so is an `asm` statement of
+/// arithmetic alone (`fma.rn.f16x2`): one without memory operations,
+/// barriers, branches or a memory clobber.
+static bool straightLine(const Stmt *s, const ASTContext &ac, int depth = 0) {
   if (!s)
     return true;
   struct Finder : RecursiveASTVisitor<Finder> {
     const ASTContext &AC;
-    explicit Finder(const ASTContext &ac) : AC(ac) {}
+    int Depth;
+    Finder(const ASTContext &ac, int depth) : AC(ac), Depth(depth) {}
     bool straight = true;
     bool TraverseIfStmt(IfStmt *x) {
       bool taken;
       const Expr *c = x->getCond();
       if (!x->getInit() && !x->getConditionVariable() && c &&
           !c->isValueDependent() && c->EvaluateAsBooleanCondition(taken, AC)) {
-        straight &= straightLine(taken ? x->getThen() : x->getElse(), AC);
+        straight &= straightLine(taken ? x->getThen() : x->getElse(), AC, Depth);
         return straight;
       }
       straight = false;
       return false;
     }
     bool VisitStmt(Stmt *x) {
+      if (auto *a = dyn_cast<GCCAsmStmt>(x)) {
+        std::string t = a->getAsmString();
+        for (const char *op : {"ld.", "st.", "bar", "fence", "cp.", "red.",
+                               "atom", "bra", "call", "ret", "exit", "shfl",
+                               "vote", "match", "redux", "wmma", "mma.",
+                               "ldmatrix", "stmatrix", "prefetch"})
+          if (t.find(op) != std::string::npos)
+            straight = false;
+        for (unsigned i = 0; i < a->getNumClobbers(); ++i)
+          if (a->getClobber(i) == "memory")
+            straight = false;
+        return straight;
+      }
       if (isa<IfStmt, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt,
-              AbstractConditionalOperator, ReturnStmt, BreakStmt,
-              ContinueStmt, GotoStmt, AsmStmt>(x))
+              AbstractConditionalOperator, BreakStmt, ContinueStmt, GotoStmt,
+              AsmStmt>(x))
+        straight = false;
+      // The kernel's own `return` ends it; an inlined callee's is no jump.
+      if (isa<ReturnStmt>(x) && Depth == 0)
         straight = false;
       // A call: a builtin without a body (threadIdx.x reads, math) is
-      // straight-line; a function with a body may branch, and barriers,
-      // warp collectives and atomics order the accesses around them.
+      // straight-line, and so is a callee that is; barriers, warp
+      // collectives and atomics order the accesses around them.
       if (auto *c = dyn_cast<CallExpr>(x)) {
         const FunctionDecl *f = c->getDirectCallee();
         StringRef n = f && f->getIdentifier() ? f->getName() : "";
-        if (!f || f->hasBody() || n.contains("sync") || n.contains("atomic") ||
+        // (threadIdx.x and its kin read a special register through an
+        // inline accessor: straight-line.)
+        if (n.starts_with("__fetch_builtin_"))
+          return straight;
+        if (!f || n.contains("sync") || n.contains("atomic") ||
             n.contains("fence") || n.starts_with("__shfl") ||
             n.starts_with("__nv_atomic"))
+          straight = false;
+        else if (f->hasBody() &&
+                 (Depth >= 3 || !straightLine(f->getBody(), AC, Depth + 1)))
           straight = false;
       }
       if (auto *b = dyn_cast<BinaryOperator>(x); b && b->isLogicalOp())
         straight = false;
       return straight;
     }
-  } f(ac);
+  } f(ac, depth);
   f.TraverseStmt(const_cast<Stmt *>(s));
   return f.straight;
 }
