@@ -196,11 +196,30 @@ Val Walker::rvalue(const Expr *e) {
   if (auto *po = dyn_cast<PseudoObjectExpr>(e))
     if (po->getResultExpr())
       return rvalue(po->getResultExpr());
-  // Anything else: walk it for the accesses it makes, value unknown.
+  // A GNU statement expression (`({ T _x = (x); ...; _x < _y ? _x : _y;
+  // })`, min and max macros of generated code): its statements run, and
+  // its value is its last expression's.
+  if (auto *se = dyn_cast<StmtExpr>(e)) {
+    const CompoundStmt *cs = se->getSubStmt();
+    if (cs && !cs->body_empty()) {
+      for (const Stmt *x : cs->body())
+        if (x != cs->body_back())
+          stmt(x);
+      if (auto *last = dyn_cast<Expr>(cs->body_back()))
+        return rvalue(last);
+      stmt(cs->body_back());
+    }
+    return opaque(e, true);
+  }
+  // Anything else: walk it for the accesses it makes, value unknown (and
+  // lane-varying if anything in it may be, a statement included).
   bool anyVarying = false;
-  for (const Stmt *child : e->children())
+  for (const Stmt *child : e->children()) {
     if (auto *ce = dyn_cast_or_null<Expr>(child))
       anyVarying |= varying(rvalue(ce));
+    else if (child)
+      anyVarying = true;
+  }
   return opaque(e, anyVarying);
 }
 
