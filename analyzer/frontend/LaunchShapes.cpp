@@ -111,6 +111,66 @@ Changes changesOf(const VarDecl *v) {
 /// value at a launch.
 bool reassigned(const VarDecl *v) { return changesOf(v).any(); }
 
+/// A local object nothing changes after its construction: no field of it is
+/// assigned, incremented or has its address taken, no non-const method runs
+/// on it, and it is passed on only by value or by reference to const.
+bool objectUnchanged(const VarDecl *obj) {
+  auto *fd = dyn_cast_or_null<FunctionDecl>(obj->getParentFunctionOrMethod());
+  if (!fd || !fd->getBody() || reassigned(obj))
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    bool changed = false;
+    bool isV(const Expr *e) {
+      e = e->IgnoreParenImpCasts();
+      while (auto *m = dyn_cast<MemberExpr>(e)) {
+        if (m->isArrow())
+          return false;
+        e = m->getBase()->IgnoreParenImpCasts();
+      }
+      auto *d = dyn_cast<DeclRefExpr>(e);
+      return d && d->getDecl() == V;
+    }
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      changed |= b->isAssignmentOp() && isV(b->getLHS());
+      return !changed;
+    }
+    bool VisitUnaryOperator(UnaryOperator *u) {
+      changed |= (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
+                 isV(u->getSubExpr());
+      return !changed;
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *c) {
+      const CXXMethodDecl *m = c->getMethodDecl();
+      changed |= c->getImplicitObjectArgument() &&
+                 isV(c->getImplicitObjectArgument()) && (!m || !m->isConst());
+      return !changed;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *c) {
+      changed |= c->getNumArgs() >= 1 && isV(c->getArg(0)) &&
+                 (c->isAssignmentOp() || c->getOperator() == OO_PlusPlus ||
+                  c->getOperator() == OO_MinusMinus);
+      return !changed;
+    }
+    bool VisitCallExpr(CallExpr *c) {
+      const FunctionDecl *f = c->getDirectCallee();
+      for (unsigned i = 0; i < c->getNumArgs() && !changed; ++i) {
+        if (!isV(c->getArg(i)))
+          continue;
+        const ParmVarDecl *p =
+            f && i < f->getNumParams() ? f->getParamDecl(i) : nullptr;
+        QualType t = p ? p->getType() : QualType();
+        changed |= !p || (t->isReferenceType() &&
+                          !t->getPointeeType().isConstQualified());
+      }
+      return !changed;
+    }
+  } f;
+  f.V = obj;
+  f.TraverseStmt(fd->getBody());
+  return !f.changed;
+}
+
 /// `const T *`: what it points to is only read through it.
 bool pointsToConst(QualType t) {
   return t->isPointerType() && t->getPointeeType().isConstQualified();
@@ -244,6 +304,37 @@ struct HostEval {
         return elements(range, depth);
       if (v->getInit() && v->isLocalVarDecl())
         return ints(v->getInit(), depth + 1);
+      return std::nullopt;
+    }
+    if (auto *m = dyn_cast<MemberExpr>(s)) {
+      // `range.tpb` of a local object built by a constructor that sets the
+      // field in its member initializers (`Range<16> I(a, b);` with
+      // `Range(int s, int e) : start(s), tpb(N) {}`), nothing changing it
+      // after: the initializer's value, a constructor parameter standing
+      // for the argument passed to it.
+      auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+      auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+      auto *obj = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+      const CXXConstructExpr *ce =
+          obj && obj->getInit()
+              ? dyn_cast<CXXConstructExpr>(obj->getInit()->IgnoreImplicit())
+              : nullptr;
+      if (!field || m->isArrow() || !obj || !obj->isLocalVarDecl() || !ce ||
+          !ce->getConstructor() || !objectUnchanged(obj))
+        return std::nullopt;
+      for (const CXXCtorInitializer *init : ce->getConstructor()->inits()) {
+        if (init->getMember() != field || !init->getInit())
+          continue;
+        const Expr *value = init->getInit()->IgnoreParenImpCasts();
+        if (auto *pr = dyn_cast<DeclRefExpr>(value))
+          if (auto *p = dyn_cast<ParmVarDecl>(pr->getDecl())) {
+            unsigned index = p->getFunctionScopeIndex();
+            return index < ce->getNumArgs()
+                       ? ints(ce->getArg(index), depth + 1)
+                       : std::nullopt;
+          }
+        return ints(value, depth + 1);
+      }
       return std::nullopt;
     }
     if (auto *a = dyn_cast<ArraySubscriptExpr>(s)) {
