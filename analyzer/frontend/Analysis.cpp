@@ -377,9 +377,11 @@ private:
       // passes the same constant one.
       GridSource.clear();
       m.ctx.grid = {0, 0, 0};
+      ++m.ctx.generation;
       if (!choice.assumed)
         if (auto grid = launchGrid(sites, k, choice.shapes[0])) {
           m.ctx.grid = {grid->first.x, grid->first.y, grid->first.z};
+          ++m.ctx.generation;
           GridSource = "gridDim " + shapeText(grid->first) + " (the launch at " +
                        grid->second + ")";
         }

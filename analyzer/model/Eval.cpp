@@ -1,5 +1,7 @@
 #include "Eval.h"
 
+#include <atomic>
+
 #include <array>
 
 #include <algorithm>
@@ -8,6 +10,11 @@
 #include <tuple>
 
 namespace warplint {
+
+uint64_t newContextSerial() {
+  static std::atomic<uint64_t> next{1};
+  return next++;
+}
 
 int Context::addAtom(std::string name, AtomKind kind, std::string why) {
   Atom a;
@@ -178,6 +185,7 @@ void visitWithLoops(const LaneExpr &root, const Context &ctx,
 
 void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
                    const std::vector<LaneExpr> &offsets) {
+  ++ctx.generation; // roles change
   std::vector<LaneExpr> roots = exprs;
   for (const Loop &l : ctx.loops)
     for (const LaneExpr *x : {&l.init, &l.next, &l.cond})
@@ -929,7 +937,7 @@ namespace {
 /// sizes and loop conditions (nodes are hash-consed: equal conditions are
 /// the same nodes).
 struct PreparedLoops {
-  const Context *original = nullptr;
+  uint64_t serial = 0, generation = 0;
   size_t atoms = 0;
   std::vector<const Node *> conds;
   std::shared_ptr<const Context> prepared; // null: nothing to prepare
@@ -937,7 +945,8 @@ struct PreparedLoops {
 };
 
 bool sameContext(const PreparedLoops &e, const Context &ctx) {
-  if (e.original != &ctx || e.atoms != ctx.atoms.size() ||
+  if (e.serial != ctx.serial || e.generation != ctx.generation ||
+      e.atoms != ctx.atoms.size() ||
       e.conds.size() != ctx.loops.size())
     return false;
   for (size_t i = 0; i < e.conds.size(); ++i)
@@ -959,7 +968,8 @@ PreparedConditions prepareConditions(const Context &ctx,
     }
   if (!hit) {
     PreparedLoops e;
-    e.original = &ctx;
+    e.serial = ctx.serial;
+    e.generation = ctx.generation;
     e.atoms = ctx.atoms.size();
     std::vector<LaneExpr> conds;
     bool changed = false;

@@ -105,8 +105,25 @@ struct Loop {
   bool straight = false;
 };
 
+/// A number no other Context of this process has had.
+uint64_t newContextSerial();
+
 class Context {
 public:
+  Context() = default;
+  /// A copy is another context: it gets a serial of its own.
+  Context(const Context &o)
+      : atoms(o.atoms), loops(o.loops), grid(o.grid),
+        generation(o.generation), LoopForms(o.LoopForms) {}
+  Context &operator=(const Context &o) {
+    atoms = o.atoms;
+    loops = o.loops;
+    grid = o.grid;
+    generation = o.generation;
+    LoopForms = o.LoopForms;
+    serial = newContextSerial();
+    return *this;
+  }
   int addAtom(std::string name, AtomKind kind, std::string why = "");
   int addLoop(Loop loop);
   std::vector<Atom> atoms;
@@ -114,6 +131,12 @@ public:
   /// The grid the kernel is launched with, where the launch shows it (0:
   /// not known): gridDim then reads these values instead of samples.
   std::array<int64_t, 3> grid{0, 0, 0};
+  /// Identifies this context among all (caches keyed by a context use it,
+  /// not its address, which a later context may reuse), and counts the
+  /// changes made to its atoms or grid after they were built: whoever
+  /// changes an atom's kind or role, or the grid, bumps it.
+  uint64_t serial = newContextSerial();
+  uint64_t generation = 0;
 
   /// What the evaluator found out about a loop's form (loopForm()), by loop
   /// id, filled on first use. Each entry keeps the update and condition it

@@ -269,6 +269,8 @@ DataMarks markWarpUniformData(Context &ctx, const std::vector<LaneExpr> &exprs,
       if (addsUnscaled(e, a, 0))
         ctx.atoms[a].role = AtomRole::Offset;
   }
+  if (!out.atoms.empty())
+    ++ctx.generation;
   return out;
 }
 
@@ -277,6 +279,8 @@ void restoreData(Context &ctx, const DataMarks &marks) {
     ctx.atoms[marks.atoms[i]].kind = AtomKind::Data;
     ctx.atoms[marks.atoms[i]].role = marks.roles[i];
   }
+  if (!marks.atoms.empty())
+    ++ctx.generation;
 }
 
 } // namespace warplint

@@ -97,6 +97,29 @@ TEST(Eval, Masks) {
   }
 }
 
+// The loop conditions prepared for a context are kept for the next call on
+// it, until its atoms change: a value loaded per lane that the analysis
+// took as one per warp (markWarpUniformData()) and gave back is data again,
+// and a loop bounded by it is bounded by data.
+TEST(Eval, PreparedConditionsFollowTheContextsChanges) {
+  Context ctx;
+  int a = ctx.addAtom("len[t]", AtomKind::Data);
+  ctx.addLoop({"i", cst(0), loopVar(0) + cst(1),
+               bin(Op::Lt, loopVar(0), data(a))});
+  EXPECT_TRUE(prepareConditions(ctx, nullptr).data);
+  ctx.atoms[a].kind = AtomKind::Uniform;
+  ++ctx.generation;
+  PreparedConditions uniform = prepareConditions(ctx, nullptr);
+  EXPECT_FALSE(uniform.data);
+  EXPECT_TRUE(uniform.guard); // a bound the model cannot know: assumed
+  ctx.atoms[a].kind = AtomKind::Data;
+  ++ctx.generation;
+  EXPECT_TRUE(prepareConditions(ctx, nullptr).data);
+  // A context built later at the same address is another context.
+  Context copy = ctx;
+  EXPECT_NE(copy.serial, ctx.serial);
+}
+
 TEST(Eval, LoopRecurrence) {
   // for (s = 128; s > 0; s >>= 1): iteration 3 has s = 16.
   Context ctx;
