@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 namespace warplint {
 
@@ -644,9 +645,124 @@ std::optional<AccessResult> analyzeDataRows(const Access &acc,
   return r;
 }
 
+namespace {
+// A finished analysis, kept for the next access that asks the same question:
+// the same address and mask nodes (hash-consed: pointer equality is
+// structural equality), element size, cost model, block shapes and grid,
+// and the same facts about every unknown and loop they use. Kernels that
+// differ in names only, and template instantiations that differ in what
+// their accesses do not read, share their results. The key's words name
+// nodes by address; `hold` keeps those nodes alive so that no address is
+// reused while the entry lives.
+struct AccessKey {
+  std::vector<uint64_t> words;
+  bool operator==(const AccessKey &o) const { return words == o.words; }
+};
+struct AccessKeyHash {
+  size_t operator()(const AccessKey &k) const {
+    uint64_t h = 1469598103934665603ull;
+    for (uint64_t w : k.words)
+      h = (h ^ w) * 1099511628211ull;
+    return size_t(h);
+  }
+};
+struct CachedAccess {
+  std::vector<LaneExpr> hold;
+  AccessResult result;
+};
+// Per thread, as the nodes are (-j analyzes files in threads).
+thread_local std::unordered_map<AccessKey, CachedAccess, AccessKeyHash>
+    AccessCache;
+constexpr size_t AccessCacheLimit = 1 << 14;
+
+uint64_t stringHash(const std::string &s) {
+  uint64_t h = 1469598103934665603ull;
+  for (char c : s)
+    h = (h ^ uint64_t((unsigned char)c)) * 1099511628211ull;
+  return h;
+}
+
+bool accessKey(const Access &acc, const Context &ctx,
+               const std::vector<Shape> &shapes, const CostModel &cost,
+               AccessKey &key, std::vector<LaneExpr> &hold) {
+  using CostFn = Cost (*)(const Lanes &, LaneMask, int);
+  const CostFn *fn = cost.target<CostFn>();
+  if (!fn || !acc.offset)
+    return false;
+  auto node = [](const LaneExpr &e) { return uint64_t(uintptr_t(e.get())); };
+  std::vector<uint64_t> &w = key.words;
+  w = {uint64_t(uintptr_t(*fn)), node(acc.offset), node(acc.mask),
+       uint64_t(acc.elementBytes), uint64_t(ctx.grid[0]), uint64_t(ctx.grid[1]),
+       uint64_t(ctx.grid[2]), shapes.size()};
+  for (const Shape &sh : shapes)
+    w.insert(w.end(), {uint64_t(sh.x), uint64_t(sh.y), uint64_t(sh.z)});
+  hold = {acc.offset, acc.mask};
+  std::vector<int> atoms, loops;
+  auto collect = [&](const Node &n) {
+    if ((n.op == Op::Unknown || n.op == Op::Data) &&
+        size_t(n.value) < ctx.atoms.size())
+      atoms.push_back(int(n.value));
+    if ((n.op == Op::LoopVar || n.op == Op::LoopActive) &&
+        size_t(n.value) < ctx.loops.size())
+      loops.push_back(int(n.value));
+    return true;
+  };
+  visitWithLoops(acc.offset, ctx, collect);
+  if (acc.mask)
+    visitWithLoops(acc.mask, ctx, collect);
+  std::sort(atoms.begin(), atoms.end());
+  atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
+  std::sort(loops.begin(), loops.end());
+  loops.erase(std::unique(loops.begin(), loops.end()), loops.end());
+  w.push_back(atoms.size());
+  for (int a : atoms) {
+    const Atom &at = ctx.atoms[a];
+    w.insert(w.end(), {uint64_t(a), uint64_t(at.kind), uint64_t(at.role),
+                       uint64_t(at.fromData), uint64_t(at.pointer),
+                       uint64_t(at.dataBits), uint64_t(at.dataSigned),
+                       at.loadBase, node(at.loadAddress), stringHash(at.why),
+                       at.known.size()});
+    for (int64_t v : at.known)
+      w.push_back(uint64_t(v));
+    hold.push_back(at.loadAddress);
+  }
+  w.push_back(loops.size());
+  for (int l : loops) {
+    const Loop &lp = ctx.loops[l];
+    w.insert(w.end(), {uint64_t(l), node(lp.init), node(lp.next), node(lp.cond),
+                       uint64_t(int64_t(lp.iterOf)), uint64_t(lp.testAfterBody),
+                       uint64_t(lp.straight)});
+    hold.insert(hold.end(), {lp.init, lp.next, lp.cond});
+  }
+  return true;
+}
+} // namespace
+
+static AccessResult analyzeAccessUncached(const Access &acc,
+                                          const Context &ctx,
+                                          const std::vector<Shape> &shapes,
+                                          const CostModel &cost);
+
 AccessResult analyzeAccess(const Access &acc, const Context &ctx,
                            const std::vector<Shape> &shapes,
                            const CostModel &cost) {
+  AccessKey key;
+  std::vector<LaneExpr> hold;
+  if (!accessKey(acc, ctx, shapes, cost, key, hold))
+    return analyzeAccessUncached(acc, ctx, shapes, cost);
+  if (auto it = AccessCache.find(key); it != AccessCache.end())
+    return it->second.result;
+  AccessResult r = analyzeAccessUncached(acc, ctx, shapes, cost);
+  if (AccessCache.size() >= AccessCacheLimit)
+    AccessCache.clear();
+  AccessCache.emplace(std::move(key), CachedAccess{std::move(hold), r});
+  return r;
+}
+
+static AccessResult analyzeAccessUncached(const Access &acc,
+                                          const Context &ctx,
+                                          const std::vector<Shape> &shapes,
+                                          const CostModel &cost) {
   AccessResult r;
   Props pa = props(acc.offset, ctx);
   if (pa.hasData) {

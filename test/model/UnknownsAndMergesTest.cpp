@@ -110,6 +110,33 @@ TEST(Unknowns, LaunchGridIsAConstant) {
   EXPECT_EQ(representativeEnv(ctx).gridDim[0], 256);
 }
 
+// Finished analyses are shared between accesses that ask the same question
+// (same nodes, sizes, shapes, grid, and facts about every unknown and loop
+// they use): two kernels whose parameters differ in name only. A fact that
+// differs (a value the launch shows) is another question.
+TEST(Unknowns, SharedResultsFollowTheFactsTheyRestOn) {
+  auto build = [](Context &ctx, const char *name, std::vector<int64_t> known) {
+    int a = ctx.addAtom(name, AtomKind::Parameter);
+    ctx.atoms[a].known = std::move(known);
+    return Access{g() * unknown(a) * cst(4), nullptr, 4};
+  };
+  Context k1, k2, k3;
+  Access a1 = build(k1, "stride", {}), a2 = build(k2, "pitch", {}),
+         a3 = build(k3, "stride", {1});
+  EXPECT_EQ(a1.offset, a2.offset); // one node: the same question
+  const std::vector<Shape> shapes{Shape{256, 1, 1}};
+  AccessResult r1 = analyzeAccess(a1, k1, shapes, globalSectors),
+               r2 = analyzeAccess(a2, k2, shapes, globalSectors),
+               r3 = analyzeAccess(a3, k3, shapes, globalSectors);
+  EXPECT_FALSE(r1.exact);
+  EXPECT_EQ(r2.exact, r1.exact);
+  EXPECT_DOUBLE_EQ(r2.actual, r1.actual);
+  EXPECT_EQ(r2.samples.size(), r1.samples.size());
+  EXPECT_EQ(describeDependence(r2, k2).stride, "4*pitch bytes");
+  EXPECT_TRUE(r3.exact); // 'stride' = 1 at the launch: coalesced
+  EXPECT_DOUBLE_EQ(r3.actual, 4);
+}
+
 // Data a lane loads is one value per warp when every lane of each warp
 // loads it from one address under the shapes analyzed; only then.
 TEST(Unknowns, WarpUniformLoadsAreOneValuePerWarp) {
