@@ -266,6 +266,19 @@ static std::string docDirectory(const char *argv0) {
   return WARPLINT_DOC_DIR;
 }
 
+/// remark, warning or off: how findings that rest on data are reported.
+static std::optional<warplint::RuleOptions::DataMasks>
+dataLevel(const std::string &s) {
+  using L = warplint::RuleOptions::DataMasks;
+  if (s == "remark")
+    return L::Remark;
+  if (s == "warning")
+    return L::Warning;
+  if (s == "off")
+    return L::Off;
+  return std::nullopt;
+}
+
 /// What the command line sets, as a configuration over the files' own
 /// (options win).
 static warplint::Config commandLineConfig(
@@ -319,17 +332,11 @@ static std::string applyConfig(const warplint::Config &c,
     else if (rule == "constant-nonuniform-access")
       o.rules.constantThreshold = t;
   }
+  // (The configuration was validated when it was read.)
   if (c.dataMasks)
-    o.rules.dataMasks =
-        *c.dataMasks == "off"       ? warplint::RuleOptions::DataMasks::Off
-        : *c.dataMasks == "warning" ? warplint::RuleOptions::DataMasks::Warning
-                                    : warplint::RuleOptions::DataMasks::Remark;
+    o.rules.dataMasks = *dataLevel(*c.dataMasks);
   if (c.dataAddresses)
-    o.rules.dataAddresses =
-        *c.dataAddresses == "remark" ? warplint::RuleOptions::DataMasks::Remark
-        : *c.dataAddresses == "warning"
-            ? warplint::RuleOptions::DataMasks::Warning
-            : warplint::RuleOptions::DataMasks::Off;
+    o.rules.dataAddresses = *dataLevel(*c.dataAddresses);
   if (c.dataDependentBranches)
     o.rules.warnDataDependentBranches = *c.dataDependentBranches;
   if (c.headerFilter) {
@@ -683,28 +690,17 @@ int main(int argc, const char **argv) {
   opts.rules.threshold = Threshold;
   opts.rules.enabled = Rules;
   opts.rules.warnDataDependentBranches = DataBranches;
-  if (DataMasks == "off")
-    opts.rules.dataMasks = warplint::RuleOptions::DataMasks::Off;
-  else if (DataMasks == "warning")
-    opts.rules.dataMasks = warplint::RuleOptions::DataMasks::Warning;
-  else if (DataMasks == "remark")
-    opts.rules.dataMasks = warplint::RuleOptions::DataMasks::Remark;
-  else {
-    errs() << "warplint: error: --data-masks wants remark, warning or off, not '"
-           << DataMasks << "'\n";
-    return 2;
-  }
-  if (DataAddresses == "off")
-    opts.rules.dataAddresses = warplint::RuleOptions::DataMasks::Off;
-  else if (DataAddresses == "warning")
-    opts.rules.dataAddresses = warplint::RuleOptions::DataMasks::Warning;
-  else if (DataAddresses == "remark")
-    opts.rules.dataAddresses = warplint::RuleOptions::DataMasks::Remark;
-  else {
-    errs() << "warplint: error: --data-addresses wants remark, warning or "
-              "off, not '"
-           << DataAddresses << "'\n";
-    return 2;
+  for (auto [option, value, level] :
+       {std::tuple{"--data-masks", &DataMasks, &opts.rules.dataMasks},
+        std::tuple{"--data-addresses", &DataAddresses,
+                   &opts.rules.dataAddresses}}) {
+    auto parsed = dataLevel(*value);
+    if (!parsed) {
+      errs() << "warplint: error: " << option
+             << " wants remark, warning or off, not '" << *value << "'\n";
+      return 2;
+    }
+    *level = *parsed;
   }
   bool anyRule = false;
   for (const warplint::RuleInfo &r : warplint::allRules())

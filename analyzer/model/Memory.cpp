@@ -69,19 +69,26 @@ static int distinctInRanges(const int64_t *first, const int64_t *last, int n) {
   return int(std::unique(values, values + m) - values);
 }
 
-int sectorsForRequest(const Lanes &addr, LaneMask active, int bytes) {
+// Distinct units of 2^shift bytes that the active lanes' elements touch.
+static int distinctUnits(const Lanes &addr, LaneMask active, int bytes,
+                         int shift) {
   int64_t first[WarpSize], last[WarpSize];
+  const int64_t low = (int64_t(1) << shift) - 1;
   int n = 0;
   for (int l = 0; l < WarpSize; ++l) {
     if (!((active >> l) & 1))
       continue;
-    // The last byte's sector counted from the first, which cannot overflow
+    // The last byte's unit counted from the first, which cannot overflow
     // (an address may be any int64 the evaluator wrapped to).
-    first[n] = addr[l] >> 5;
-    last[n] = first[n] + (((addr[l] & 31) + bytes - 1) >> 5);
+    first[n] = addr[l] >> shift;
+    last[n] = first[n] + (((addr[l] & low) + std::max(bytes, 1) - 1) >> shift);
     ++n;
   }
   return distinctInRanges(first, last, n);
+}
+
+int sectorsForRequest(const Lanes &addr, LaneMask active, int bytes) {
+  return distinctUnits(addr, active, bytes, 5);
 }
 
 int idealSectors(int activeLanes, int bytes) {
@@ -155,16 +162,7 @@ BankConflict worstBank(const Lanes &addr, LaneMask active, int bytes) {
 
 // Bytes of the distinct words the lanes of `a` touch.
 static int distinctWordBytes(const Lanes &addr, LaneMask a, int bytes) {
-  int64_t first[WarpSize], last[WarpSize];
-  int n = 0;
-  for (int l = 0; l < WarpSize; ++l) {
-    if (!((a >> l) & 1))
-      continue;
-    first[n] = addr[l] >> 2;
-    last[n] = first[n] + (((addr[l] & 3) + std::max(bytes, 1) - 1) >> 2);
-    ++n;
-  }
-  return 4 * distinctInRanges(first, last, n);
+  return 4 * distinctUnits(addr, a, bytes, 2);
 }
 
 Cost sharedWavefronts(const Lanes &addr, LaneMask active, int bytes) {
