@@ -4,6 +4,8 @@
 #include "model/Explain.h"
 #include "model/Memory.h"
 
+#include "TestNames.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -393,12 +395,7 @@ INSTANTIATE_TEST_SUITE_P(
                   return Access{loaded(c, "v[g]", g(), 8) * cst(4), nullptr, 4};
                 },
                 sharedWavefronts, 2.5, 4.5, 1, 1, false}),
-    [](const auto &info) {
-      std::string s;
-      for (char c : std::string(info.param.name))
-        s += isalnum((unsigned char)c) ? c : '_';
-      return s;
-    });
+    rowName);
 
 TEST(DataAddresses, PointersLoadedPerLaneAreNotDrawn) {
   Context ctx;

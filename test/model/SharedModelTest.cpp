@@ -2,6 +2,8 @@
 // the wavefronts/request Nsight Compute measured on an H200.
 #include "model/Memory.h"
 
+#include "TestNames.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -65,12 +67,7 @@ INSTANTIATE_TEST_SUITE_P(
         // 16x16 blocks on a 16-wide tile read by column: words 16 apart
         // alternate between banks 0 and 16 (then 1 and 17): 8-way.
         Row{"16x16 column", x() * cst(16) + y(), 4, B16x16, 8, 1}),
-    [](const auto &info) {
-      std::string s;
-      for (char c : std::string(info.param.name))
-        s += isalnum((unsigned char)c) ? c : '_';
-      return s;
-    });
+    rowName);
 
 // 8- and 16-byte accesses with partial, split and broadcast lane patterns,
 // against what Nsight Compute measured for each on an H200
@@ -159,12 +156,7 @@ INSTANTIATE_TEST_SUITE_P(
                 [] { return bin(Op::Div, lane(), cst(8)); }, nullptr, 2, 2},
         WideRow{"f4 8 distinct", 16,
                 [] { return bin(Op::Rem, lane(), cst(8)); }, nullptr, 4, 4}),
-    [](const auto &info) {
-      std::string s;
-      for (char c : std::string(info.param.name))
-        s += isalnum((unsigned char)c) ? c : '_';
-      return s;
-    });
+    rowName);
 
 TEST(SharedModel, WorstBankNamesTheLanes) {
   Lanes a;
