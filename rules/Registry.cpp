@@ -114,6 +114,11 @@ std::string formatFigure(double v) {
   return buf;
 }
 
+std::string formatEstimate(double v) {
+  // A mean of random draws: one decimal says what it can.
+  return formatFigure(std::round(v * 10) / 10);
+}
+
 } // namespace warplint
 
 namespace warplint {
@@ -161,10 +166,7 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
   if (!shared && r.dataElementOffset &&
       r.agreeActual < threshold * r.agreeIdeal - 1e-9)
     return std::nullopt;
-  // A draw's mean: one decimal says what it can.
-  auto about = [](double v) {
-    return formatFigure(std::round(v * 10) / 10);
-  };
+  auto about = formatEstimate;
   auto units = [&](double v) {
     std::string n = about(v);
     return n + " " + unit + (n == "1" ? "" : "s");

@@ -226,6 +226,8 @@ bool ruleEnabled(const std::string &enabled, const std::string &id);
 
 /// "4", "4.5", "4.88": figures as the messages print them.
 std::string formatFigure(double v);
+/// An estimate's figure (a mean of random draws), to one decimal.
+std::string formatEstimate(double v);
 
 } // namespace warplint
 

@@ -836,9 +836,7 @@ private:
       msg += "not evaluated: " + r.unknownReason;
       if (r.dataEstimated) {
         std::string unit = ar.space == "global" ? " sector" : " wavefront";
-        auto about = [](double v) {
-          return formatFigure(std::round(v * 10) / 10);
-        };
+        auto about = formatEstimate;
         msg += "; with the data drawn at random, " + about(r.randomActual) +
                unit + (about(r.randomActual) == "1" ? "" : "s") +
                " per request (ideal " + about(r.randomIdeal) + "), " +

@@ -162,20 +162,14 @@ bool parseConfig(const std::string &text, const std::string &name,
       return bad("Thresholds: " + rule + " must be a number greater than 1");
     c.thresholds[rule] = t;
   }
-  if (raw.DataMasks) {
-    if (*raw.DataMasks != "remark" && *raw.DataMasks != "warning" &&
-        *raw.DataMasks != "off")
-      return bad("DataMasks wants remark, warning or off, not '" +
-                 *raw.DataMasks + "'");
-    c.dataMasks = raw.DataMasks;
-  }
-  if (raw.DataAddresses) {
-    if (*raw.DataAddresses != "remark" && *raw.DataAddresses != "warning" &&
-        *raw.DataAddresses != "off")
-      return bad("DataAddresses wants remark, warning or off, not '" +
-                 *raw.DataAddresses + "'");
-    c.dataAddresses = raw.DataAddresses;
-  }
+  for (auto [key, value] : {std::pair{"DataMasks", &raw.DataMasks},
+                             std::pair{"DataAddresses", &raw.DataAddresses}})
+    if (*value && **value != "remark" && **value != "warning" &&
+        **value != "off")
+      return bad(std::string(key) + " wants remark, warning or off, not '" +
+                 **value + "'");
+  c.dataMasks = raw.DataMasks;
+  c.dataAddresses = raw.DataAddresses;
   c.dataDependentBranches = raw.DataDependentBranches;
   c.headerFilter = raw.HeaderFilter;
   c.inheritParentConfig = raw.InheritParentConfig.value_or(false);

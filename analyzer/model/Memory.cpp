@@ -198,8 +198,6 @@ Cost sharedWavefronts(const Lanes &addr, LaneMask active, int bytes) {
     bytesIn[p] = distinctWordBytes(addr, a, bytes);
   }
   const bool full = active == AllLanes;
-  int idealBytes = 0; // per pair, summed in wavefronts below
-  double ideal = 0;
   for (int q = 0; q < phases; q += 2) {
     LaneMask pair = active & (phaseMask(per, q) | phaseMask(per, q + 1));
     if (!pair)
@@ -209,16 +207,10 @@ Cost sharedWavefronts(const Lanes &addr, LaneMask active, int bytes) {
     bool merged = mayMerge && together <= 128 &&
                   worstBank(addr, pair, bytes).degree <= 1;
     c.actual += merged ? 1 : degree[q] + degree[q + 1];
-    if (bytes == 16)
-      ideal += std::max(1, (together + 127) / 128);
-    else
-      idealBytes += together;
+    c.ideal += std::max(1, (together + 127) / 128);
   }
-  if (bytes == 8)
-    ideal = c.actual == 1 && full ? 1 : std::max(1, (idealBytes + 127) / 128);
   if (!full) // a partial request: what its active lanes' bytes fill
-    ideal = std::max(1, (__builtin_popcount(active) * bytes + 127) / 128);
-  c.ideal = ideal;
+    c.ideal = std::max(1, (__builtin_popcount(active) * bytes + 127) / 128);
   return c;
 }
 
