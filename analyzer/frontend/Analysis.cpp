@@ -336,7 +336,8 @@ private:
 
   void analyzeKernelNow(const FunctionDecl *k, const LaunchSites &sites) {
     auto bindings = launchBindings(sites, k);
-    KernelModel m = walkKernel(*AC, k, Opts.params, bindings);
+    auto relations = launchRelations(sites, k);
+    KernelModel m = walkKernel(*AC, k, Opts.params, bindings, relations);
     int dims = dimsUsed(m);
     // A kernel in a header several files of the run include: each
     // configuration (place, instantiation, block shapes, launch values) is
@@ -349,6 +350,9 @@ private:
       for (int64_t v : values.first)
         context += std::to_string(v) + ",";
     }
+    for (const auto &[index, r] : relations)
+      context += " p" + std::to_string(index) + "=p" + std::to_string(r.base) +
+                 "+" + std::to_string(r.offset);
     std::vector<ShapeChoice> choices =
         chooseShapes(*AC, k, sites, Opts.blockDim, dims);
     // Several launch configurations: their access findings are gathered,
@@ -567,6 +571,9 @@ private:
                                " assumed (" + choice.source + ")");
     if (r.guardAssumed)
       ar.assumptions.push_back("bounds guards hold for whole warps");
+    for (int a : r.dependsOn)
+      if (!m.ctx.atoms[a].related.empty())
+        ar.assumptions.push_back(m.ctx.atoms[a].related);
     if (!GridSource.empty() && (readsGridDim(site.access.offset, m.ctx) ||
                                 readsGridDim(site.access.mask, m.ctx)))
       ar.assumptions.push_back(GridSource);
@@ -874,8 +881,8 @@ private:
       msg += ", " + formatFigure(r.activeLanes) + " active lanes";
       if (!r.exact) {
         msg += "; depends on";
-        for (const std::string &d : ar.dependsOn)
-          msg += " '" + d + "'";
+        for (size_t i = 0; i < ar.dependsOn.size(); ++i)
+          msg += std::string(i ? ", '" : " '") + ar.dependsOn[i] + "'";
         if (shapeAssumed)
           msg += ar.dependsOn.empty() ? " the block shape" : " and the block shape";
       }

@@ -412,7 +412,8 @@ KernelRecord::Issue estimateKernelIssue(const FunctionDecl *k,
     std::string v = "'" + a.name + "' = " +
                     std::to_string(representativeValue(a));
     out.assumptions.push_back(
-        a.known.empty() ? v + " (not known)"
+        a.known.empty() ? v + " (not known" +
+                              (a.related.empty() ? "" : "; " + a.related) + ")"
                         : v + (a.knownFrom.empty() ? "" : " (" + a.knownFrom +
                                                               ")"));
   }

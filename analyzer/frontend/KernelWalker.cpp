@@ -269,9 +269,10 @@ static void mergeUnrolledIterations(KernelModel &m) {
 
 KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
                        const std::map<std::string, int64_t> &params,
-                       const ParamBindings &bindings) {
+                       const ParamBindings &bindings,
+                       const ParamRelations &relations) {
   KernelModel m;
-  detail::Walker w(ac, m, params, bindings);
+  detail::Walker w(ac, m, params, bindings, relations);
   detail::Walker::weightMemo().clear();
   w.walkFunction(kernel);
   std::vector<LaneExpr> exprs;

@@ -11,6 +11,7 @@
 #ifndef WARPLINT_FRONTEND_KERNELWALKER_H
 #define WARPLINT_FRONTEND_KERNELWALKER_H
 
+#include "LaunchShapes.h"
 #include "model/Memory.h"
 #include "rules/Rule.h"
 
@@ -157,11 +158,17 @@ struct KernelModel {
 using ParamBindings =
     std::map<unsigned, std::pair<std::vector<int64_t>, std::string>>;
 
+/// Parameters the launch sites pass as another parameter plus a constant,
+/// by parameter index (launchRelations()).
+using ParamRelations = std::map<unsigned, ParamRelation>;
+
 /// `params`: integer kernel parameters whose value the user gave (--param);
-/// `bindings`: those the launch sites fix (a --param wins).
+/// `bindings`: those the launch sites fix (a --param wins); `relations`:
+/// those that stand for another parameter plus a constant.
 KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
                        const std::map<std::string, int64_t> &params = {},
-                       const ParamBindings &bindings = {});
+                       const ParamBindings &bindings = {},
+                       const ParamRelations &relations = {});
 
 } // namespace warplint
 

@@ -171,6 +171,122 @@ bool objectUnchanged(const VarDecl *obj) {
   return !f.changed;
 }
 
+/// `e` as a linear form of host variables (HostLinear), or none. A local
+/// initialised once and never changed stands for its initialiser, a field of
+/// a local object for the constructor argument its member initializer takes
+/// (`Range<16> I(first + 2, last)` with `Range(int s, int e) : start(s)`), so
+/// that two arguments of one launch compare through what they were built from.
+std::optional<HostLinear> linearOf(ASTContext &ac, const Expr *e, int depth) {
+  if (!e || depth > 8 || e->isValueDependent() ||
+      !e->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult r;
+  if (!e->HasSideEffects(ac) && e->EvaluateAsInt(r, ac))
+    return HostLinear{{}, r.Val.getInt().getExtValue(), true};
+  const Expr *s = e->IgnoreParenImpCasts();
+  if (auto *c = dyn_cast<ExplicitCastExpr>(s))
+    return c->getCastKind() == CK_IntegralCast || c->getCastKind() == CK_NoOp
+               ? linearOf(ac, c->getSubExpr(), depth + 1)
+               : std::nullopt;
+  // Coefficients and constants stay far from overflow.
+  constexpr int64_t Limit = int64_t(1) << 40;
+  auto bounded = [&](std::optional<HostLinear> f) -> std::optional<HostLinear> {
+    if (!f || std::llabs(f->constant) > Limit)
+      return std::nullopt;
+    for (auto it = f->terms.begin(); it != f->terms.end();) {
+      if (std::llabs(it->second) > Limit)
+        return std::nullopt;
+      it = it->second ? std::next(it) : f->terms.erase(it);
+    }
+    return f;
+  };
+  if (auto *d = dyn_cast<DeclRefExpr>(s)) {
+    auto *v = dyn_cast<VarDecl>(d->getDecl());
+    if (!v)
+      return std::nullopt;
+    bool changed = reassigned(v);
+    if (v->isLocalVarDecl() && !changed && v->getInit())
+      if (auto f = linearOf(ac, v->getInit(), depth + 1); f && f->stable)
+        return f;
+    // A variable is a term as it is: both arguments read it at the launch.
+    bool stable = !changed && (isa<ParmVarDecl>(v) || v->isLocalVarDecl() ||
+                               v->getType().isConstQualified());
+    return HostLinear{{{v, 1}}, 0, stable};
+  }
+  if (auto *m = dyn_cast<MemberExpr>(s)) {
+    auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+    auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+    auto *obj = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    const CXXConstructExpr *ce =
+        obj && obj->getInit()
+            ? dyn_cast<CXXConstructExpr>(obj->getInit()->IgnoreImplicit())
+            : nullptr;
+    if (!field || m->isArrow() || !obj || !obj->isLocalVarDecl() || !ce ||
+        !ce->getConstructor() || !objectUnchanged(obj))
+      return std::nullopt;
+    for (const CXXCtorInitializer *init : ce->getConstructor()->inits()) {
+      if (init->getMember() != field || !init->getInit())
+        continue;
+      const Expr *value = init->getInit()->IgnoreParenImpCasts();
+      if (auto *pr = dyn_cast<DeclRefExpr>(value))
+        if (auto *p = dyn_cast<ParmVarDecl>(pr->getDecl())) {
+          unsigned index = p->getFunctionScopeIndex();
+          auto f = index < ce->getNumArgs()
+                       ? linearOf(ac, ce->getArg(index), depth + 1)
+                       : std::nullopt;
+          return f && f->stable ? f : std::nullopt;
+        }
+      Expr::EvalResult c;
+      if (!value->isValueDependent() && value->EvaluateAsInt(c, ac))
+        return HostLinear{{}, c.Val.getInt().getExtValue(), true};
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  if (auto *u = dyn_cast<UnaryOperator>(s)) {
+    if (u->getOpcode() == UO_Plus)
+      return linearOf(ac, u->getSubExpr(), depth + 1);
+    if (u->getOpcode() != UO_Minus)
+      return std::nullopt;
+    auto f = linearOf(ac, u->getSubExpr(), depth + 1);
+    if (!f)
+      return std::nullopt;
+    f->constant = -f->constant;
+    for (auto &[v, k] : f->terms)
+      k = -k;
+    return f;
+  }
+  auto *b = dyn_cast<BinaryOperator>(s);
+  if (!b || (b->getOpcode() != BO_Add && b->getOpcode() != BO_Sub &&
+             b->getOpcode() != BO_Mul))
+    return std::nullopt;
+  auto l = linearOf(ac, b->getLHS(), depth + 1);
+  auto r2 = l ? linearOf(ac, b->getRHS(), depth + 1) : std::nullopt;
+  if (!l || !r2)
+    return std::nullopt;
+  HostLinear out;
+  out.stable = l->stable && r2->stable;
+  if (b->getOpcode() == BO_Mul) {
+    // One side a constant: it scales the other.
+    if (!l->terms.empty() && !r2->terms.empty())
+      return std::nullopt;
+    const HostLinear &k = l->terms.empty() ? *l : *r2;
+    const HostLinear &f = l->terms.empty() ? *r2 : *l;
+    if (std::llabs(k.constant) > (int64_t(1) << 20))
+      return std::nullopt;
+    out.constant = f.constant * k.constant;
+    for (const auto &[v, c] : f.terms)
+      out.terms[v] = c * k.constant;
+    return bounded(out);
+  }
+  int64_t sign = b->getOpcode() == BO_Add ? 1 : -1;
+  out.constant = l->constant + sign * r2->constant;
+  out.terms = l->terms;
+  for (const auto &[v, c] : r2->terms)
+    out.terms[v] += sign * c;
+  return bounded(out);
+}
+
 /// `const T *`: what it points to is only read through it.
 bool pointsToConst(QualType t) {
   return t->isPointerType() && t->getPointeeType().isConstQualified();
@@ -979,9 +1095,16 @@ public:
             HostEval{AC, Facts, launcher->getCanonicalDecl(), nullptr, &c});
     else
       evals.push_back(HostEval{AC, Facts});
-    if (!k || !block)
+    if (!k)
       return;
     k = k->getCanonicalDecl();
+    // The arguments as linear forms, for relations between parameters.
+    std::vector<std::optional<HostLinear>> forms;
+    for (unsigned i = 0; withArgs && i < call->getNumArgs(); ++i)
+      forms.push_back(linearOf(AC, call->getArg(i), 0));
+    Out.forms[k].push_back(std::move(forms));
+    if (!block)
+      return;
     std::string where = whereIs(call);
     if (foreign) {
       // The launch and the calls in other files that set its values.
@@ -1213,24 +1336,96 @@ std::optional<int64_t> launchBound(ASTContext &ac, const FunctionDecl *k) {
 
 namespace warplint {
 
+/// "the launch at main.cu:52", "the launches at a.cu:3, a.cu:9, ...".
+static std::string launchesText(std::vector<std::string> where) {
+  where.erase(std::unique(where.begin(), where.end()), where.end());
+  if (where.empty())
+    return "the launches";
+  std::string text = where.size() == 1 ? "the launch at " + where[0]
+                                       : "the launches at " + where[0];
+  for (size_t i = 1; i < where.size() && i < 4; ++i)
+    text += ", " + where[i];
+  if (where.size() > 4)
+    text += ", ...";
+  return text;
+}
+
 std::map<unsigned, std::pair<std::vector<int64_t>, std::string>>
 launchBindings(const LaunchSites &sites, const FunctionDecl *kernel) {
   std::map<unsigned, std::pair<std::vector<int64_t>, std::string>> out;
   auto it = sites.args.find(kernel->getCanonicalDecl());
   if (it == sites.args.end())
     return out;
-  for (const auto &[index, av] : it->second) {
-    if (!av.allConstant || av.values.empty())
+  for (const auto &[index, av] : it->second)
+    if (av.allConstant && !av.values.empty())
+      out[index] = {av.values, launchesText(av.where)};
+  return out;
+}
+
+std::map<unsigned, ParamRelation> launchRelations(const LaunchSites &sites,
+                                                  const FunctionDecl *kernel) {
+  std::map<unsigned, ParamRelation> out;
+  const FunctionDecl *k = kernel->getCanonicalDecl();
+  auto it = sites.forms.find(k);
+  if (it == sites.forms.end() || it->second.empty() || sites.foreign.count(k))
+    return out;
+  const auto &launches = it->second;
+  auto bound = launchBindings(sites, kernel);
+  unsigned n = kernel->getNumParams();
+  // The parameters every launch passes a form with variables in.
+  std::vector<unsigned> open;
+  for (unsigned p = 0; p < n; ++p) {
+    if (bound.count(p) ||
+        !kernel->getParamDecl(p)->getType()->isIntegralOrEnumerationType())
       continue;
-    std::vector<std::string> where = av.where;
-    where.erase(std::unique(where.begin(), where.end()), where.end());
-    std::string text = where.size() == 1 ? "the launch at " + where[0]
-                                         : "the launches at " + where[0];
-    for (size_t i = 1; i < where.size() && i < 4; ++i)
-      text += ", " + where[i];
-    if (where.size() > 4)
-      text += ", ...";
-    out[index] = {av.values, text};
+    bool all = true;
+    for (const auto &args : launches)
+      all &= p < args.size() && args[p] && !args[p]->terms.empty();
+    if (all)
+      open.push_back(p);
+  }
+  // p and q relate when every launch passes them the same variables and one
+  // difference of constants.
+  auto offset = [&](unsigned p, unsigned q) -> std::optional<int64_t> {
+    std::optional<int64_t> d;
+    for (const auto &args : launches) {
+      if (args[p]->terms != args[q]->terms)
+        return std::nullopt;
+      int64_t x = args[p]->constant - args[q]->constant;
+      if (d && *d != x)
+        return std::nullopt;
+      d = x;
+    }
+    return d;
+  };
+  std::vector<char> grouped(n);
+  for (unsigned p : open) {
+    if (grouped[p])
+      continue;
+    std::vector<unsigned> group{p};
+    for (unsigned q : open)
+      if (q > p && !grouped[q] && offset(q, p))
+        group.push_back(q);
+    if (group.size() < 2)
+      continue;
+    // The base: the smallest constant in size at the first launch (the
+    // variable passed as it is), then the first.
+    unsigned base = group[0];
+    for (unsigned q : group)
+      if (std::llabs(launches[0][q]->constant) <
+          std::llabs(launches[0][base]->constant))
+        base = q;
+    auto args = sites.args.find(k);
+    for (unsigned q : group) {
+      grouped[q] = 1;
+      if (q == base)
+        continue;
+      std::vector<std::string> where;
+      if (args != sites.args.end())
+        if (auto a = args->second.find(q); a != args->second.end())
+          where = a->second.where;
+      out[q] = {base, *offset(q, base), launchesText(where)};
+    }
   }
   return out;
 }

@@ -25,6 +25,16 @@ struct CallValues {
   std::vector<std::optional<std::vector<int64_t>>> arrays;
   std::string where;
 };
+/// A host integer expression as a sum of variables times constants plus a
+/// constant (`ifirst + 2`, `2 * n - 1`), read at a launch.
+struct HostLinear {
+  std::map<const clang::ValueDecl *, int64_t> terms; // no zero coefficients
+  int64_t constant = 0;
+  /// Every variable in it keeps its value through its function (so the form
+  /// still holds where a later launch reads a local initialised with it).
+  bool stable = true;
+};
+
 /// Calls of functions, by function (canonical declaration).
 using CallsByFunction =
     std::map<const clang::FunctionDecl *, std::vector<CallValues>>;
@@ -62,6 +72,13 @@ struct LaunchSites {
     bool allConstant = true;
   };
   std::map<const clang::FunctionDecl *, std::map<unsigned, ArgValues>> args;
+  /// Every launch of a kernel, in source order: its integer arguments as
+  /// linear forms of host variables, by argument (none where an argument is
+  /// not one), or nothing at all for a launch whose arguments are not read
+  /// (cudaLaunchKernel). launchRelations() reads them.
+  std::map<const clang::FunctionDecl *,
+           std::vector<std::vector<std::optional<HostLinear>>>>
+      forms;
   /// Kernels whose launches are in other files (ProjectLaunches.h): the
   /// files, "main.cu" or "main.cu and 2 other files".
   std::map<const clang::FunctionDecl *, std::string> foreign;
@@ -81,6 +98,22 @@ LaunchSites collectLaunchSites(clang::ASTContext &ac,
 /// constant for, by parameter index: values and "the launch at main.cu:52".
 std::map<unsigned, std::pair<std::vector<int64_t>, std::string>>
 launchBindings(const LaunchSites &sites, const clang::FunctionDecl *kernel);
+
+/// A kernel parameter every launch passes as another parameter's value plus
+/// one constant (`kernel<<<g, b>>>(first + 2, ..., first)`: parameter 0 is
+/// parameter `base` + 2), and where those launches are.
+struct ParamRelation {
+  unsigned base = 0;
+  int64_t offset = 0;
+  std::string where;
+};
+/// The parameters launchBindings() does not fix that relate to another this
+/// way at every launch of `kernel` in the translation unit (none when a
+/// launch is in another file or its arguments are not read). Each relates to
+/// the parameter of its group with the smallest offset, which relates to
+/// nothing.
+std::map<unsigned, ParamRelation> launchRelations(const LaunchSites &sites,
+                                                  const clang::FunctionDecl *kernel);
 
 /// The grid every launch of `kernel` with block `block` uses, and where the
 /// first of them is; none when a launch's grid is not a constant or two

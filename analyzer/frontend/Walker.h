@@ -134,8 +134,9 @@ class Walker {
 public:
   Walker(ASTContext &ac, KernelModel &m,
          const std::map<std::string, int64_t> &params,
-         const ParamBindings &bindings)
-      : AC(ac), M(m), Params(params), Bindings(bindings) {}
+         const ParamBindings &bindings, const ParamRelations &relations)
+      : AC(ac), M(m), Params(params), Bindings(bindings),
+        Relations(relations) {}
 
   void walkFunction(const FunctionDecl *fd) { stmt(fd->getBody()); }
 
@@ -144,6 +145,7 @@ private:
   KernelModel &M;
   const std::map<std::string, int64_t> &Params;
   const ParamBindings &Bindings;
+  const ParamRelations &Relations;
   VarEnv Env;
   LaneExpr OuterMask; // condition for reaching the current function
   LaneExpr Mask;      // condition within the current function

@@ -52,6 +52,26 @@ Val Walker::param(const ParmVarDecl *p) {
     auto given = Params.find(p->getName().str());
     if (given != Params.end())
       return intVal(cst(given->second));
+    // Passed as another parameter plus a constant at every launch: that sum.
+    auto *fd = dyn_cast<FunctionDecl>(p->getDeclContext());
+    auto rel = Relations.find(p->getFunctionScopeIndex());
+    if (fd && rel != Relations.end() &&
+        rel->second.base < fd->getNumParams()) {
+      const ParmVarDecl *b = fd->getParamDecl(rel->second.base);
+      Val base = param(b);
+      if (base.v && base.v->op == Op::Unknown) {
+        Atom &a = M.ctx.atoms[size_t(base.v->value)];
+        int64_t c = rel->second.offset;
+        std::string text = "'" + p->getName().str() + "' = '" + a.name + "'" +
+                           (c > 0   ? " + " + std::to_string(c)
+                            : c < 0 ? " - " + std::to_string(-c)
+                                    : "");
+        if (a.related.find(text) == std::string::npos)
+          a.related += (a.related.empty() ? "" : ", ") + text + " (" +
+                       rel->second.where + ")";
+      }
+      return intVal(bin(Op::Add, base.v, cst(rel->second.offset)));
+    }
   }
   auto it = ParamAtoms.find(p);
   if (it == ParamAtoms.end()) {

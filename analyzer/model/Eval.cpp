@@ -200,6 +200,11 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
         if (a.role == AtomRole::Size || (a.role == AtomRole::Log2Size && !log2))
           a.role = log2 ? AtomRole::Log2Size : AtomRole::Shift;
       }
+      // `hi - lo` of two unknowns: `lo` is where a range starts.
+      if (n.op == Op::Sub && n.a && n.a->op == Op::Unknown && n.b &&
+          n.b->op == Op::Unknown && n.a->value != n.b->value &&
+          size_t(n.b->value) < ctx.atoms.size())
+        ctx.atoms[n.b->value].origin = true;
       return true;
     });
   // Offsets: atoms that some lane-varying address adds, and that no

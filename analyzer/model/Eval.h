@@ -67,6 +67,13 @@ struct Atom {
   /// unknown takes only these, and `knownFrom` says where they come from.
   std::vector<int64_t> known;
   std::string knownFrom;
+  /// Parameters the launches pass as this one plus a constant, as a user
+  /// reads them ("'start' = 'first' + 2 (the launch at main.cu:52)").
+  std::string related;
+  /// Subtracted from another unknown (`last - first + 1`): the start of a
+  /// range, whose representative value is 0 so that the range keeps a
+  /// size's (two sizes at one value would make it empty).
+  bool origin = false;
   /// A value read from memory as it changes (an atomic's old value): an
   /// address may build on it, but a condition on it is a condition on data.
   bool fromData = false;

@@ -119,6 +119,11 @@ std::vector<std::string> laneSources(const LaneExpr &e, const Context &ctx) {
 }
 
 static std::string rangeOf(const Atom &a) {
+  if (!a.related.empty() && a.known.empty()) {
+    Atom plain = a;
+    plain.related.clear();
+    return rangeOf(plain) + " (with " + a.related + ")";
+  }
   if (!a.known.empty()) {
     std::string v;
     for (int64_t x : a.known)

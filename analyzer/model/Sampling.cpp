@@ -26,6 +26,8 @@ int64_t representativeValue(const Atom &a) {
   // lines up with it (1024 + 1).
   if (a.role == AtomRole::Offset)
     return 1025;
+  if (a.role == AtomRole::Size && a.origin)
+    return 0;
   return a.role == AtomRole::Size ? 1024 : 10;
 }
 
@@ -68,6 +70,24 @@ Env representativeEnv(const Context &ctx) {
   return env;
 }
 
+/// Samples of several unknowns never take one value together; one assignment
+/// where the sizes do asks whether a difference of two (`last - first + 1`)
+/// matters.
+static void coincide(const Context &ctx, const Props &p, std::vector<Env> &out) {
+  int sizes = 0;
+  for (int u : p.unknowns)
+    sizes += ctx.atoms[u].known.empty() && sampledAsSize(ctx.atoms[u].role);
+  if (sizes < 2)
+    return;
+  Env env = out.front();
+  env.realistic = false;
+  for (int u : p.unknowns)
+    if (ctx.atoms[u].known.empty() && sampledAsSize(ctx.atoms[u].role))
+      env.unknowns[u] = 1024;
+  out.push_back(env);
+}
+
+
 std::vector<Env> unknownAssignments(const Context &ctx, const Props &p) {
   std::vector<Env> out{representativeEnv(ctx)};
   if (p.unknowns.empty() && !p.usesGridDim)
@@ -80,6 +100,8 @@ std::vector<Env> unknownAssignments(const Context &ctx, const Props &p) {
   // rarely put all of them in their realistic range at once).
   for (int pass = 0; pass < 2; ++pass) {
     bool realistic = pass == 1;
+    if (realistic && !allKnown)
+      coincide(ctx, p, out);
     int n = allKnown ? 0 : realistic ? NumRealistic : NumSamples;
     if (allKnown && pass == 0) {
       n = 1;

@@ -35,6 +35,14 @@ run symbolic --format=json "$fx/unknown-values.cu"
 expect_rc symbolic 0
 json symbolic "[(a['exact'], a['sectors_per_request_range'], a['depends_on']) for a in d['accesses'] if a['expr'] == 'in[g * s]' and a['kernel'] == 'runtimeStride'] == [(False, [4, 32], ['s'])]"
 json symbolic "any(\"4*s bytes apart\" in x['message'] and \"assuming 's' >= 32\" in x['message'] for x in d['diagnostics'])"
+
+# A parameter the launch passes as another plus a constant is that sum, and
+# the access's assumptions say so and where.
+run related --format=json "$fx/launch-relations.cu"
+expect_rc related 0
+json related "[a['sectors_per_request'] for a in d['accesses'] if a['kernel'] == 'halo' and a['op'] == 'load'] == [9]"
+json related "[a['assumptions'][-1] for a in d['accesses'] if a['kernel'] == 'halo' and a['op'] == 'load'] == [\"'start' = 'first' + 2 (the launch at launch-relations.cu:73)\"]"
+json related "[a['depends_on'] for a in d['accesses'] if a['kernel'] == 'changed' and a['op'] == 'load'] == [['start', 'first']]"
 # A verified fix as an edit of the source: the tile's inner extent, a
 # literal replaced, a macro extended; clang-style text shows it as a fix-it
 # under the declaration. Layouts with no verified fix carry none.

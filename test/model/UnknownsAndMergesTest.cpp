@@ -217,6 +217,29 @@ TEST(Unknowns, OffsetsAreAddedAndNeverScaled) {
   EXPECT_TRUE(isRealistic(ctx.atoms[z0], 0));
 }
 
+TEST(Unknowns, RangesStartAtZero) {
+  // in[g * (last - first + 1)]: `first` starts a range, so its
+  // representative is 0 and the row keeps a size's length (1025 elements,
+  // 32 sectors); `last` stays a size. Both at one value would make the row
+  // one element long: the dependence on them is reported, not hidden.
+  Context ctx;
+  int first = ctx.addAtom("first", AtomKind::Parameter);
+  int last = ctx.addAtom("last", AtomKind::Parameter);
+  LaneExpr n = unknown(last) - unknown(first) + cst(1);
+  Access acc{g() * n * cst(4), nullptr, 4};
+  classifyAtoms(ctx, {acc.offset}, {acc.offset});
+  EXPECT_TRUE(ctx.atoms[first].origin);
+  EXPECT_FALSE(ctx.atoms[last].origin);
+  EXPECT_EQ(representativeValue(ctx.atoms[first]), 0);
+  EXPECT_EQ(representativeValue(ctx.atoms[last]), 1024);
+  AccessResult r = analyzeAccess(acc, ctx, {Shape{256, 1, 1}}, globalSectors);
+  ASSERT_TRUE(r.evaluated) << r.unknownReason;
+  EXPECT_DOUBLE_EQ(r.actual, 32);
+  EXPECT_FALSE(r.exact);
+  EXPECT_DOUBLE_EQ(r.minActual, 4);
+  EXPECT_EQ(r.dependsOn.size(), 2u);
+}
+
 // --- expressions that scale -------------------------------------------------
 
 TEST(Scale, EqualExpressionsAreOneNode) {
