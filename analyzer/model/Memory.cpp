@@ -831,6 +831,13 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   };
   Totals rep;
   run(0, 0, true, rep);
+  if (rep.requests == 0 && !rep.undefined && all.usesBlockIdx) {
+    // No lane of the first blocks runs it: a boundary condition, perhaps,
+    // that only the last blocks of the grid take.
+    enumeration.fromTheEnd();
+    rep = Totals();
+    run(0, 0, true, rep);
+  }
   for (const auto &[actual, ideal] : perEnv)
     if (ideal > 0 && actual / ideal > r.worstRatio)
       r.worstRatio = actual / ideal;

@@ -165,6 +165,9 @@ void EnvEnumeration::apply(Env &env, int e) const {
   env.blockIdx[0] = e;
   env.blockIdx[1] = (5 * e + 1) % NumEnumerated;
   env.blockIdx[2] = (3 * e + 2) % NumEnumerated;
+  if (mirrored)
+    for (int d = 0; d < 3; ++d)
+      env.blockIdx[d] = std::max<int64_t>(0, env.gridDim[d] - 1 - env.blockIdx[d]);
   if (!radix.empty()) {
     // Mixed radix over the loops' trip counts.
     int idx = e % product;

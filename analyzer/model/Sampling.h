@@ -68,8 +68,13 @@ public:
   /// permutation (which meets most tuples out of range, so a nested loop
   /// saw only its first iteration).
   void useTripCounts(const std::vector<int> &trips);
+  /// The blocks counted from the end of the grid instead of its start
+  /// (gridDim - 1, - 2, ...): a boundary condition on the last block
+  /// (`if (i == N - 1)`) that no block near the start takes.
+  void fromTheEnd() { mirrored = true; }
 
 private:
+  bool mirrored = false;
   bool active = false;
   std::vector<int> primaries;
   std::vector<int> radix; // trip counts, when useTripCounts applied

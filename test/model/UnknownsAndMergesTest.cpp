@@ -240,6 +240,23 @@ TEST(Unknowns, RangesStartAtZero) {
   EXPECT_EQ(r.dependsOn.size(), 2u);
 }
 
+TEST(Unknowns, LastBlocksRunBoundaryConditions) {
+  // if (g == 40 * 256 - 1) out[g * 8] with a grid of 40 blocks: no block
+  // near the start has the lane; the access is evaluated on the last block,
+  // one lane, one sector.
+  Context ctx;
+  ctx.grid[0] = 40;
+  Access acc{g() * cst(8), bin(Op::Eq, g(), cst(40 * 256 - 1)), 8};
+  AccessResult r = analyzeAccess(acc, ctx, {Shape{256, 1, 1}}, globalSectors);
+  ASSERT_TRUE(r.evaluated) << r.unknownReason;
+  EXPECT_DOUBLE_EQ(r.actual, 1);
+  EXPECT_DOUBLE_EQ(r.activeLanes, 1);
+  // A lane no block has is still reported as never running.
+  Access none{g() * cst(8), bin(Op::Eq, g(), cst(40 * 256)), 8};
+  EXPECT_FALSE(
+      analyzeAccess(none, ctx, {Shape{256, 1, 1}}, globalSectors).evaluated);
+}
+
 // --- expressions that scale -------------------------------------------------
 
 TEST(Scale, EqualExpressionsAreOneNode) {
