@@ -66,6 +66,17 @@ struct AccessFacts {
   bool atomic = false; // an atomic read-modify-write
 };
 
+/// "block shape 256x1x1 assumed (...)": the shape a finding's figures are
+/// for when no launch shows one, and how the other candidates relate.
+inline std::string assumedShapeText(const AccessFacts &f) {
+  return "block shape " + std::to_string(f.shape.x) + "x" +
+         std::to_string(f.shape.y) + "x" + std::to_string(f.shape.z) +
+         (f.result.shape > 0
+              ? " assumed (no lane runs the access in the shapes tried "
+                "before it; the result holds for the others where one does)"
+              : " assumed (the result holds for the other shapes tried)");
+}
+
 /// "load", "store" or "atomic": what the message calls the access.
 inline const char *accessOp(const AccessFacts &f) {
   return f.atomic ? "atomic" : f.store ? "store" : "load";

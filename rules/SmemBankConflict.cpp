@@ -238,11 +238,7 @@ std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
                  ": 8- and 16-byte accesses are served in phases with no "
                  "conflict"});
   if (f.shapeAssumed)
-    out.notes.push_back({-1, "block shape " + std::to_string(f.shape.x) + "x" +
-                                 std::to_string(f.shape.y) + "x" +
-                                 std::to_string(f.shape.z) +
-                                 " assumed (the result holds for the other "
-                                 "shapes tried)"});
+    out.notes.push_back({-1, assumedShapeText(f)});
   if (!qualifyDataMask(out, r, opts))
     return std::nullopt;
   return out;

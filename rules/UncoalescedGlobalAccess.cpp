@@ -136,10 +136,8 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
   }
   if (f.shapeAssumed)
     out.notes.push_back(
-        {-1, "block shape " + std::to_string(f.shape.x) + "x" +
-                 std::to_string(f.shape.y) + "x" + std::to_string(f.shape.z) +
-                 " assumed (the result holds for the other shapes tried); "
-                 "no file of the run or its compile database launches the "
+        {-1, assumedShapeText(f) +
+                 "; no file of the run or its compile database launches the "
                  "kernel with a constant block: annotate it or pass "
                  "--block-dim"});
   if (!qualifyDataMask(out, r, opts))

@@ -566,8 +566,11 @@ private:
       ar.dependsOn.push_back(m.ctx.atoms[a].name);
     if (site.space == Space::Global)
       ar.assumptions.push_back("allocation base 256-byte aligned");
+    // The shape the figures are for (an alternative where no lane runs the
+    // access under the first).
+    const Shape &shape = choice.shapes[std::min(r.shape, choice.shapes.size() - 1)];
     if (choice.assumed)
-      ar.assumptions.push_back("block shape " + shapeText(choice.shapes[0]) +
+      ar.assumptions.push_back("block shape " + shapeText(shape) +
                                " assumed (" + choice.source + ")");
     if (r.guardAssumed)
       ar.assumptions.push_back("bounds guards hold for whole warps");
@@ -590,7 +593,7 @@ private:
       ar.assumptions.push_back("active lanes depend on data; all assumed active");
     if (site.atomic && r.evaluated) {
       WarpRequest req = firstRequest(site.access.offset, site.access.mask,
-                                     m.ctx, choice.shapes[0]);
+                                     m.ctx, shape);
       ar.sameAddressLanes = sameAddressLanes(req.addr, req.active);
     }
     Rep->accesses.push_back(ar);
@@ -600,7 +603,7 @@ private:
     if (explaining(ar.pos))
       explain(m, site, ar, r, choice);
 
-    AccessFacts facts{site.access, r, m.ctx, choice.shapes[0], choice.assumed,
+    AccessFacts facts{site.access, r, m.ctx, shape, choice.assumed,
                       site.space, site.store, site.structMember,
                       site.elementStride, array ? &*array : nullptr,
                       site.splitOf, site.intrinsic,
@@ -627,7 +630,7 @@ private:
                       "which splits its global read into one request a lane)";
       PendingFinding p{rule.id, *f, loc, siteRange, site.calls,
                        r.ideal > 0 ? r.actual / r.ideal : 1,
-                       choice.shapes[0], declared};
+                       shape, declared};
       if (instructions > 1) {
         CallKey key{site.expr, site.space, site.store, site.calls, rule.id};
         auto [it, added] = CallFindings.try_emplace(key);
@@ -765,8 +768,10 @@ private:
   void explain(const KernelModel &m, const AccessSite &site,
                const AccessRecord &ar, const AccessResult &r,
                const ShapeChoice &choice) {
-    WarpRequest req = firstRequest(site.access.offset, site.access.mask, m.ctx,
-                                   choice.shapes[0]);
+    const Shape &shape =
+        choice.shapes[std::min(r.shape, choice.shapes.size() - 1)];
+    WarpRequest req =
+        firstRequest(site.access.offset, site.access.mask, m.ctx, shape);
     std::string unit = ar.space == "global"   ? "sectors"
                        : ar.space == "shared" ? "wavefronts"
                                               : "addresses";
@@ -775,7 +780,7 @@ private:
     [&] {
       os << ar.pos.file << ":" << ar.pos.line << ":" << ar.pos.column
          << ": explain: " << ar.space << " " << ar.op << " '" << ar.expr
-         << "' in " << ar.signature << ", block " << shapeText(choice.shapes[0])
+         << "' in " << ar.signature << ", block " << shapeText(shape)
          << " (" << choice.source << ")\n";
       if (!r.evaluated || req.active == 0) {
         os << "  not drawn: "

@@ -806,11 +806,12 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   // an unrolled loop is one instruction per iteration, so the worst one is
   // reported next to the mean.
   std::vector<std::pair<double, double>> perEnv;
+  size_t repShape = 0; // the shape the figures are for
   auto run = [&](size_t s, size_t a, bool full, Totals &t) {
     Env env = assignments[a];
     const int nEnvs = enumeration.size();
     int warpStep = full ? 1 : std::max(1, shapes[s].warps() / 8);
-    bool track = s == 0 && a == 0 && full;
+    bool track = s == repShape && a == 0 && full;
     if (track)
       perEnv.assign(size_t(nEnvs), {0, 0});
     // Warp by warp, so that each warp's loop sequences serve every
@@ -838,6 +839,18 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     rep = Totals();
     run(0, 0, true, rep);
   }
+  // Still none, with an assumed shape and alternatives: the first
+  // alternative under which a lane runs it (a kernel whose first 256
+  // threads only fill a buffer and return).
+  for (size_t s = 1; s < shapes.size() && rep.requests == 0 && !rep.undefined;
+       ++s) {
+    repShape = s;
+    rep = Totals();
+    run(s, 0, true, rep);
+  }
+  if (rep.requests == 0)
+    repShape = 0;
+  r.shape = repShape;
   for (const auto &[actual, ideal] : perEnv)
     if (ideal > 0 && actual / ideal > r.worstRatio)
       r.worstRatio = actual / ideal;
@@ -889,9 +902,9 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   };
   for (size_t sh = 0; sh < shapes.size(); ++sh) {
     for (size_t a = 0; a < assignments.size(); ++a) {
-      if (sh == 0 && a == 0 && !subsample)
+      if (sh == repShape && a == 0 && !subsample)
         continue; // the full representative run stands for itself
-      if (sh > 0 && a > 0 && !assignments[a].realisticPass)
+      if (sh != repShape && a > 0 && !assignments[a].realisticPass)
         continue;
       if (assignments[a].realisticPass && !varies())
         break;
@@ -910,7 +923,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     }
   }
   if (!subsample)
-    compared.push_back(sampleOf(assignments[0], rep, 0));
+    compared.push_back(sampleOf(assignments[0], rep, int(repShape)));
   bool same = true;
   for (const auto &c : compared)
     same &= std::abs(c.actual - compared.front().actual) < 1e-9 &&

@@ -72,6 +72,10 @@ struct AccessResult {
   // Per-request averages for the first shape with unknowns at their
   // representative value (1024).
   double actual = 0, ideal = 0, activeLanes = 0;
+  /// The shape (an index into the candidates) the figures are for: the
+  /// first, or, where no lane runs the access under it, the first candidate
+  /// under which one does.
+  size_t shape = 0;
   // Extremes of actual and actual/ideal over every sampled unknown value and
   // every candidate shape. exact: they agree with the representative value.
   double minActual = 0, maxActual = 0, minRatio = 0, maxRatio = 0;
