@@ -577,6 +577,15 @@ private:
     for (int a : r.dependsOn)
       if (!m.ctx.atoms[a].related.empty())
         ar.assumptions.push_back(m.ctx.atoms[a].related);
+    if (!r.figureValues.empty() &&
+        r.figureValues.size() == r.dependsOn.size()) {
+      std::string at;
+      for (size_t i = 0; i < r.dependsOn.size(); ++i)
+        at += std::string(i ? ", '" : "'") + m.ctx.atoms[r.dependsOn[i]].name +
+              "' = " + std::to_string(r.figureValues[i]);
+      ar.assumptions.push_back("no lane runs it at the unknowns' "
+                               "representative values; figures at " + at);
+    }
     if (!GridSource.empty() && (readsGridDim(site.access.offset, m.ctx) ||
                                 readsGridDim(site.access.mask, m.ctx)))
       ar.assumptions.push_back(GridSource);

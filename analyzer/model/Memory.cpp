@@ -850,6 +850,22 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   }
   if (rep.requests == 0)
     repShape = 0;
+  // Still none: the unknowns at their representative values may leave every
+  // lane out (an offset at 1025 moves a 1024-wide map's tiles past its
+  // end): the figures are the first sample's under which a lane runs it.
+  if (rep.requests == 0 && !rep.undefined)
+    for (size_t a = 1; a < assignments.size(); ++a) {
+      Totals t;
+      run(0, a, true, t);
+      if (t.requests == 0 || t.undefined)
+        continue;
+      std::swap(assignments[0], assignments[a]);
+      rep = Totals();
+      run(0, 0, true, rep);
+      for (int u : r.dependsOn)
+        r.figureValues.push_back(assignments[0].unknowns[size_t(u)]);
+      break;
+    }
   r.shape = repShape;
   for (const auto &[actual, ideal] : perEnv)
     if (ideal > 0 && actual / ideal > r.worstRatio)

@@ -76,6 +76,10 @@ struct AccessResult {
   /// first, or, where no lane runs the access under it, the first candidate
   /// under which one does.
   size_t shape = 0;
+  /// Where no lane runs the access at the unknowns' representative values
+  /// (an offset that puts every lane past a bound): the values of dependsOn
+  /// the figures are for instead, the first sample under which a lane does.
+  std::vector<int64_t> figureValues;
   // Extremes of actual and actual/ideal over every sampled unknown value and
   // every candidate shape. exact: they agree with the representative value.
   double minActual = 0, maxActual = 0, minRatio = 0, maxRatio = 0;

@@ -43,6 +43,13 @@ expect_rc related 0
 json related "[a['sectors_per_request'] for a in d['accesses'] if a['kernel'] == 'halo' and a['op'] == 'load'] == [9]"
 json related "[a['assumptions'][-1] for a in d['accesses'] if a['kernel'] == 'halo' and a['op'] == 'load'] == [\"'start' = 'first' + 2 (the launch at launch-relations.cu:73)\"]"
 json related "[a['depends_on'] for a in d['accesses'] if a['kernel'] == 'changed' and a['op'] == 'load'] == [['start', 'first']]"
+
+# No lane runs it at the representative offset: the figures are a sample's,
+# and the assumptions say which.
+run dead --format=json "$fx/dead-at-representative.cu"
+expect_rc dead 0
+json dead "all(\"figures at 'offset_i' = 1\" in a['assumptions'][-1] for a in d['accesses'])"
+json dead "[round(a['sectors_per_request'], 2) for a in d['accesses']] == [31.97, 31.97]"
 # A verified fix as an edit of the source: the tile's inner extent, a
 # literal replaced, a macro extended; clang-style text shows it as a fix-it
 # under the declaration. Layouts with no verified fix carry none.
