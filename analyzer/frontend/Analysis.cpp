@@ -951,7 +951,19 @@ private:
         msg = "'" + text(range) + "' " + msg;
       notes.emplace_back(n.origin >= 0 ? range.getBegin() : loc, msg, range);
     }
-    if (elsewhere)
+    // An expression written over several lines is reported on a later line
+    // of its own; a struct copy on the struct's line.
+    const SourceManager &sm = AC->getSourceManager();
+    bool within = elsewhere && loc.isValid() &&
+                  sm.isBeforeInTranslationUnit(siteRange.getBegin(), loc) &&
+                  !sm.isBeforeInTranslationUnit(siteRange.getEnd(), loc);
+    if (within)
+      notes.emplace_back(siteRange.getBegin(),
+                         "the access begins here; nvcc puts it on the line "
+                         "where its address ends, as the GPU's per-line "
+                         "counters show it",
+                         siteRange);
+    else if (elsewhere)
       notes.emplace_back(siteRange.getBegin(),
                          "the struct is copied here; nvcc puts the copy's "
                          "accesses on the struct's line, as the GPU's "

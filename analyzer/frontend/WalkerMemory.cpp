@@ -179,6 +179,8 @@ void Walker::record(const Expr *e, const Addr &a, bool store, bool atomic) {
   else if (auto *u = dyn_cast<UnaryOperator>(e->IgnoreParens());
            !store && u && u->getOpcode() == UO_Deref)
     s.reportAt = laterLine(u, u);
+  else if (auto *as = dyn_cast<ArraySubscriptExpr>(e->IgnoreParens()))
+    s.reportAt = subscriptLine(as);
   s.structMember = a.structMember;
   s.elementStride = a.elementStride;
   s.calls = Calls;
@@ -692,6 +694,42 @@ SourceLocation Walker::laterLine(const Expr *part, const Expr *whole) const {
   if (sm.getSpellingLineNumber(e) <= sm.getSpellingLineNumber(b))
     return {};
   return e;
+}
+
+SourceLocation Walker::subscriptLine(const ArraySubscriptExpr *a) const {
+  const SourceManager &sm = AC.getSourceManager();
+  SourceLocation begin = a->getBeginLoc();
+  if (begin.isInvalid() || begin.isMacroID())
+    return {};
+  // The last leaf in source order that is not a constant: a variable, a
+  // member, a call (taken whole).
+  SourceLocation last;
+  std::function<void(const Stmt *)> visit = [&](const Stmt *s) {
+    auto *e = dyn_cast_or_null<Expr>(s);
+    if (!e)
+      return;
+    e = e->IgnoreParenImpCasts();
+    if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral,
+            CXXBoolLiteralExpr, UnaryExprOrTypeTraitExpr>(e))
+      return;
+    if (auto *d = dyn_cast<DeclRefExpr>(e)) {
+      auto *v = dyn_cast<VarDecl>(d->getDecl());
+      if (!v || v->isConstexpr())
+        return;
+    } else if (!isa<MemberExpr, CallExpr, PseudoObjectExpr>(e)) {
+      for (const Stmt *c : e->children())
+        visit(c);
+      return;
+    }
+    SourceLocation at = sm.getExpansionLoc(e->getEndLoc());
+    if (at.isValid() && (last.isInvalid() || sm.isBeforeInTranslationUnit(last, at)))
+      last = at;
+  };
+  visit(a->getIdx());
+  if (last.isInvalid() || sm.getFileID(last) != sm.getFileID(begin) ||
+      sm.getSpellingLineNumber(last) <= sm.getSpellingLineNumber(begin))
+    return {};
+  return last;
 }
 
 SourceLocation Walker::implicitCopyLine(const FunctionDecl *fn) {
