@@ -753,9 +753,16 @@ static bool straightLine(const Stmt *s, const ASTContext &ac, int depth = 0) {
         return straight;
       }
       if (isa<IfStmt, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt,
-              AbstractConditionalOperator, BreakStmt, ContinueStmt, GotoStmt,
-              AsmStmt>(x))
+              BreakStmt, ContinueStmt, GotoStmt, AsmStmt>(x))
         straight = false;
+      // `valid ? p[i] : 0.f` and `kEven || l < n`: operands without side
+      // effects are predicated and selected, not branched over (measured:
+      // ssm's unrolled tile stores behind such a choice merge into one
+      // 16-byte store).
+      if (auto *c = dyn_cast<AbstractConditionalOperator>(x))
+        if (c->getTrueExpr()->HasSideEffects(AC) ||
+            c->getFalseExpr()->HasSideEffects(AC))
+          straight = false;
       // The kernel's own `return` ends it; an inlined callee's is no jump.
       if (isa<ReturnStmt>(x) && Depth == 0)
         straight = false;
@@ -777,7 +784,8 @@ static bool straightLine(const Stmt *s, const ASTContext &ac, int depth = 0) {
                  (Depth >= 3 || !straightLine(f->getBody(), AC, Depth + 1)))
           straight = false;
       }
-      if (auto *b = dyn_cast<BinaryOperator>(x); b && b->isLogicalOp())
+      if (auto *b = dyn_cast<BinaryOperator>(x);
+          b && b->isLogicalOp() && b->getRHS()->HasSideEffects(AC))
         straight = false;
       return straight;
     }
