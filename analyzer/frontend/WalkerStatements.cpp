@@ -97,7 +97,8 @@ int Walker::instructions(const Stmt *s) const {
   // is not one (then the operation is not one either; `&&`, `||`, `?:` and
   // `,` may skip an operand, and are always asked).
   std::function<bool(const Expr *)> ice = [&](const Expr *e) {
-    if (e->isValueDependent())
+    // (An expression Sema rejected may lack parts: never a constant.)
+    if (e->isValueDependent() || e->containsErrors() || e->getType().isNull())
       return false;
     auto [it, fresh] = iceMemo.try_emplace(e, false);
     if (!fresh)

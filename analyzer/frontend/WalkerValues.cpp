@@ -88,7 +88,8 @@ Val Walker::param(const ParmVarDecl *p) {
 }
 
 std::optional<int64_t> Walker::constant(const Expr *e) {
-  if (e->isValueDependent() || e->isTypeDependent() ||
+  if (e->isValueDependent() || e->isTypeDependent() || e->containsErrors() ||
+      e->getType().isNull() ||
       !e->getType()->isIntegralOrEnumerationType())
     return std::nullopt;
   Expr::EvalResult r;
@@ -134,6 +135,10 @@ LaneExpr Walker::builtin(const Expr *e) {
 
 Val Walker::rvalue(const Expr *e) {
   e = e->IgnoreParens();
+  // What Sema rejected (the file's errors are reported, its results
+  // partial): an unknown value, never a walk into missing parts.
+  if (e->containsErrors() || e->getType().isNull())
+    return opaque(e, false);
   if (auto c = constant(e))
     return intVal(cst(*c));
   if (LaneExpr b = builtin(e))
