@@ -171,6 +171,42 @@ bool objectUnchanged(const VarDecl *obj) {
   return !f.changed;
 }
 
+/// The value a field of a local object has wherever it is read, when a
+/// constructor sets it in its member initializers and nothing changes the
+/// object after its construction (`Range<16> I(a, b);` with
+/// `Range(int s, int e) : start(s), tpb(N) {}`): the argument passed for the
+/// constructor parameter the initializer names (`argument`), or the
+/// initializer itself; none otherwise.
+struct FieldValue {
+  const Expr *value = nullptr;
+  bool argument = false;
+};
+FieldValue fieldValue(const MemberExpr *m) {
+  auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+  auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+  auto *obj = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  const CXXConstructExpr *ce =
+      obj && obj->getInit()
+          ? dyn_cast<CXXConstructExpr>(obj->getInit()->IgnoreImplicit())
+          : nullptr;
+  if (!field || m->isArrow() || !obj || !obj->isLocalVarDecl() || !ce ||
+      !ce->getConstructor() || !objectUnchanged(obj))
+    return {};
+  for (const CXXCtorInitializer *init : ce->getConstructor()->inits()) {
+    if (init->getMember() != field || !init->getInit())
+      continue;
+    const Expr *value = init->getInit()->IgnoreParenImpCasts();
+    if (auto *pr = dyn_cast<DeclRefExpr>(value))
+      if (auto *p = dyn_cast<ParmVarDecl>(pr->getDecl())) {
+        unsigned index = p->getFunctionScopeIndex();
+        return index < ce->getNumArgs() ? FieldValue{ce->getArg(index), true}
+                                        : FieldValue{};
+      }
+    return {value, false};
+  }
+  return {};
+}
+
 /// `e` as a linear form of host variables (HostLinear), or none. A local
 /// initialised once and never changed stands for its initialiser, a field of
 /// a local object for the constructor argument its member initializer takes
@@ -214,33 +250,15 @@ std::optional<HostLinear> linearOf(ASTContext &ac, const Expr *e, int depth) {
     return HostLinear{{{v, 1}}, 0, stable};
   }
   if (auto *m = dyn_cast<MemberExpr>(s)) {
-    auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
-    auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
-    auto *obj = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-    const CXXConstructExpr *ce =
-        obj && obj->getInit()
-            ? dyn_cast<CXXConstructExpr>(obj->getInit()->IgnoreImplicit())
-            : nullptr;
-    if (!field || m->isArrow() || !obj || !obj->isLocalVarDecl() || !ce ||
-        !ce->getConstructor() || !objectUnchanged(obj))
-      return std::nullopt;
-    for (const CXXCtorInitializer *init : ce->getConstructor()->inits()) {
-      if (init->getMember() != field || !init->getInit())
-        continue;
-      const Expr *value = init->getInit()->IgnoreParenImpCasts();
-      if (auto *pr = dyn_cast<DeclRefExpr>(value))
-        if (auto *p = dyn_cast<ParmVarDecl>(pr->getDecl())) {
-          unsigned index = p->getFunctionScopeIndex();
-          auto f = index < ce->getNumArgs()
-                       ? linearOf(ac, ce->getArg(index), depth + 1)
-                       : std::nullopt;
-          return f && f->stable ? f : std::nullopt;
-        }
-      Expr::EvalResult c;
-      if (!value->isValueDependent() && value->EvaluateAsInt(c, ac))
-        return HostLinear{{}, c.Val.getInt().getExtValue(), true};
-      return std::nullopt;
+    FieldValue v = fieldValue(m);
+    if (v.argument) {
+      auto f = linearOf(ac, v.value, depth + 1);
+      return f && f->stable ? f : std::nullopt;
     }
+    Expr::EvalResult c;
+    if (v.value && !v.value->isValueDependent() &&
+        v.value->EvaluateAsInt(c, ac))
+      return HostLinear{{}, c.Val.getInt().getExtValue(), true};
     return std::nullopt;
   }
   if (auto *u = dyn_cast<UnaryOperator>(s)) {
@@ -423,35 +441,9 @@ struct HostEval {
       return std::nullopt;
     }
     if (auto *m = dyn_cast<MemberExpr>(s)) {
-      // `range.tpb` of a local object built by a constructor that sets the
-      // field in its member initializers (`Range<16> I(a, b);` with
-      // `Range(int s, int e) : start(s), tpb(N) {}`), nothing changing it
-      // after: the initializer's value, a constructor parameter standing
-      // for the argument passed to it.
-      auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
-      auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
-      auto *obj = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-      const CXXConstructExpr *ce =
-          obj && obj->getInit()
-              ? dyn_cast<CXXConstructExpr>(obj->getInit()->IgnoreImplicit())
-              : nullptr;
-      if (!field || m->isArrow() || !obj || !obj->isLocalVarDecl() || !ce ||
-          !ce->getConstructor() || !objectUnchanged(obj))
-        return std::nullopt;
-      for (const CXXCtorInitializer *init : ce->getConstructor()->inits()) {
-        if (init->getMember() != field || !init->getInit())
-          continue;
-        const Expr *value = init->getInit()->IgnoreParenImpCasts();
-        if (auto *pr = dyn_cast<DeclRefExpr>(value))
-          if (auto *p = dyn_cast<ParmVarDecl>(pr->getDecl())) {
-            unsigned index = p->getFunctionScopeIndex();
-            return index < ce->getNumArgs()
-                       ? ints(ce->getArg(index), depth + 1)
-                       : std::nullopt;
-          }
-        return ints(value, depth + 1);
-      }
-      return std::nullopt;
+      // `range.tpb` of a local object built by a constructor (fieldValue()).
+      FieldValue v = fieldValue(m);
+      return v.value ? ints(v.value, depth + 1) : std::nullopt;
     }
     if (auto *a = dyn_cast<ArraySubscriptExpr>(s)) {
       // `dims[0]`: an element of a constant local array, or of one a
