@@ -212,25 +212,34 @@ FieldValue fieldValue(const MemberExpr *m) {
 /// a local object for the constructor argument its member initializer takes
 /// (`Range<16> I(first + 2, last)` with `Range(int s, int e) : start(s)`), so
 /// that two arguments of one launch compare through what they were built from.
+/// Coefficients and constants of a linear form stay within 2^40, so that
+/// sums and products by a constant of at most 2^20 cannot overflow.
+bool withinLimit(int64_t v) {
+  constexpr int64_t Limit = int64_t(1) << 40;
+  return v >= -Limit && v <= Limit;
+}
+
 std::optional<HostLinear> linearOf(ASTContext &ac, const Expr *e, int depth) {
-  if (!e || depth > 8 || e->isValueDependent() ||
-      !e->getType()->isIntegralOrEnumerationType())
+  if (!e || depth > 8 || e->isValueDependent() || e->containsErrors() ||
+      e->getType().isNull() || !e->getType()->isIntegralOrEnumerationType())
     return std::nullopt;
   Expr::EvalResult r;
-  if (!e->HasSideEffects(ac) && e->EvaluateAsInt(r, ac))
-    return HostLinear{{}, r.Val.getInt().getExtValue(), true};
+  if (!e->HasSideEffects(ac) && e->EvaluateAsInt(r, ac) &&
+      r.Val.getInt().getSignificantBits() <= 64) {
+    int64_t v = r.Val.getInt().getExtValue();
+    return withinLimit(v) ? std::optional(HostLinear{{}, v, true})
+                          : std::nullopt;
+  }
   const Expr *s = e->IgnoreParenImpCasts();
   if (auto *c = dyn_cast<ExplicitCastExpr>(s))
     return c->getCastKind() == CK_IntegralCast || c->getCastKind() == CK_NoOp
                ? linearOf(ac, c->getSubExpr(), depth + 1)
                : std::nullopt;
-  // Coefficients and constants stay far from overflow.
-  constexpr int64_t Limit = int64_t(1) << 40;
   auto bounded = [&](std::optional<HostLinear> f) -> std::optional<HostLinear> {
-    if (!f || std::llabs(f->constant) > Limit)
+    if (!f || !withinLimit(f->constant))
       return std::nullopt;
     for (auto it = f->terms.begin(); it != f->terms.end();) {
-      if (std::llabs(it->second) > Limit)
+      if (!withinLimit(it->second))
         return std::nullopt;
       it = it->second ? std::next(it) : f->terms.erase(it);
     }
@@ -257,7 +266,9 @@ std::optional<HostLinear> linearOf(ASTContext &ac, const Expr *e, int depth) {
     }
     Expr::EvalResult c;
     if (v.value && !v.value->isValueDependent() &&
-        v.value->EvaluateAsInt(c, ac))
+        v.value->EvaluateAsInt(c, ac) &&
+        c.Val.getInt().getSignificantBits() <= 64 &&
+        withinLimit(c.Val.getInt().getExtValue()))
       return HostLinear{{}, c.Val.getInt().getExtValue(), true};
     return std::nullopt;
   }
@@ -290,7 +301,7 @@ std::optional<HostLinear> linearOf(ASTContext &ac, const Expr *e, int depth) {
       return std::nullopt;
     const HostLinear &k = l->terms.empty() ? *l : *r2;
     const HostLinear &f = l->terms.empty() ? *r2 : *l;
-    if (std::llabs(k.constant) > (int64_t(1) << 20))
+    if (k.constant > (int64_t(1) << 20) || k.constant < -(int64_t(1) << 20))
       return std::nullopt;
     out.constant = f.constant * k.constant;
     for (const auto &[v, c] : f.terms)
