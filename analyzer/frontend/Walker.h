@@ -169,11 +169,13 @@ private:
   /// stay on the first line.
   SourceLocation laterLine(const Expr *part, const Expr *whole) const;
   /// Where nvcc's line table puts an element access whose subscript spans
-  /// lines: the line of the subscript's last value that is not a constant
-  /// (`a[ia + na * (\n ... octant + NOCTANT * (\n 0))]` on `octant`'s line),
-  /// when that is after the line the access begins on; else invalid.
-  /// Measured: zoom's two- and three-line subscripts, minisweep's
-  /// seven-line ones (loads and stores), ssm's `B_ptr[b * s\n + l]`.
+  /// lines: the line of the subscript's last leaf (a variable, constant,
+  /// member or call) once terms that fold away are dropped (`a[i + j +\n N]`
+  /// on `N`'s line; `a[ia + na * (\n ... octant + NOCTANT * (\n 0))]` on
+  /// `octant`'s), when that is after the line the access begins on; else
+  /// invalid. Measured: zoom's two- and three-line subscripts, minisweep's
+  /// seven-line ones (loads and stores), ssm's `B_ptr[b * s\n + l]`, and
+  /// thirteen shapes in nvcc 13's line table (bench-kernels/line-table).
   SourceLocation subscriptLine(const ArraySubscriptExpr *a) const;
   /// Set while a struct assignment records its store: laterLine() of it.
   SourceLocation StoreEndsAt;

@@ -701,31 +701,51 @@ SourceLocation Walker::subscriptLine(const ArraySubscriptExpr *a) const {
   SourceLocation begin = a->getBeginLoc();
   if (begin.isInvalid() || begin.isMacroID())
     return {};
-  // The last leaf in source order that is not a constant: a variable, a
+  // `e` folds to `v`; a product with a factor 0 is 0 whatever the other
+  // (`dims_ncell_z * (0)`).
+  std::function<bool(const Expr *, int64_t)> is = [&](const Expr *e,
+                                                       int64_t v) {
+    e = e->IgnoreParenImpCasts();
+    Expr::EvalResult r;
+    if (!e->isValueDependent() && !e->containsErrors() &&
+        e->EvaluateAsInt(r, AC))
+      return r.Val.getInt() == v;
+    auto *b = dyn_cast<BinaryOperator>(e);
+    return v == 0 && b && b->getOpcode() == BO_Mul &&
+           (is(b->getLHS(), 0) || is(b->getRHS(), 0));
+  };
+  // The last leaf in source order of what remains once terms that fold away
+  // are dropped (`+ 0`, `* 1`, `NOCTANT * (0)`): a variable, a constant, a
   // member, a call (taken whole).
   SourceLocation last;
-  std::function<void(const Stmt *)> visit = [&](const Stmt *s) {
-    auto *e = dyn_cast_or_null<Expr>(s);
+  std::function<void(const Expr *)> visit = [&](const Expr *e) {
     if (!e)
       return;
     e = e->IgnoreParenImpCasts();
-    if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral,
-            CXXBoolLiteralExpr, UnaryExprOrTypeTraitExpr>(e))
-      return;
-    if (auto *d = dyn_cast<DeclRefExpr>(e)) {
-      auto *v = dyn_cast<VarDecl>(d->getDecl());
-      if (!v || v->isConstexpr())
-        return;
-    } else if (!isa<MemberExpr, CallExpr, PseudoObjectExpr>(e)) {
-      for (const Stmt *c : e->children())
-        visit(c);
+    if (auto *b = dyn_cast<BinaryOperator>(e)) {
+      bool additive = b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub;
+      bool multiplicative = b->getOpcode() == BO_Mul;
+      const Expr *l = b->getLHS(), *r = b->getRHS();
+      if (!((additive && is(l, 0)) || (multiplicative && is(l, 1))))
+        visit(l);
+      if (!((additive && is(r, 0)) || (multiplicative && is(r, 1))))
+        visit(r);
       return;
     }
-    SourceLocation at = sm.getExpansionLoc(e->getEndLoc());
-    if (at.isValid() && (last.isInvalid() || sm.isBeforeInTranslationUnit(last, at)))
-      last = at;
+    if (isa<MemberExpr, CallExpr, PseudoObjectExpr, DeclRefExpr>(e) ||
+        e->children().empty()) {
+      SourceLocation at = sm.getExpansionLoc(e->getEndLoc());
+      if (at.isValid() &&
+          (last.isInvalid() || sm.isBeforeInTranslationUnit(last, at)))
+        last = at;
+      return;
+    }
+    for (const Stmt *c : e->children())
+      visit(dyn_cast_or_null<Expr>(c));
   };
-  visit(a->getIdx());
+  const Expr *idx = a->getIdx();
+  if (!is(idx, 0))
+    visit(idx);
   if (last.isInvalid() || sm.getFileID(last) != sm.getFileID(begin) ||
       sm.getSpellingLineNumber(last) <= sm.getSpellingLineNumber(begin))
     return {};
