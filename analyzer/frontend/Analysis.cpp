@@ -317,6 +317,13 @@ private:
     return true;
   }
 
+  /// The block shape an access's figures are for: the choice's first, or
+  /// the alternative the model took where no lane runs it under the first.
+  static const Shape &figureShape(const ShapeChoice &choice,
+                                  const AccessResult &r) {
+    return choice.shapes[std::min(r.shape, choice.shapes.size() - 1)];
+  }
+
   static std::string signature(const FunctionDecl *k) {
     return kernelSignature(k);
   }
@@ -566,9 +573,7 @@ private:
       ar.dependsOn.push_back(m.ctx.atoms[a].name);
     if (site.space == Space::Global)
       ar.assumptions.push_back("allocation base 256-byte aligned");
-    // The shape the figures are for (an alternative where no lane runs the
-    // access under the first).
-    const Shape &shape = choice.shapes[std::min(r.shape, choice.shapes.size() - 1)];
+    const Shape &shape = figureShape(choice, r);
     if (choice.assumed)
       ar.assumptions.push_back("block shape " + shapeText(shape) +
                                " assumed (" + choice.source + ")");
@@ -777,8 +782,7 @@ private:
   void explain(const KernelModel &m, const AccessSite &site,
                const AccessRecord &ar, const AccessResult &r,
                const ShapeChoice &choice) {
-    const Shape &shape =
-        choice.shapes[std::min(r.shape, choice.shapes.size() - 1)];
+    const Shape &shape = figureShape(choice, r);
     WarpRequest req =
         firstRequest(site.access.offset, site.access.mask, m.ctx, shape);
     std::string unit = ar.space == "global"   ? "sectors"

@@ -118,12 +118,7 @@ std::vector<std::string> laneSources(const LaneExpr &e, const Context &ctx) {
   return out;
 }
 
-static std::string rangeOf(const Atom &a) {
-  if (!a.related.empty() && a.known.empty()) {
-    Atom plain = a;
-    plain.related.clear();
-    return rangeOf(plain) + " (with " + a.related + ")";
-  }
+static std::string plainRangeOf(const Atom &a) {
   if (!a.known.empty()) {
     std::string v;
     for (int64_t x : a.known)
@@ -138,6 +133,14 @@ static std::string rangeOf(const Atom &a) {
   case AtomRole::Offset: return "'" + a.name + "' at any alignment";
   }
   return "";
+}
+
+/// The range, and the parameters the launches relate to an unknown one.
+static std::string rangeOf(const Atom &a) {
+  std::string r = plainRangeOf(a);
+  if (!a.related.empty() && a.known.empty())
+    r += " (with " + a.related + ")";
+  return r;
 }
 
 Dependence describeDependence(const AccessResult &r, const Context &ctx) {

@@ -708,7 +708,8 @@ bool accessKey(const Access &acc, const Context &ctx,
   for (int a : atoms) {
     const Atom &at = ctx.atoms[a];
     w.insert(w.end(), {uint64_t(a), uint64_t(at.kind), uint64_t(at.role),
-                       uint64_t(at.fromData), uint64_t(at.pointer),
+                       uint64_t(at.origin), uint64_t(at.fromData),
+                       uint64_t(at.pointer),
                        uint64_t(at.dataBits), uint64_t(at.dataSigned),
                        at.loadBase, node(at.loadAddress), stringHash(at.why),
                        at.known.size()});
@@ -853,19 +854,20 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   // Still none: the unknowns at their representative values may leave every
   // lane out (an offset at 1025 moves a 1024-wide map's tiles past its
   // end): the figures are the first sample's under which a lane runs it.
-  if (rep.requests == 0 && !rep.undefined)
-    for (size_t a = 1; a < assignments.size(); ++a) {
-      Totals t;
-      run(0, a, true, t);
-      if (t.requests == 0 || t.undefined)
-        continue;
-      std::swap(assignments[0], assignments[a]);
-      rep = Totals();
-      run(0, 0, true, rep);
+  const Totals none = rep;
+  for (size_t a = 1;
+       a < assignments.size() && rep.requests == 0 && !rep.undefined; ++a) {
+    std::swap(assignments[0], assignments[a]);
+    rep = Totals();
+    run(0, 0, true, rep);
+    if (rep.requests > 0 && !rep.undefined) {
       for (int u : r.dependsOn)
         r.figureValues.push_back(assignments[0].unknowns[size_t(u)]);
       break;
     }
+    std::swap(assignments[0], assignments[a]);
+    rep = none; // a sample no lane runs it under says nothing of its own
+  }
   r.shape = repShape;
   for (const auto &[actual, ideal] : perEnv)
     if (ideal > 0 && actual / ideal > r.worstRatio)
