@@ -195,9 +195,11 @@ CallsByFunction importCalls(ASTContext &ac,
                             ProjectLaunches &project,
                             const std::string &mainFile) {
   std::vector<std::string> names;
+  std::set<std::string> named;
   for (const FunctionDecl *f : launchers)
-    if (f->getIdentifier() && f->isExternallyVisible())
-      addUnique(names, f->getName().str());
+    if (f->getIdentifier() && f->isExternallyVisible() &&
+        named.insert(f->getName().str()).second)
+      names.push_back(f->getName().str());
   CallsByFunction out;
   if (names.empty())
     return out;
@@ -214,7 +216,10 @@ void importLaunches(ASTContext &ac, LaunchSites &sites,
                     ProjectLaunches &project, const std::string &mainFile) {
   // The kernels this file does not launch at all.
   std::vector<const FunctionDecl *> missing;
+  // (A set beside the list: a file of 50,000 kernels made a search of the
+  // list per kernel quadratic.)
   std::vector<std::string> names;
+  std::set<std::string> named;
   for (const FunctionDecl *k : kernels) {
     const FunctionDecl *c = k->getCanonicalDecl();
     if (sites.shapes.count(c) || sites.partial.count(c) ||
@@ -222,7 +227,8 @@ void importLaunches(ASTContext &ac, LaunchSites &sites,
         !k->getIdentifier() || !k->isExternallyVisible())
       continue;
     missing.push_back(c);
-    addUnique(names, k->getName().str());
+    if (named.insert(k->getName().str()).second)
+      names.push_back(k->getName().str());
   }
   if (missing.empty())
     return;

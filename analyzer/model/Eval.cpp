@@ -268,6 +268,7 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
   for (size_t i = 0; i < ctx.atoms.size(); ++i)
     if (inAddress[i] && !scaled[i] && ctx.atoms[i].role == AtomRole::Size)
       ctx.atoms[i].role = AtomRole::Offset;
+  ++ctx.generation; // (and after: nothing above may have kept the old roles)
 }
 
 Props props(const LaneExpr &e, const Context &ctx) {
@@ -764,8 +765,7 @@ Lanes WarpEval::compute(const LaneExpr &e) {
       return drawData(int(e->value));
     // Data atoms have no value; callers check Props::hasData first. A fixed
     // value keeps the evaluation total.
-    return splat(size_t(e->value) < En.unknowns.size() ? En.unknowns[e->value]
-                                                       : 1024);
+    return splat(En.unknowns[size_t(e->value)]);
   case Op::LoopVar:
     return loopValue(int(e->value));
   case Op::LoopActive: {

@@ -17,7 +17,10 @@
 
 #include "Expr.h"
 
+#include <algorithm>
 #include <array>
+#include <initializer_list>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -129,6 +132,7 @@ public:
     generation = o.generation;
     LoopForms = o.LoopForms;
     serial = newContextSerial();
+    RepValues.reset();
     return *this;
   }
   int addAtom(std::string name, AtomKind kind, std::string why = "");
@@ -174,8 +178,16 @@ public:
   };
   const LoopForm &loopForm(int loop) const;
 
+  /// Every atom's representative value (Sampling.h), by atom id: computed
+  /// once per state of the atoms (their number and `generation`) and shared
+  /// by the environments built from it.
+  std::shared_ptr<const std::vector<int64_t>> representativeValues() const;
+
 private:
   mutable std::vector<LoopForm> LoopForms;
+  mutable std::shared_ptr<const std::vector<int64_t>> RepValues;
+  mutable size_t RepAtoms = 0;
+  mutable uint64_t RepGeneration = 0;
 };
 
 /// Gives each uniform atom its role from how `exprs` use it: the right
@@ -205,11 +217,51 @@ Props props(const LaneExpr &e, const Context &ctx);
 void visitWithLoops(const LaneExpr &root, const Context &ctx,
                     const std::function<bool(const Node &)> &fn);
 
+/// The values of the uniform unknowns, by atom id (missing ones read as
+/// 1024): a table of every atom's value shared by all copies (the
+/// representative values, Context::representativeValues()) and the few
+/// values set over it. Copying one costs the values set, not the atoms: a
+/// kernel of thousands of statements has thousands of atoms, and every
+/// access copies its environments many times.
+class UnknownValues {
+public:
+  UnknownValues() = default;
+  UnknownValues(std::initializer_list<int64_t> all)
+      : Base(std::make_shared<const std::vector<int64_t>>(all)) {}
+  explicit UnknownValues(std::shared_ptr<const std::vector<int64_t>> base)
+      : Base(std::move(base)) {}
+  int64_t operator[](size_t atom) const {
+    for (const auto &[a, v] : Set)
+      if (a == atom)
+        return v;
+    return Base && atom < Base->size() ? (*Base)[atom] : 1024;
+  }
+  void set(size_t atom, int64_t v) {
+    for (auto &[a, w] : Set)
+      if (a == atom) {
+        w = v;
+        return;
+      }
+    Set.emplace_back(atom, v);
+  }
+  /// One past the highest atom with a value.
+  size_t size() const {
+    size_t n = Base ? Base->size() : 0;
+    for (const auto &[a, v] : Set)
+      n = std::max(n, a + 1);
+    return n;
+  }
+
+private:
+  std::shared_ptr<const std::vector<int64_t>> Base;
+  std::vector<std::pair<size_t, int64_t>> Set;
+};
+
 /// Values of everything that is uniform across a block's warps.
 struct Env {
   int64_t blockIdx[3] = {0, 0, 0};
   int64_t gridDim[3] = {1024, 1024, 1024};
-  std::vector<int64_t> unknowns; // by atom id; missing ones read as 1024
+  UnknownValues unknowns; // by atom id; missing ones read as 1024
   std::vector<int> loopIter;     // by loop id; missing ones read as 0
   /// Every unknown within its realistic range (Atom, AtomRole): results
   /// under this assignment decide warnings; the others only widen ranges.

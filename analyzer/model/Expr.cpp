@@ -299,16 +299,37 @@ void visitNodes(const LaneExpr &root,
                 const std::function<bool(const Node &)> &fn) {
   if (!root)
     return;
-  std::unordered_set<const Node *> seen;
-  std::vector<const Node *> stack{root.get()};
-  seen.insert(root.get());
+  // Most expressions have a few dozen nodes: those seen are searched in a
+  // small array, and a hash set takes over past that (a set per call cost
+  // more than the walk on small kernels).
+  constexpr size_t Inline = 32;
+  const Node *few[Inline];
+  size_t nFew = 0;
+  std::unordered_set<const Node *> many;
+  auto firstVisit = [&](const Node *n) {
+    if (!many.empty())
+      return many.insert(n).second;
+    for (size_t i = 0; i < nFew; ++i)
+      if (few[i] == n)
+        return false;
+    if (nFew < Inline) {
+      few[nFew++] = n;
+      return true;
+    }
+    many.insert(few, few + nFew);
+    return many.insert(n).second;
+  };
+  std::vector<const Node *> stack;
+  stack.reserve(16);
+  stack.push_back(root.get());
+  firstVisit(root.get());
   while (!stack.empty()) {
     const Node *n = stack.back();
     stack.pop_back();
     if (!fn(*n))
       continue;
     for (const LaneExpr *x : {&n->c, &n->b, &n->a})
-      if (*x && seen.insert(x->get()).second)
+      if (*x && firstVisit(x->get()))
         stack.push_back(x->get());
   }
 }

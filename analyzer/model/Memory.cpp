@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <vector>
 #include <unordered_map>
 
 namespace warplint {
@@ -127,24 +128,29 @@ static LaneMask phaseMask(int per, int p) {
   return per == 32 ? AllLanes : ((1u << per) - 1) << (p * per);
 }
 
-BankConflict worstBank(const Lanes &addr, LaneMask active, int bytes) {
-  // (bank, word) pairs of every active lane, then the bank with most words.
-  std::pair<int, int64_t> hits[WarpSize * 4];
+// worstBank() for elements wider than 16 bytes, whose lanes may touch one
+// bank twice: every (bank, word) pair, sorted.
+static BankConflict worstBankSorted(const Lanes &addr, LaneMask active,
+                                    int bytes) {
+  // (An element is counted up to 4 KiB, which covers every bank 32 times
+  // over: no instruction moves more per lane, and the bound keeps the cost
+  // of a nonsensical width fixed.)
+  bytes = std::min(bytes, 4096);
+  std::vector<std::pair<int, int64_t>> hits;
   LaneMask lanesIn[WarpSize] = {};
-  int n = 0;
   for (int l = 0; l < WarpSize; ++l) {
     if (!((active >> l) & 1))
       continue;
     int64_t first = addr[l] >> 2,
-            last = first + (((addr[l] & 3) + std::max(bytes, 1) - 1) >> 2);
-    for (int64_t w = first; w <= last && n < WarpSize * 4; ++w) {
+            last = first + (((addr[l] & 3) + bytes - 1) >> 2);
+    for (int64_t w = first; w <= last; ++w) {
       int b = int(((w % WarpSize) + WarpSize) % WarpSize);
       lanesIn[b] |= 1u << l;
-      hits[n++] = {b, w};
+      hits.emplace_back(b, w);
     }
   }
-  std::sort(hits, hits + n);
-  n = int(std::unique(hits, hits + n) - hits);
+  std::sort(hits.begin(), hits.end());
+  int n = int(std::unique(hits.begin(), hits.end()) - hits.begin());
   BankConflict out;
   for (int i = 0; i < n;) {
     int j = i;
@@ -157,6 +163,44 @@ BankConflict worstBank(const Lanes &addr, LaneMask active, int bytes) {
     }
     i = j;
   }
+  return out;
+}
+
+BankConflict worstBank(const Lanes &addr, LaneMask active, int bytes) {
+  if (bytes > 16)
+    return worstBankSorted(addr, active, bytes);
+  bytes = std::max(bytes, 1);
+  // Per bank, the distinct words the active lanes touch in it, then the
+  // bank with most words. (A bank's few words are searched: a warp's lanes
+  // mostly fall in distinct banks or on one word, where sorting every
+  // (bank, word) pair cost more than the search.) An element of at most 16
+  // bytes covers at most 5 consecutive words, so a bank holds at most one
+  // word per lane.
+  int64_t words[WarpSize][WarpSize];
+  int count[WarpSize] = {};
+  LaneMask lanesIn[WarpSize] = {};
+  for (int l = 0; l < WarpSize; ++l) {
+    if (!((active >> l) & 1))
+      continue;
+    int64_t first = addr[l] >> 2,
+            last = first + (((addr[l] & 3) + bytes - 1) >> 2);
+    for (int64_t w = first; w <= last; ++w) {
+      int b = int(((w % WarpSize) + WarpSize) % WarpSize);
+      lanesIn[b] |= 1u << l;
+      int k = 0;
+      while (k < count[b] && words[b][k] != w)
+        ++k;
+      if (k == count[b])
+        words[b][count[b]++] = w;
+    }
+  }
+  BankConflict out;
+  for (int b = 0; b < WarpSize; ++b)
+    if (count[b] > out.degree) {
+      out.degree = count[b];
+      out.bank = b;
+      out.lanes = lanesIn[b];
+    }
   return out;
 }
 
@@ -511,7 +555,7 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
   {
     Env base = representativeEnv(prep.ctx);
     for (int a : r.dataAtoms)
-      base.unknowns[size_t(a)] = 1024;
+      base.unknowns.set(size_t(a), 1024);
     bool fine = true, varying = false;
     for (int w = 0; w < shape.warps() && fine; ++w) {
       WarpEval e0(prep.ctx, shape, base, w);
@@ -524,7 +568,7 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
         varying |= ((m0 >> l) & 1) && a0[l] != a0[first];
       for (int a : r.dataAtoms) {
         Env moved = base;
-        moved.unknowns[size_t(a)] = 1025;
+        moved.unknowns.set(size_t(a), 1025);
         WarpEval e1(prep.ctx, shape, moved, w);
         Lanes a1 = e1.value(acc.offset);
         int64_t step = wrapSub(a1[first], a0[first]);

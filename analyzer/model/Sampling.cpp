@@ -58,11 +58,22 @@ static int64_t sample(const Atom &a, size_t i, bool realistic) {
   return values[i % NumSamples];
 }
 
+std::shared_ptr<const std::vector<int64_t>>
+Context::representativeValues() const {
+  if (!RepValues || RepAtoms != atoms.size() || RepGeneration != generation) {
+    auto values = std::make_shared<std::vector<int64_t>>(atoms.size());
+    for (size_t i = 0; i < atoms.size(); ++i)
+      (*values)[i] = representativeValue(atoms[i]);
+    RepValues = std::move(values);
+    RepAtoms = atoms.size();
+    RepGeneration = generation;
+  }
+  return RepValues;
+}
+
 Env representativeEnv(const Context &ctx) {
   Env env;
-  env.unknowns.resize(ctx.atoms.size());
-  for (size_t i = 0; i < ctx.atoms.size(); ++i)
-    env.unknowns[i] = representativeValue(ctx.atoms[i]);
+  env.unknowns = UnknownValues(ctx.representativeValues());
   for (int d = 0; d < 3; ++d)
     if (ctx.grid[d] > 0)
       env.gridDim[d] = ctx.grid[d];
@@ -83,7 +94,7 @@ static void coincide(const Context &ctx, const Props &p, std::vector<Env> &out) 
   env.realistic = false;
   for (int u : p.unknowns)
     if (ctx.atoms[u].known.empty() && sampledAsSize(ctx.atoms[u].role))
-      env.unknowns[u] = 1024;
+      env.unknowns.set(size_t(u), 1024);
   out.push_back(env);
 }
 
@@ -115,7 +126,7 @@ std::vector<Env> unknownAssignments(const Context &ctx, const Props &p) {
       for (size_t i = 0; i < p.unknowns.size(); ++i) {
         const Atom &a = ctx.atoms[p.unknowns[i]];
         int64_t v = sample(a, size_t(m) + (realistic ? 3 : 7) * i, realistic);
-        env.unknowns[p.unknowns[i]] = v;
+        env.unknowns.set(size_t(p.unknowns[i]), v);
         env.realistic &= isRealistic(a, v);
       }
       for (int d = 0; d < 3; ++d)

@@ -19,11 +19,13 @@ std::vector<Env> checkEnvs(const Context &ctx) {
   b.blockIdx[1] = 1;
   // Distinct unknowns take distinct values: two offsets built from two
   // different unknowns are not adjacent just because both read 1024.
-  for (size_t i = 0; i < b.unknowns.size(); ++i)
+  auto values =
+      std::make_shared<std::vector<int64_t>>(*ctx.representativeValues());
+  for (size_t i = 0; i < ctx.atoms.size(); ++i)
     if (ctx.atoms[i].known.empty())
-      b.unknowns[i] = sampledAsSize(ctx.atoms[i].role)
-                          ? 97 + 13 * int64_t(i)
-                          : int64_t(1 + i % 7);
+      (*values)[i] = sampledAsSize(ctx.atoms[i].role) ? 97 + 13 * int64_t(i)
+                                                      : int64_t(1 + i % 7);
+  b.unknowns = UnknownValues(std::move(values));
   // Later loop iterations: `s[i] += s[i + s]` is adjacent only while s = 1.
   for (int iter : {1, 5}) {
     Env c = b;
@@ -48,22 +50,26 @@ std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
       continue;
     groups[{in[i].group, a.mask.get(), a.elementBytes}].push_back(i);
   }
-  std::vector<Env> envs = checkEnvs(ctx);
+  std::vector<Env> envs; // (built for the first group of two or more)
   const int warps = std::min(shape.warps(), 2);
   for (auto &[key, members] : groups) {
     if (members.size() < 2)
       continue;
+    if (envs.empty())
+      envs = checkEnvs(ctx);
     const int e = std::get<2>(key);
     // Lane offsets per member, per environment and warp.
     std::vector<std::vector<Lanes>> vals(members.size());
     bool ok = true;
-    for (size_t m = 0; m < members.size() && ok; ++m)
+    for (size_t m = 0; m < members.size() && ok; ++m) {
+      vals[m].reserve(envs.size() * size_t(warps));
       for (const Env &env : envs)
         for (int w = 0; w < warps; ++w) {
           WarpEval ev(ctx, shape, env, w);
           vals[m].push_back(ev.value(in[members[m]].access.offset));
           ok &= !ev.undefined;
         }
+    }
     if (!ok)
       continue;
     // Order by lane 0's offset in the first environment; drop duplicates

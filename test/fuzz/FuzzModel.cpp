@@ -308,8 +308,8 @@ struct Program {
       env2.blockIdx[d] = in.u8();
       env2.gridDim[d] = 1 + in.u8();
     }
-    for (auto &u : env2.unknowns)
-      u = in.constant();
+    for (size_t u = 0; u < ctx.atoms.size(); ++u)
+      env2.unknowns.set(u, in.constant());
   }
 };
 
@@ -349,8 +349,7 @@ struct Reference {
       case Op::GridDim: o = env.gridDim[r.value]; break;
       case Op::Unknown:
       case Op::Data:
-        o = size_t(r.value) < env.unknowns.size() ? env.unknowns[r.value]
-                                                  : 1024;
+        o = env.unknowns[size_t(r.value)];
         break;
       case Op::Add: o = wrapAdd(x, y); break;
       case Op::Sub: o = wrapSub(x, y); break;

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
+#include <vector>
 
 namespace warplint {
 namespace {
@@ -166,6 +168,59 @@ TEST(SharedModel, WorstBankNamesTheLanes) {
   EXPECT_EQ(c.degree, 32);
   EXPECT_EQ(c.bank, 0);
   EXPECT_EQ(c.lanes, AllLanes);
+}
+
+// The worst bank by definition: for each bank, the distinct 4-byte words
+// the active lanes' elements touch in it; the first bank with most words.
+BankConflict worstBankByDefinition(const Lanes &a, LaneMask active,
+                                   int bytes) {
+  BankConflict out;
+  for (int b = 0; b < WarpSize; ++b) {
+    std::vector<int64_t> words;
+    LaneMask lanes = 0;
+    for (int l = 0; l < WarpSize; ++l) {
+      if (!((active >> l) & 1))
+        continue;
+      for (int64_t w = a[l] >> 2; w <= (a[l] + bytes - 1) >> 2; ++w)
+        if (((w % WarpSize) + WarpSize) % WarpSize == b) {
+          lanes |= 1u << l;
+          if (std::find(words.begin(), words.end(), w) == words.end())
+            words.push_back(w);
+        }
+    }
+    if (int(words.size()) > out.degree) {
+      out.degree = int(words.size());
+      out.bank = b;
+      out.lanes = lanes;
+    }
+  }
+  return out;
+}
+
+TEST(SharedModel, WorstBankMatchesItsDefinition) {
+  // Lane patterns of every kind (strided, broadcast, scattered, negative,
+  // unaligned) at each element width up to 32 bytes (wider than 16, a lane
+  // touches one bank twice).
+  uint64_t seed = 12345;
+  auto next = [&] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return int64_t(seed >> 33);
+  };
+  for (int bytes : {1, 2, 4, 8, 12, 16, 32})
+    for (int trial = 0; trial < 400; ++trial) {
+      Lanes a;
+      int64_t stride = next() % 300 - 150, spread = 1 + next() % 4096;
+      for (int l = 0; l < WarpSize; ++l)
+        a[l] = trial % 3 == 0 ? l * stride
+               : trial % 3 == 1 ? next() % spread - spread / 2
+                                : (next() % 8) * 128 + (l % 4) * bytes;
+      LaneMask active = trial % 5 == 0 ? AllLanes : LaneMask(next());
+      BankConflict got = worstBank(a, active, bytes),
+                   want = worstBankByDefinition(a, active, bytes);
+      ASSERT_EQ(got.degree, want.degree) << bytes << " bytes, trial " << trial;
+      ASSERT_EQ(got.bank, want.bank) << bytes << " bytes, trial " << trial;
+      ASSERT_EQ(got.lanes, want.lanes) << bytes << " bytes, trial " << trial;
+    }
 }
 
 TEST(SharedModel, InactiveLanesDoNotConflict) {
