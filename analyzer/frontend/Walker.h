@@ -88,6 +88,8 @@ class AssignedVars : public RecursiveASTVisitor<AssignedVars> {
 public:
   std::set<const VarDecl *> vars;
   bool thisAssigned = false;
+  /// Increments and decrements not to count (steps a loop already follows).
+  const std::set<const Expr *> *skip = nullptr;
   void note(const Expr *e) {
     e = e->IgnoreParenImpCasts();
     while (auto *m = dyn_cast<MemberExpr>(e)) {
@@ -112,7 +114,7 @@ public:
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *u) {
-    if (u->isIncrementDecrementOp())
+    if (u->isIncrementDecrementOp() && !(skip && skip->count(u)))
       note(u->getSubExpr());
     return true;
   }

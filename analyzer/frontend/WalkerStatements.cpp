@@ -524,9 +524,15 @@ Walker::bodyInductions(const Stmt *body,
                        std::map<const VarDecl *, const Expr *> &guards,
                        std::map<const VarDecl *, NestedSteps> *nested) {
   std::map<const VarDecl *, std::vector<const Expr *>> out;
-  auto *cs = dyn_cast_or_null<CompoundStmt>(body);
-  if (!cs)
+  if (!body)
     return out;
+  // The body's statements: a block's, or the one statement a body without
+  // braces is (`for (...) s += *p++;`).
+  std::vector<const Stmt *> stmts;
+  if (auto *cs = dyn_cast<CompoundStmt>(body))
+    stmts.assign(cs->body_begin(), cs->body_end());
+  else
+    stmts.push_back(body);
   AssignedVars all;
   all.TraverseStmt(const_cast<Stmt *>(body));
   // What the body changes: the variables it assigns and those it declares
@@ -565,7 +571,49 @@ Walker::bodyInductions(const Stmt *body,
   // elsewhere, the same every iteration.
   std::map<const VarDecl *, const Expr *> guardOf;
   std::map<const VarDecl *, int> guardCount;
+  // Steps written inside a statement's expression (`s += *p++`, `out[j] =
+  // in[k++]`): each runs once per iteration, as a step statement does,
+  // unless it sits where evaluation is conditional (an arm of `?:`, the
+  // right operand of `&&` or `||`) or deferred (a lambda). The rest of the
+  // statement is then no update of the variable (AssignedVars::skip).
+  std::set<const Expr *> embeddedSteps;
+  auto addUpdate = [&](const VarDecl *v, const Expr *x, const Expr *guard) {
+    out[v].push_back(x);
+    // Updates under two different guards are no one guarded step.
+    if (guard && guardCount[v] && guardOf[v] != guard)
+      guardCount[v] = -1;
+    else if (guard && guardCount[v] >= 0)
+      ++guardCount[v];
+    guardOf[v] = guard;
+  };
+  auto embedded = [&](const Stmt *x, const Expr *guard, auto &&self) -> void {
+    if (!x || isa<LambdaExpr, StmtExpr, BlockExpr>(x))
+      return;
+    if (auto *c = dyn_cast<AbstractConditionalOperator>(x)) {
+      self(c->getCond(), guard, self);
+      return;
+    }
+    if (auto *b = dyn_cast<BinaryOperator>(x); b && b->isLogicalOp()) {
+      self(b->getLHS(), guard, self);
+      return;
+    }
+    if (auto *u = dyn_cast<UnaryOperator>(x); u && u->isIncrementDecrementOp())
+      if (const VarDecl *v = localVar(u->getSubExpr())) {
+        addUpdate(v, u, guard);
+        embeddedSteps.insert(u);
+        return;
+      }
+    for (const Stmt *c : x->children())
+      self(c, guard, self);
+  };
   auto scan = [&](const Stmt *st, const Expr *guard) {
+    // A declaration's initializers (`uint32_t idx = cs ^ *data++;`).
+    if (auto *ds = dyn_cast<DeclStmt>(st)) {
+      for (const Decl *d : ds->decls())
+        if (auto *v = dyn_cast<VarDecl>(d); v && v->getInit())
+          embedded(v->getInit(), guard, embedded);
+      return;
+    }
     auto *e = dyn_cast<Expr>(st);
     if (!e)
       return;
@@ -576,15 +624,11 @@ Walker::bodyInductions(const Stmt *body,
              u && u->isIncrementDecrementOp())
       target = u->getSubExpr();
     if (const VarDecl *v = target ? localVar(target) : nullptr) {
-      out[v].push_back(x);
+      addUpdate(v, x, guard);
       updateStmts.insert(st);
-      // Updates under two different guards are no one guarded step.
-      if (guard && guardCount[v] && guardOf[v] != guard)
-        guardCount[v] = -1;
-      else if (guard && guardCount[v] >= 0)
-        ++guardCount[v];
-      guardOf[v] = guard;
     }
+    for (const Stmt *c : x->children())
+      embedded(c, guard, embedded);
   };
   // Steps inside an inner loop of counted iterations (`++weightOffset` at
   // the top of `for (kW = 0; kW < KW; ++kW)`): candidates, kept below when
@@ -606,7 +650,7 @@ Walker::bodyInductions(const Stmt *body,
     return nullptr;
   };
   if (nested)
-    for (const Stmt *st : cs->body()) {
+    for (const Stmt *st : stmts) {
       // (`#pragma unroll` wraps the loop in an attributed statement.)
       if (auto *as = dyn_cast<AttributedStmt>(st))
         st = as->getSubStmt();
@@ -635,7 +679,7 @@ Walker::bodyInductions(const Stmt *body,
           updateStmts.insert(u);
       }
     }
-  for (const Stmt *st : cs->body()) {
+  for (const Stmt *st : stmts) {
     auto *is = dyn_cast<IfStmt>(st);
     if (is && !is->getElse() && !is->getInit() &&
         !is->getConditionVariable() && !is->isConstexpr() &&
@@ -648,6 +692,7 @@ Walker::bodyInductions(const Stmt *body,
     scan(st, nullptr);
   }
   AssignedVars elsewhere;
+  elsewhere.skip = &embeddedSteps;
   auto skipUpdates = [&](const Stmt *st, auto &&self) -> void {
     if (updateStmts.count(st))
       return;
@@ -676,7 +721,7 @@ Walker::bodyInductions(const Stmt *body,
     }
     elsewhere.TraverseStmt(const_cast<Stmt *>(st));
   };
-  for (const Stmt *st : cs->body())
+  for (const Stmt *st : stmts)
     skipUpdates(st, skipUpdates);
   // Several updates of one variable (`i += width;` after each part of an
   // unrolled body) are one induction when each adds or subtracts a value
