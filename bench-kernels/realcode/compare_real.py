@@ -828,7 +828,11 @@ def describe(accs, space):
                 element_bytes=wide,
                 max_access_excess=round(max(ex), 3) if ex else None,
                 depends_on=depends, inexact=inexact, figures=figs[:8],
-                data_dependent_mask=any('data-dependent' in s for s in assumptions),
+                # (warplint's wording: "active lanes depend on data; all assumed
+                # active".)
+                data_dependent_mask=any('data-dependent' in s or
+                                        'active lanes depend on data' in s
+                                        for s in assumptions),
                 parameter_dependent=inexact and bool(depends))
 
 
