@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <limits>
 #include <cstdlib>
 #include <set>
 #include <tuple>
@@ -591,13 +592,16 @@ int main(int argc, const char **argv) {
   if (!Explain.empty()) {
     size_t colon = Explain.rfind(':');
     std::string line = colon == std::string::npos ? "" : Explain.substr(colon + 1);
-    if (line.empty() || line.find_first_not_of("0123456789") != std::string::npos) {
-      errs() << "warplint: error: --explain wants FILE:LINE, not '" << Explain
+    if (line.empty() ||
+        line.find_first_not_of("0123456789") != std::string::npos ||
+        llvm::StringRef(line).getAsInteger(10, explainLine) || explainLine == 0) {
+      errs() << "warplint: error: --explain wants FILE:LINE with a line "
+                "number from 1 to "
+             << std::numeric_limits<unsigned>::max() << ", not '" << Explain
              << "'\n";
       return 2;
     }
     explainFile = Explain.substr(0, colon);
-    explainLine = unsigned(std::stoul(line));
     if (Files.empty())
       Files.push_back(explainFile);
   }

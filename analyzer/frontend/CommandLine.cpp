@@ -3,6 +3,7 @@
 #include "NvccOptions.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -32,7 +33,9 @@ static std::vector<std::string> split(const std::string &s, char sep) {
   return out;
 }
 
-// Every number following "sm_" or "compute_" in s.
+// Every number following "sm_" or "compute_" in s that could name an
+// architecture (at most four digits: `compute_8099999999` names none, and
+// converting it would overflow).
 static void archNumbers(const std::string &s, std::vector<int> &out) {
   for (const char *p : {"sm_", "compute_"}) {
     size_t pos = 0;
@@ -41,8 +44,10 @@ static void archNumbers(const std::string &s, std::vector<int> &out) {
       size_t end = pos;
       while (end < s.size() && isdigit((unsigned char)s[end]))
         ++end;
-      if (end > pos)
-        out.push_back(std::stoi(s.substr(pos, end - pos)));
+      int n = 0;
+      if (end > pos && end - pos <= 4 &&
+          !llvm::StringRef(s).substr(pos, end - pos).getAsInteger(10, n))
+        out.push_back(n);
     }
   }
 }

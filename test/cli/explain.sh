@@ -36,4 +36,8 @@ expect_in loop out "(the first 16 iterations; more follow)"
 run badexplain --explain=nowhere
 expect_rc badexplain 2
 expect_in badexplain err "--explain wants FILE:LINE"
+# A line number past what a line can be is an error, not an abort.
+run hugeline --explain="$fx/idle-lanes/positives.cu:99999999999999999999"
+expect_rc hugeline 2
+expect_in hugeline err "with a line number from 1 to 4294967295"
 done_checks

@@ -51,6 +51,11 @@ TEST(CommandLine, ArchChoice) {
       {{"clang++", "--cuda-gpu-arch=sm_70", "--cuda-gpu-arch=sm_90"}, "sm_90"},
       {{"clang++", "--offload-arch=sm_89"}, "sm_89"},
       {{"g++", "-O2"}, ""},
+      // A number no architecture has (found by fuzz_command_line: its
+      // conversion threw and aborted): left out, the others still count.
+      {{"nvcc", "-gencode", "arch=compute_80999999999999999999,code=sm_80"},
+       "sm_80"},
+      {{"nvcc", "-arch=sm_99999999999"}, ""},
   };
   for (const Row &r : rows)
     EXPECT_EQ(newestArch(r.cmd), r.arch);
