@@ -190,11 +190,27 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
   for (const Loop &l : ctx.loops)
     for (const LaneExpr *x : {&l.init, &l.next, &l.cond})
       roots.push_back(*x);
+  // The atom a shift amount is, or is a constant away from (`1 << (log2n -
+  // 1)`, `x << (s + 1)`): -1 if none.
+  auto shiftAtom = [&](const LaneExpr &b) -> int64_t {
+    if (!b)
+      return -1;
+    const LaneExpr *u = &b;
+    int64_t c = 0;
+    if ((b->op == Op::Add || b->op == Op::Sub) && b->a && b->b) {
+      if (b->b->op == Op::Const)
+        u = &b->a;
+      else if (b->op == Op::Add && constValue(b->a, c))
+        u = &b->b;
+    }
+    return (*u)->op == Op::Unknown && size_t((*u)->value) < ctx.atoms.size()
+               ? (*u)->value
+               : -1;
+  };
   for (const LaneExpr &r : roots)
     visitNodes(r, [&](const Node &n) {
-      if ((n.op == Op::Shl || n.op == Op::Shr) && n.b &&
-          n.b->op == Op::Unknown && size_t(n.b->value) < ctx.atoms.size()) {
-        Atom &a = ctx.atoms[n.b->value];
+      if ((n.op == Op::Shl || n.op == Op::Shr) && shiftAtom(n.b) >= 0) {
+        Atom &a = ctx.atoms[size_t(shiftAtom(n.b))];
         int64_t one = 0;
         bool log2 = n.op == Op::Shl && constValue(n.a, one) && one == 1;
         if (a.role == AtomRole::Size || (a.role == AtomRole::Log2Size && !log2))

@@ -188,6 +188,25 @@ TEST(Unknowns, ShiftRolesComeFromUses) {
   EXPECT_EQ(representativeValue(ctx.atoms[l]), 10);
 }
 
+TEST(Unknowns, ShiftAmountsAConstantAwayAreShiftAmounts) {
+  // `1 << (log2n - 1)`, `x >> (s + 2)`, `x << (3 + t)`: the amount is the
+  // unknown moved by a constant, and its samples must stay shift amounts.
+  Context ctx;
+  int l = ctx.addAtom("log2n", AtomKind::Parameter);
+  int s = ctx.addAtom("s", AtomKind::Parameter);
+  int t = ctx.addAtom("t", AtomKind::Parameter);
+  int n = ctx.addAtom("n", AtomKind::Parameter);
+  classifyAtoms(ctx, {bin(Op::Shl, cst(1), bin(Op::Sub, unknown(l), cst(1))),
+                      bin(Op::Shr, threadIdx(0), unknown(s) + cst(2)),
+                      bin(Op::Shl, threadIdx(0), cst(3) + unknown(t)),
+                      bin(Op::Shl, threadIdx(0), unknown(n) * cst(2))});
+  EXPECT_EQ(ctx.atoms[l].role, AtomRole::Log2Size);
+  EXPECT_EQ(ctx.atoms[s].role, AtomRole::Shift);
+  EXPECT_EQ(ctx.atoms[t].role, AtomRole::Shift);
+  // A scaled amount is no shift amount of its own.
+  EXPECT_EQ(ctx.atoms[n].role, AtomRole::Size);
+}
+
 TEST(Unknowns, OffsetsAreAddedAndNeverScaled) {
   // in[((z0 + tid) + base) * 4] with `if (tid + z0 < n)`: z0 and base are
   // offsets (a comparison and a constant element size keep them so); `n`
