@@ -128,6 +128,21 @@ static LaneMask phaseMask(int per, int p) {
   return per == 32 ? AllLanes : ((1u << per) - 1) << (p * per);
 }
 
+// Calls fn(lane, bank, word) for each 4-byte word the element of `bytes`
+// bytes (at least 1) of each active lane covers.
+template <class Fn>
+static void forEachWord(const Lanes &addr, LaneMask active, int bytes,
+                        Fn &&fn) {
+  for (int l = 0; l < WarpSize; ++l) {
+    if (!((active >> l) & 1))
+      continue;
+    int64_t first = addr[l] >> 2,
+            last = first + (((addr[l] & 3) + bytes - 1) >> 2);
+    for (int64_t w = first; w <= last; ++w)
+      fn(l, int(((w % WarpSize) + WarpSize) % WarpSize), w);
+  }
+}
+
 // worstBank() for elements wider than 16 bytes, whose lanes may touch one
 // bank twice: every (bank, word) pair, sorted.
 static BankConflict worstBankSorted(const Lanes &addr, LaneMask active,
@@ -138,17 +153,10 @@ static BankConflict worstBankSorted(const Lanes &addr, LaneMask active,
   bytes = std::min(bytes, 4096);
   std::vector<std::pair<int, int64_t>> hits;
   LaneMask lanesIn[WarpSize] = {};
-  for (int l = 0; l < WarpSize; ++l) {
-    if (!((active >> l) & 1))
-      continue;
-    int64_t first = addr[l] >> 2,
-            last = first + (((addr[l] & 3) + bytes - 1) >> 2);
-    for (int64_t w = first; w <= last; ++w) {
-      int b = int(((w % WarpSize) + WarpSize) % WarpSize);
-      lanesIn[b] |= 1u << l;
-      hits.emplace_back(b, w);
-    }
-  }
+  forEachWord(addr, active, bytes, [&](int l, int b, int64_t w) {
+    lanesIn[b] |= 1u << l;
+    hits.emplace_back(b, w);
+  });
   std::sort(hits.begin(), hits.end());
   int n = int(std::unique(hits.begin(), hits.end()) - hits.begin());
   BankConflict out;
@@ -179,21 +187,14 @@ BankConflict worstBank(const Lanes &addr, LaneMask active, int bytes) {
   int64_t words[WarpSize][WarpSize];
   int count[WarpSize] = {};
   LaneMask lanesIn[WarpSize] = {};
-  for (int l = 0; l < WarpSize; ++l) {
-    if (!((active >> l) & 1))
-      continue;
-    int64_t first = addr[l] >> 2,
-            last = first + (((addr[l] & 3) + bytes - 1) >> 2);
-    for (int64_t w = first; w <= last; ++w) {
-      int b = int(((w % WarpSize) + WarpSize) % WarpSize);
-      lanesIn[b] |= 1u << l;
-      int k = 0;
-      while (k < count[b] && words[b][k] != w)
-        ++k;
-      if (k == count[b])
-        words[b][count[b]++] = w;
-    }
-  }
+  forEachWord(addr, active, bytes, [&](int l, int b, int64_t w) {
+    lanesIn[b] |= 1u << l;
+    int k = 0;
+    while (k < count[b] && words[b][k] != w)
+      ++k;
+    if (k == count[b])
+      words[b][count[b]++] = w;
+  });
   BankConflict out;
   for (int b = 0; b < WarpSize; ++b)
     if (count[b] > out.degree) {
