@@ -203,7 +203,11 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
       std::lock_guard<std::mutex> hold(databaseLock);
       cmds = userDb->getCompileCommands(abs);
     }
-    if (!cmds.empty()) {
+    if (!cmds.empty() && cmds[0].CommandLine.empty()) {
+      // (An entry `"arguments": []`: nothing to parse the file with.)
+      fc.errors.push_back("the compile database's command for this file is "
+                          "empty");
+    } else if (!cmds.empty()) {
       cmd = cmds[0].CommandLine;
       fc.dir = cmds[0].Directory;
       // The database names the file; it is appended again below.

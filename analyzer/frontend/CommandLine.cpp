@@ -161,10 +161,13 @@ std::vector<std::string> deviceParseCommand(const std::vector<std::string> &in,
     if (startsWith(a, "-x") && a.size() > 2)
       continue;
     // Host flags are passed on, but not those dropped from the command
-    // itself (-Werror, -w, a second --cuda-gpu-arch=, ...).
+    // itself (-Werror, -w, a second --cuda-gpu-arch=, ...), nor "--" (which
+    // would make warplint's own flags after it inputs) and "-" (standard
+    // input as a source file).
     auto hostFlags = [&](const std::string &v) {
       for (const std::string &part : split(v, ','))
-        if (!part.empty() && !inList(part, DropFlags) &&
+        if (!part.empty() && part != "--" && part != "-" &&
+            !inList(part, DropFlags) &&
             std::none_of(std::begin(DropJoinedPrefixes),
                          std::end(DropJoinedPrefixes),
                          [&](const char *p) { return startsWith(part, p); }))

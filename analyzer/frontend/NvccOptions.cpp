@@ -7,6 +7,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
 
+#include <algorithm>
 #include <map>
 
 namespace warplint {
@@ -201,6 +202,10 @@ struct Translator {
   std::vector<std::string> &errors;
   std::vector<std::string> out;
   int depth = 0;
+  // The options files being read, outermost first: one that names itself
+  // again (directly or through others) is an error, not 8 levels of copies
+  // of itself (which grew exponentially with the times it named itself).
+  std::vector<std::string> reading;
 
   // A comma-separated list, one Clang option per item: `-Dx` (or the item
   // itself, a host flag), or `-isystem x`.
@@ -248,7 +253,12 @@ struct Translator {
       out.push_back("-fno-exceptions");
       return;
     case E::HostOptions:
-      return eachJoined("", v);
+      // Each a host compiler flag, but not "--" or "-" (an end of options,
+      // standard input), which would change what the device parse reads.
+      for (const std::string &d : commaList(v))
+        if (d != "--" && d != "-")
+          out.push_back(d);
+      return;
     case E::ExtendedLambda:
       out.push_back("-D__CUDACC_EXTENDED_LAMBDA__");
       return;
@@ -266,9 +276,16 @@ struct Translator {
     llvm::SmallString<256> path(name);
     if (!llvm::sys::path::is_absolute(path))
       llvm::sys::path::make_absolute(directory, path);
+    llvm::sys::path::remove_dots(path, true);
     if (depth >= 8) {
       errors.push_back("options file '" + std::string(path) +
                        "' is nested more than 8 deep");
+      return;
+    }
+    if (std::find(reading.begin(), reading.end(), std::string(path)) !=
+        reading.end()) {
+      errors.push_back("options file '" + std::string(path) +
+                       "' includes itself");
       return;
     }
     auto buf = llvm::MemoryBuffer::getFile(path);
@@ -283,7 +300,9 @@ struct Translator {
     llvm::cl::TokenizeGNUCommandLine((*buf)->getBuffer(), saver, tokens);
     std::vector<std::string> args(tokens.begin(), tokens.end());
     ++depth;
+    reading.push_back(std::string(path));
     run(args, 0);
+    reading.pop_back();
     --depth;
   }
 

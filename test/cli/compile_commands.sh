@@ -37,6 +37,16 @@ run baddb -p "$TMP/nowhere" "$TMP/src/k.cu"
 expect_rc baddb 2
 expect_in baddb err "cannot load compile_commands.json"
 
+# An entry with no command at all (found by fuzzing: it aborted) is an
+# error for its file.
+mkdir -p "$TMP/emptycmd"
+cat >"$TMP/emptycmd/compile_commands.json" <<JSON
+[{"directory": "$TMP/emptycmd", "arguments": [], "file": "$TMP/src/k.cu"}]
+JSON
+run emptycmd -p "$TMP/emptycmd" "$TMP/src/k.cu"
+expect_rc emptycmd 2
+expect_in emptycmd err "the compile database's command for this file is empty"
+
 # CMake's Makefiles generator passes include paths and definitions in an
 # options file (relative to the entry's directory); nvcc options CUDA 13
 # lists, in their long, short and joined forms, are all understood.

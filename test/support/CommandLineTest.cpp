@@ -114,5 +114,22 @@ TEST(CommandLine, HostFlagsAreFilteredLikeTheCommand) {
   EXPECT_FALSE(has(out, "-Werror"));
 }
 
+// Found by fuzzing too: a host flag "--" ended the options before
+// warplint's own (`--cuda-device-only` became a file name), and "-" would
+// read standard input as a source file. Neither reaches the device parse,
+// through Clang's spelling or nvcc's.
+TEST(CommandLine, HostFlagsCannotEndTheOptions) {
+  for (std::vector<std::string> cmd :
+       {std::vector<std::string>{"clang++", "-Xcompiler=--,-fPIC", "k.cu"},
+        {"clang++", "-Xcompiler", "-", "k.cu"},
+        {"nvcc", "-Xcompiler=--,-fPIC", "k.cu"},
+        {"nvcc", "--compiler-options", "-", "k.cu"}}) {
+    auto out = deviceParseCommand(cmd, toolkit());
+    EXPECT_FALSE(has(out, "--")) << cmd[1];
+    EXPECT_FALSE(has(out, "-")) << cmd[1];
+    EXPECT_TRUE(has(out, "--cuda-device-only")) << cmd[1];
+  }
+}
+
 } // namespace
 } // namespace warplint

@@ -158,6 +158,30 @@ TEST(NvccOptions, OptionsFilesAreReadInPlace) {
   EXPECT_NE(errors[0].find("cannot read options file"), std::string::npos);
 }
 
+// Found by fuzzing: an options file that names itself twice was read again
+// at each of 8 levels, 2^8 copies (seconds of work for a few bytes); a file
+// that names itself, directly or through another, is an error now.
+TEST(NvccOptions, OptionsFilesThatIncludeThemselvesAreErrors) {
+  std::string dir = ::testing::TempDir();
+  {
+    std::ofstream f(dir + "/self.rsp");
+    f << "-DSELF --options-file self.rsp -optf ./self.rsp\n";
+    std::ofstream a(dir + "/a.rsp");
+    a << "-DA --options-file b.rsp\n";
+    std::ofstream b(dir + "/b.rsp");
+    b << "-DB --options-file a.rsp\n";
+  }
+  for (const char *file : {"self.rsp", "a.rsp"}) {
+    std::vector<std::string> errors;
+    auto out = deviceParseCommand({"nvcc", "--options-file", file, "k.cu"},
+                                  toolkit(), dir, &errors);
+    ASSERT_FALSE(errors.empty()) << file;
+    EXPECT_NE(errors[0].find("includes itself"), std::string::npos)
+        << errors[0];
+    EXPECT_LE(errors.size(), 2u) << file;
+  }
+}
+
 TEST(NvccOptions, OwnFlagsGoBeforeDoubleDash) {
   // Clang's interpolation for a file missing from the database ends its
   // command with "-- <file>".
