@@ -592,7 +592,7 @@ int main(int argc, const char **argv) {
   if (!Explain.empty()) {
     size_t colon = Explain.rfind(':');
     std::string line = colon == std::string::npos ? "" : Explain.substr(colon + 1);
-    if (line.empty() ||
+    if (colon == 0 || line.empty() ||
         line.find_first_not_of("0123456789") != std::string::npos ||
         llvm::StringRef(line).getAsInteger(10, explainLine) || explainLine == 0) {
       errs() << "warplint: error: --explain wants FILE:LINE with a line "

@@ -40,4 +40,7 @@ expect_in badexplain err "--explain wants FILE:LINE"
 run hugeline --explain="$fx/idle-lanes/positives.cu:99999999999999999999"
 expect_rc hugeline 2
 expect_in hugeline err "with a line number from 1 to 4294967295"
+run nofile --explain=:24 "$fx/idle-lanes/positives.cu"
+expect_rc nofile 2
+expect_in nofile err "--explain wants FILE:LINE"
 done_checks
