@@ -227,7 +227,8 @@ Cost sharedWavefronts(const Lanes &addr, LaneMask active, int bytes) {
   // their words: for 16-byte accesses the two quarters of each half-warp,
   // for 8-byte ones the two halves of a full warp. The ideal is those
   // bytes over 128 per merged pair, or the active lanes' bytes over 128 in
-  // a partial 8- or 16-byte request. Measured on an H200
+  // a partial 8- or 16-byte request (at most the wavefronts it takes).
+  // Measured on an H200
   // (bench-kernels/smem-bank-conflict/wide_cases.cu: 19 lane patterns,
   // every wavefront count and 18 of the 19 ideals): 16 lanes of a 16x16
   // block storing doubles, 8 in each half, take 2 wavefronts against an
@@ -254,8 +255,14 @@ Cost sharedWavefronts(const Lanes &addr, LaneMask active, int bytes) {
     c.actual += merged ? 1 : degree[q] + degree[q + 1];
     c.ideal += std::max(1, (together + 127) / 128);
   }
-  if (!full) // a partial request: what its active lanes' bytes fill
-    c.ideal = std::max(1, (__builtin_popcount(active) * bytes + 127) / 128);
+  // A partial request: what its active lanes' bytes fill, but never more
+  // than the wavefronts it takes (lanes that read one element share it;
+  // found by fuzz_model: 20 lanes reading one 16-byte element took 2
+  // wavefronts against an ideal of 3).
+  if (!full)
+    c.ideal = std::min(
+        c.actual,
+        double(std::max(1, (__builtin_popcount(active) * bytes + 127) / 128)));
   return c;
 }
 

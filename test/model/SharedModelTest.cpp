@@ -223,6 +223,23 @@ TEST(SharedModel, WorstBankMatchesItsDefinition) {
     }
 }
 
+TEST(SharedModel, PartialBroadcastCostsNoLessThanItsIdeal) {
+  // Found by fuzz_model: 20 lanes reading one 16-byte element take 2
+  // wavefronts (one per pair of quarter-warps), and the partial request's
+  // ideal from the lanes' bytes (320, 3 wavefronts) was more than that.
+  Lanes a;
+  a.fill(64);
+  Cost c = sharedWavefronts(a, 0xfffffu, 16);
+  EXPECT_DOUBLE_EQ(c.actual, 2);
+  EXPECT_DOUBLE_EQ(c.ideal, 2);
+  // Distinct elements keep the lanes' bytes as the ideal: 20 float4s, 3.
+  for (int l = 0; l < WarpSize; ++l)
+    a[l] = 16 * l;
+  c = sharedWavefronts(a, 0xfffffu, 16);
+  EXPECT_DOUBLE_EQ(c.ideal, 3);
+  EXPECT_GE(c.actual, c.ideal);
+}
+
 TEST(SharedModel, InactiveLanesDoNotConflict) {
   Lanes a;
   for (int l = 0; l < WarpSize; ++l)
