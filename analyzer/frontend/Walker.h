@@ -113,6 +113,11 @@ public:
       note(b->getLHS());
     return true;
   }
+  // An operand that is never evaluated assigns nothing (`sizeof(k++)`).
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) {
+    return true;
+  }
+  bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *) { return true; }
   bool VisitUnaryOperator(UnaryOperator *u) {
     if (u->isIncrementDecrementOp() && !(skip && skip->count(u)))
       note(u->getSubExpr());

@@ -574,8 +574,9 @@ Walker::bodyInductions(const Stmt *body,
   // Steps written inside a statement's expression (`s += *p++`, `out[j] =
   // in[k++]`): each runs once per iteration, as a step statement does,
   // unless it sits where evaluation is conditional (an arm of `?:`, the
-  // right operand of `&&` or `||`) or deferred (a lambda). The rest of the
-  // statement is then no update of the variable (AssignedVars::skip).
+  // right operand of `&&` or `||`), deferred (a lambda) or absent
+  // (`sizeof`). The rest of the statement is then no update of the
+  // variable (AssignedVars::skip).
   std::set<const Expr *> embeddedSteps;
   auto addUpdate = [&](const VarDecl *v, const Expr *x, const Expr *guard) {
     out[v].push_back(x);
@@ -587,7 +588,9 @@ Walker::bodyInductions(const Stmt *body,
     guardOf[v] = guard;
   };
   auto embedded = [&](const Stmt *x, const Expr *guard, auto &&self) -> void {
-    if (!x || isa<LambdaExpr, StmtExpr, BlockExpr>(x))
+    // (Nor in an operand that is never evaluated: `sizeof(k++)`.)
+    if (!x || isa<LambdaExpr, StmtExpr, BlockExpr, UnaryExprOrTypeTraitExpr,
+                  CXXNoexceptExpr, CXXTypeidExpr>(x))
       return;
     if (auto *c = dyn_cast<AbstractConditionalOperator>(x)) {
       self(c->getCond(), guard, self);
