@@ -53,9 +53,12 @@ static int distinctInRanges(const int64_t *first, const int64_t *last, int n) {
   // (Unsigned: the distance between two wrapped addresses may overflow.)
   if (uint64_t(hi) - uint64_t(lo) < 256) {
     uint64_t bits[4] = {0, 0, 0, 0};
+    // (Each value as an offset from the range's first, counted unsigned: a
+    // range may end at the largest int64, past which `++v` overflows.)
     for (int i = 0; i < n; ++i)
-      for (int64_t v = first[i]; v <= last[i]; ++v) {
-        uint64_t off = uint64_t(v) - uint64_t(lo);
+      for (uint64_t d = 0, span = uint64_t(last[i]) - uint64_t(first[i]);
+           d <= span; ++d) {
+        uint64_t off = uint64_t(first[i]) + d - uint64_t(lo);
         bits[off >> 6] |= uint64_t(1) << (off & 63);
       }
     return __builtin_popcountll(bits[0]) + __builtin_popcountll(bits[1]) +
@@ -64,8 +67,9 @@ static int distinctInRanges(const int64_t *first, const int64_t *last, int n) {
   int64_t values[2 * WarpSize];
   int m = 0;
   for (int i = 0; i < n; ++i)
-    for (int64_t v = first[i]; v <= last[i] && m < 2 * WarpSize; ++v)
-      values[m++] = v;
+    for (uint64_t d = 0, span = uint64_t(last[i]) - uint64_t(first[i]);
+         d <= span && m < 2 * WarpSize; ++d)
+      values[m++] = int64_t(uint64_t(first[i]) + d);
   std::sort(values, values + m);
   return int(std::unique(values, values + m) - values);
 }

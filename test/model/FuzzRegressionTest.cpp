@@ -25,6 +25,20 @@ TEST(FuzzFound, ElementAtTheTopOfTheAddressRange) {
   EXPECT_EQ(worstBank(addr, 1, 4).degree, 1);
 }
 
+// Distinct addresses out of order, one of them the largest int64: counting
+// the values of that one-address range stepped past INT64_MAX (undefined;
+// in practice it wrapped and counted garbage).
+TEST(FuzzFound, DistinctAddressesAtTheTopOfTheRange) {
+  Lanes addr;
+  for (int l = 0; l < WarpSize; ++l)
+    addr[l] = l % 2 ? INT64_MAX : int64_t(l) * 1000;
+  EXPECT_DOUBLE_EQ(constantAddresses(addr, AllLanes, 4).actual, 17);
+  // Within 256 of each other (the bit-set count): the same.
+  for (int l = 0; l < WarpSize; ++l)
+    addr[l] = INT64_MAX - (l % 2 ? 0 : 8 * (31 - l));
+  EXPECT_DOUBLE_EQ(constantAddresses(addr, AllLanes, 4).actual, 17);
+}
+
 // Lanes whose addresses are further apart than INT64_MAX (a wrapped index):
 // their distance wraps as the GPU's does instead of overflowing.
 TEST(FuzzFound, LanesFurtherApartThanTheRange) {
