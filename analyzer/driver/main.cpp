@@ -18,8 +18,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
-#include <limits>
 #include <cstdlib>
+#include <limits>
 #include <set>
 #include <tuple>
 
@@ -592,9 +592,10 @@ int main(int argc, const char **argv) {
   if (!Explain.empty()) {
     size_t colon = Explain.rfind(':');
     std::string line = colon == std::string::npos ? "" : Explain.substr(colon + 1);
-    if (colon == 0 || line.empty() ||
-        line.find_first_not_of("0123456789") != std::string::npos ||
-        llvm::StringRef(line).getAsInteger(10, explainLine) || explainLine == 0) {
+    // (getAsInteger refuses an empty line, anything but digits, and a
+    // number too big for an unsigned.)
+    if (colon == 0 || llvm::StringRef(line).getAsInteger(10, explainLine) ||
+        explainLine == 0) {
       errs() << "warplint: error: --explain wants FILE:LINE with a line "
                 "number from 1 to "
              << std::numeric_limits<unsigned>::max() << ", not '" << Explain

@@ -201,10 +201,10 @@ struct Translator {
   const std::string &directory;
   std::vector<std::string> &errors;
   std::vector<std::string> out;
-  int depth = 0;
-  // The options files being read, outermost first: one that names itself
-  // again (directly or through others) is an error, not 8 levels of copies
-  // of itself (which grew exponentially with the times it named itself).
+  // The options files being read, outermost first (at most 8 deep): one that
+  // names itself again (directly or through others) is an error, not 8
+  // levels of copies of itself (which grew exponentially with the times it
+  // named itself).
   std::vector<std::string> reading;
 
   // A comma-separated list, one Clang option per item: `-Dx` (or the item
@@ -277,7 +277,7 @@ struct Translator {
     if (!llvm::sys::path::is_absolute(path))
       llvm::sys::path::make_absolute(directory, path);
     llvm::sys::path::remove_dots(path, true);
-    if (depth >= 8) {
+    if (reading.size() >= 8) {
       errors.push_back("options file '" + std::string(path) +
                        "' is nested more than 8 deep");
       return;
@@ -299,11 +299,9 @@ struct Translator {
     llvm::SmallVector<const char *, 32> tokens;
     llvm::cl::TokenizeGNUCommandLine((*buf)->getBuffer(), saver, tokens);
     std::vector<std::string> args(tokens.begin(), tokens.end());
-    ++depth;
     reading.push_back(std::string(path));
     run(args, 0);
     reading.pop_back();
-    --depth;
   }
 
   // Options from `args[from]` on; stops after a "--" (kept, with what follows).
@@ -361,7 +359,7 @@ struct Translator {
 std::vector<std::string> translateNvccOptions(const std::vector<std::string> &cmd,
                                               const std::string &directory,
                                               std::vector<std::string> &errors) {
-  Translator t{directory, errors, {}};
+  Translator t{directory, errors, {}, {}};
   if (cmd.empty())
     return {};
   t.out.push_back(cmd[0]);

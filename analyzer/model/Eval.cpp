@@ -185,7 +185,6 @@ void visitWithLoops(const LaneExpr &root, const Context &ctx,
 
 void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
                    const std::vector<LaneExpr> &offsets) {
-  ++ctx.generation; // roles change
   std::vector<LaneExpr> roots = exprs;
   for (const Loop &l : ctx.loops)
     for (const LaneExpr *x : {&l.init, &l.next, &l.cond})
@@ -209,8 +208,9 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
   };
   for (const LaneExpr &r : roots)
     visitNodes(r, [&](const Node &n) {
-      if ((n.op == Op::Shl || n.op == Op::Shr) && shiftAtom(n.b) >= 0) {
-        Atom &a = ctx.atoms[size_t(shiftAtom(n.b))];
+      int64_t amount = n.op == Op::Shl || n.op == Op::Shr ? shiftAtom(n.b) : -1;
+      if (amount >= 0) {
+        Atom &a = ctx.atoms[size_t(amount)];
         int64_t one = 0;
         bool log2 = n.op == Op::Shl && constValue(n.a, one) && one == 1;
         if (a.role == AtomRole::Size || (a.role == AtomRole::Log2Size && !log2))
@@ -284,7 +284,7 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
   for (size_t i = 0; i < ctx.atoms.size(); ++i)
     if (inAddress[i] && !scaled[i] && ctx.atoms[i].role == AtomRole::Size)
       ctx.atoms[i].role = AtomRole::Offset;
-  ++ctx.generation; // (and after: nothing above may have kept the old roles)
+  ++ctx.generation; // roles changed
 }
 
 Props props(const LaneExpr &e, const Context &ctx) {

@@ -17,7 +17,6 @@
 
 #include "Expr.h"
 
-#include <algorithm>
 #include <array>
 #include <initializer_list>
 #include <memory>
@@ -244,14 +243,6 @@ public:
       }
     Set.emplace_back(atom, v);
   }
-  /// One past the highest atom with a value.
-  size_t size() const {
-    size_t n = Base ? Base->size() : 0;
-    for (const auto &[a, v] : Set)
-      n = std::max(n, a + 1);
-    return n;
-  }
-
 private:
   std::shared_ptr<const std::vector<int64_t>> Base;
   std::vector<std::pair<size_t, int64_t>> Set;
@@ -261,8 +252,8 @@ private:
 struct Env {
   int64_t blockIdx[3] = {0, 0, 0};
   int64_t gridDim[3] = {1024, 1024, 1024};
-  UnknownValues unknowns; // by atom id; missing ones read as 1024
-  std::vector<int> loopIter;     // by loop id; missing ones read as 0
+  UnknownValues unknowns;    // by atom id
+  std::vector<int> loopIter; // by loop id; missing ones read as 0
   /// Every unknown within its realistic range (Atom, AtomRole): results
   /// under this assignment decide warnings; the others only widen ranges.
   bool realistic = true;
