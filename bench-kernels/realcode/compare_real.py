@@ -29,9 +29,11 @@ predicted excess (predicted_excess()).
 
 Figures, per space (global: uncoalesced-global-access, shared:
 smem-bank-conflict):
-  recall     lines the GPU shows at >= BAD x ideal that carry the rule's
-             warning, over all such lines;
-  precision  warned lines the GPU shows at >= PRECISION_BAR x ideal, over all
+  recall     lines the GPU shows at >= BAD x ideal (in the sum, or in one of
+             the kernels that ran the line) that carry the rule's warning,
+             over all such lines;
+  precision  warned lines the GPU shows at >= PRECISION_BAR x ideal (in the
+             sum, or in the kernel instantiation the warning names), over all
              warned lines that ran (warnings on lines that never ran, or were
              not measured, are counted apart);
   agreement  executed lines whose predicted excess is within TOLERANCE of the
@@ -523,6 +525,12 @@ def instances_not_run(prog, doc):
     return out
 
 
+def kernel_key(name):
+    """One kernel (template instantiation) comparable between the GPU's
+    demangled names and warplint's kernel signatures."""
+    return canonical_instance(name) or kernel_base_name(name)
+
+
 def measured_lines(prog, progdir):
     """{(abs file, line, space): dict(actual, ideal, inst, kernels, sass)}, and
     {(abs file, line): instructions executed} for every line that ran."""
@@ -541,9 +549,13 @@ def measured_lines(prog, progdir):
                 key = (path, int(l['line']), space)
                 e = lines.setdefault(key, dict(actual=0, ideal=0, inst=0,
                                                kernels=set(), sass=0,
-                                               per_inst=[], kinds=set()))
+                                               per_inst=[], kinds=set(),
+                                               by_kernel={}))
                 e['actual'] += m.get(spec['actual'], 0) or 0
                 e['ideal'] += m.get('ideal', 0) or 0
+                pk = e['by_kernel'].setdefault(kernel_key(kname), [0, 0])
+                pk[0] += m.get(spec['actual'], 0) or 0
+                pk[1] += m.get('ideal', 0) or 0
                 e['inst'] += inst
                 e['kernels'].add(kernel_base_name(kname))
                 for ins in m.get('instructions', []) or []:
@@ -748,6 +760,17 @@ def join(run, prog, progdir, how):
             continue
         executed.add(key)
         excess = m['actual'] / m['ideal']
+        # A line that runs in several kernels (template instantiations, or a
+        # device function inlined into more than one) is measured per kernel
+        # too: it is bad when it is bad in one of them, and a warning is
+        # right when the kernel it names shows the excess, whatever the
+        # other kernels mix into the line's sum.
+        per_kernel = {k: a / i for k, (a, i) in m['by_kernel'].items() if i}
+        worst = max(per_kernel.values(), default=excess)
+        named = [per_kernel.get(kernel_key(d.get('kernel_signature') or
+                                           d.get('kernel') or ''))
+                 for d in warned.get(key, [])]
+        named = max([x for x in named if x is not None], default=excess)
         accs = acc.get(key, [])
         pred = predicted_excess(accs, space, how)
         pred_alt = predicted_excess(accs, space, 'ratio' if how == 'mean' else 'mean')
@@ -765,7 +788,10 @@ def join(run, prog, progdir, how):
                    accesses=len(accs),
                    evaluated=sum(1 for a in accs if a.get('evaluated')),
                    agree=agrees(pred, excess),
-                   agree_alt=agrees(pred_alt, excess), bad=excess >= BAD)
+                   agree_alt=agrees(pred_alt, excess),
+                   worst_kernel=round(worst, 4), named_kernel=round(named, 4),
+                   bad=excess >= BAD or worst >= BAD,
+                   right=w and max(excess, named) >= PRECISION_BAR)
         row.update(describe(accs, space))
         if not accs:
             ks = sorted(m['kernels'])
@@ -838,7 +864,7 @@ def describe(accs, space):
 
 def classify(row):
     meas = row['measured']
-    if row['warned'] and meas < PRECISION_BAR:
+    if row['warned'] and not row['right']:
         return 'false-warning'
     if row['agree']:
         return 'hit'
@@ -861,7 +887,7 @@ def summarize(rows, stray, runs):
         bad = [x for x in r if x['bad']]
         found = [x for x in bad if x['warned']]
         warned = [x for x in r if x['warned']]
-        right = [x for x in warned if x['measured'] >= PRECISION_BAR]
+        right = [x for x in warned if x['right']]
         st = [x for x in stray if x['space'] == space]
         s[space] = collections.OrderedDict(
             rule=spec['rule'], lines=len(r), bad_lines=len(bad),
@@ -962,7 +988,7 @@ DETAIL_FIELDS = ['program', 'file', 'line', 'space', 'measured', 'predicted',
                  'data_dependent_mask', 'parameter_dependent', 'shape_assumed',
                  'below_ideal', 'element_bytes',
                  'access_kinds', 'from_header', 'nearest_access_line', 'other_space', 'kernel_status',
-                 'kernel_names']
+                 'kernel_names', 'worst_kernel', 'named_kernel']
 
 
 def write_details(path, rows):
@@ -1065,7 +1091,7 @@ def write_misses(path, rows, examples=5):
          [r for r in rows if r.get('measured') is not None and r['bad'] and not r['warned']]),
         ('False warnings (warned, GPU < %.1fx ideal)' % PRECISION_BAR,
          [r for r in rows if r.get('measured') is not None and r['warned']
-          and r['measured'] < PRECISION_BAR]),
+          and not r['right']]),
         ('Warnings on lines without a measured access of that space (not counted in precision)',
          [r for r in rows if r.get('measured') is None]),
     ]
@@ -1074,7 +1100,7 @@ def write_misses(path, rows, examples=5):
            'for reading only.', '']
     wrong = [r for r in rows if r.get('measured') is not None and
              (not r['agree'] or (r['bad'] and not r['warned']) or
-              (r['warned'] and r['measured'] < PRECISION_BAR))]
+              (r['warned'] and not r['right']))]
     kinds = collections.Counter()
     for r in wrong:
         kinds['%s, %s' % (r['space'], re.sub(r"'[^']*'", "'X'", cause(r)))] += 1
