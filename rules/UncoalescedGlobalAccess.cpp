@@ -21,7 +21,7 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
   // Warn only when every candidate block shape and every sampled value of
   // the unknowns within their realistic range (sizes >= 32, ...) is over the
   // threshold; the message says which assumption that rests on.
-  if (r.minRatioRealistic < opts.threshold)
+  if (r.minVerdictRealistic < opts.threshold)
     return std::nullopt;
   Dependence dep = describeDependence(r, f.ctx);
 

@@ -522,11 +522,12 @@ private:
         for (double *x : {&r.minActual, &r.maxActual, &r.minActualRealistic,
                           &r.maxActualRealistic, &r.minRatio, &r.maxRatio,
                           &r.minRatioRealistic, &r.maxRatioRealistic,
-                          &r.worstRatio})
+                          &r.minVerdictRealistic, &r.worstRatio})
           *x *= by;
         for (auto &sample : r.samples) {
           sample.actual *= by;
           sample.ratio *= by;
+          sample.verdict *= by;
         }
       }
     }

@@ -73,19 +73,26 @@ LaneExpr spreadingTerm(const LaneExpr &e, const Context &ctx,
 }
 
 WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
-                         const Context &ctx, const Shape &shape) {
+                         const Context &ctx, const Shape &shape,
+                         bool wholeWarp) {
   PreparedConditions p = prepareConditions(ctx, mask);
   Env env = representativeEnv(ctx);
   WarpRequest r;
-  for (int w = 0; w < shape.warps(); ++w) {
-    WarpEval ev(p.ctx, shape, env, w);
-    LaneMask m = ev.mask(p.mask);
-    if (!m)
-      continue;
-    r.addr = ev.value(offset);
-    r.active = m;
-    r.warp = w;
-    break;
+  // Block 0, then for a whole warp an inner block (block 0's warps may all
+  // be at a boundary).
+  for (int64_t b = 0; b < (wholeWarp ? 2 : 1); ++b) {
+    std::fill(std::begin(env.blockIdx), std::end(env.blockIdx), b);
+    for (int w = 0; w < shape.warps(); ++w) {
+      WarpEval ev(p.ctx, shape, env, w);
+      LaneMask m = ev.mask(p.mask);
+      if (!m || (r.active && m != ev.present()))
+        continue;
+      r.addr = ev.value(offset);
+      r.active = m;
+      r.warp = w;
+      if (!wholeWarp || m == ev.present())
+        return r;
+    }
   }
   return r;
 }

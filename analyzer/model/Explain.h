@@ -30,13 +30,16 @@ LaneExpr spreadingTerm(const LaneExpr &offset, const Context &ctx,
 
 /// The first warp request of an access in the representative environment:
 /// each lane's byte offset and the lanes active. active == 0: none issued.
+/// With `wholeWarp`, the first request of a warp whose every lane is active
+/// where there is one.
 struct WarpRequest {
   Lanes addr{};
   LaneMask active = 0;
   int warp = -1;
 };
 WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
-                         const Context &ctx, const Shape &shape);
+                         const Context &ctx, const Shape &shape,
+                         bool wholeWarp = false);
 
 /// What makes `e` differ between lanes: "threadIdx.x", loop variables whose
 /// value is lane-dependent, values loaded per lane. In first-use order.

@@ -309,11 +309,24 @@ static std::string dataReason(const LaneExpr &e, const Context &ctx) {
 namespace {
 struct Totals {
   double requests = 0, actual = 0, ideal = 0, lanes = 0;
+  /// The same sums over the requests of whole warps (every lane that exists
+  /// active): what a warning is decided on when most requests are such.
+  double fullRequests = 0, fullActual = 0, fullIdeal = 0;
   int64_t firstCommon = 0;
   bool strideSeen = false, strideConstant = true;
   int64_t stride = 0;
   bool data = false, guard = false, undefined = false;
 };
+/// actual/ideal of `t`, or, where at least half of its requests are whole
+/// warps', the ratio over those when it is higher: a few boundary warps
+/// with idle lanes (an 18x18 tile's halo guard) do not pull a conflict that
+/// every whole warp has under the threshold.
+double verdictRatio(const Totals &t) {
+  double mean = t.ideal > 0 ? t.actual / t.ideal : 1;
+  if (t.fullIdeal > 0 && 2 * t.fullRequests >= t.requests)
+    return std::max(mean, t.fullActual / t.fullIdeal);
+  return mean;
+}
 } // namespace
 
 /// One warp of one environment.
@@ -335,6 +348,11 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
     t.actual += c.actual;
     t.ideal += c.ideal;
     t.lanes += __builtin_popcount(active);
+    if (active == ev.present()) {
+      t.fullRequests += 1;
+      t.fullActual += c.actual;
+      t.fullIdeal += c.ideal;
+    }
     int prev = -1;
     // The most common distance is only reported for the first request.
     const bool first = t.requests == 1;
@@ -495,7 +513,7 @@ std::optional<AccessResult> analyzeWithinTable(const Access &acc,
   r.minActual = r.maxActual = r.actual;
   r.minRatio = r.maxRatio = r.worstRatio = 1;
   r.minActualRealistic = r.maxActualRealistic = r.actual;
-  r.minRatioRealistic = r.maxRatioRealistic = 1;
+  r.minRatioRealistic = r.maxRatioRealistic = r.minVerdictRealistic = 1;
   r.tableBytes = extent;
   r.maskDataDependent = prep.data;
   return r;
@@ -956,6 +974,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     smp.actual = t.actual / t.requests;
     double ideal = t.ideal / t.requests;
     smp.ratio = ideal > 0 ? smp.actual / ideal : 1;
+    smp.verdict = verdictRatio(t);
     smp.realistic = env.realistic;
     if (t.strideSeen && t.strideConstant)
       smp.stride = t.stride;
@@ -1004,6 +1023,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
             std::abs(c.ratio - compared.front().ratio) < 1e-9;
   r.minActualRealistic = r.maxActualRealistic = r.actual;
   r.minRatioRealistic = r.maxRatioRealistic = repRatio;
+  r.minVerdictRealistic = verdictRatio(rep);
   if (!same) {
     for (const auto &c : compared) {
       r.minActual = std::min(r.minActual, c.actual);
@@ -1015,6 +1035,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
       r.minActualRealistic = std::min(r.minActualRealistic, c.actual);
       r.maxActualRealistic = std::max(r.maxActualRealistic, c.actual);
       r.minRatioRealistic = std::min(r.minRatioRealistic, c.ratio);
+      r.minVerdictRealistic = std::min(r.minVerdictRealistic, c.verdict);
       r.maxRatioRealistic = std::max(r.maxRatioRealistic, c.ratio);
     }
     r.samples = std::move(compared);

@@ -90,6 +90,11 @@ struct AccessResult {
   /// realistic range (Env::realistic): what warnings are decided on.
   double minActualRealistic = 0, maxActualRealistic = 0,
          minRatioRealistic = 0, maxRatioRealistic = 0;
+  /// What warnings are decided on: minRatioRealistic, but each sample's
+  /// ratio taken over its whole-warp requests where those are at least half
+  /// of them and their ratio is higher (a few boundary warps with idle
+  /// lanes do not hide the conflict every whole warp has).
+  double minVerdictRealistic = 0;
   bool exact = true;
   /// One entry per sampled assignment of the unknowns (when not exact): the
   /// value of each `dependsOn` atom, the figures, and the lane stride when
@@ -97,6 +102,7 @@ struct AccessResult {
   struct Sample {
     std::vector<int64_t> values; // parallel to dependsOn
     double actual = 0, ratio = 0;
+    double verdict = 0; // see minVerdictRealistic
     bool realistic = true;
     std::optional<int64_t> stride;
     int shape = 0; // index into the shapes analyzed

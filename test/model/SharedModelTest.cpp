@@ -248,6 +248,28 @@ TEST(SharedModel, InactiveLanesDoNotConflict) {
   EXPECT_DOUBLE_EQ(sharedWavefronts(a, 0x3u, 4).actual, 2);
 }
 
+TEST(SharedModel, WarningsAreDecidedOnWholeWarpsWhenMostAreWhole) {
+  Context ctx;
+  // s[2*tid] (4 bytes): 2-way in a whole warp. Under tid >= 16 warp 0 keeps
+  // lanes 16..31 (1 wavefront): the mean of 8 warps is 15/8, the verdict
+  // (7 whole warps of 8) 2.
+  Access most{tid() * cst(8), bin(Op::Ge, tid(), cst(16)), 4};
+  AccessResult r = analyzeAccess(most, ctx, {B256}, sharedWavefronts);
+  ASSERT_TRUE(r.evaluated);
+  EXPECT_DOUBLE_EQ(r.minRatioRealistic, 15.0 / 8);
+  EXPECT_DOUBLE_EQ(r.minVerdictRealistic, 2);
+  // Under tid < 32 || tid % 32 < 16 only warp 0 is whole: 7 of 8 requests
+  // are half warps with no conflict, and the verdict is the mean.
+  Access few{tid() * cst(8),
+             bin(Op::LOr, bin(Op::Lt, tid(), cst(32)),
+                 bin(Op::Lt, bin(Op::Rem, tid(), cst(32)), cst(16))),
+             4};
+  AccessResult q = analyzeAccess(few, ctx, {B256}, sharedWavefronts);
+  ASSERT_TRUE(q.evaluated);
+  EXPECT_DOUBLE_EQ(q.minVerdictRealistic, q.minRatioRealistic);
+  EXPECT_DOUBLE_EQ(q.minRatioRealistic, 9.0 / 8);
+}
+
 TEST(SharedModel, PrefetchDistance) {
   // v[index + PDIST * threadIdx.x]: PDIST = 4 conflicts 4-way, 5 = 2^2+1 not.
   Context ctx;
