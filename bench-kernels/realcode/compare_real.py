@@ -25,7 +25,8 @@ instantiation warplint analyzed that did not run is left out of the
 predictions (instances_not_run()). warplint
 is run once per program over the .cu files its Makefile compiles, with the
 Makefile's -D and -I flags; its accesses on the same line are folded into one
-predicted excess (predicted_excess()).
+predicted excess, sum(cost)/sum(ideal) as the GPU's figure is
+(predicted_excess()).
 
 Figures, per space (global: uncoalesced-global-access, shared:
 smem-bank-conflict):
@@ -575,9 +576,10 @@ def measured_lines(prog, progdir):
 
 def predicted_excess(accesses, space, how='mean'):
     """One predicted excess for a line from warplint's evaluated accesses on
-    it (all kernels and instantiations): the mean of cost/ideal, each access
-    weighted alike ('mean'), or sum(cost)/sum(ideal) ('ratio'). None when no
-    access on the line was evaluated."""
+    it (all kernels and instantiations): sum(cost)/sum(ideal) ('ratio', the
+    default: the GPU's per-line figure is that ratio over the line's
+    instructions), or the mean of cost/ideal, each access weighted alike
+    ('mean'). None when no access on the line was evaluated."""
     spec = SPACES[space]
     pairs = [(a[spec['cost']], a[spec['ideal']]) for a in accesses
              if a.get('evaluated') and a.get(spec['cost']) is not None
@@ -988,7 +990,7 @@ DETAIL_FIELDS = ['program', 'file', 'line', 'space', 'measured', 'predicted',
                  'data_dependent_mask', 'parameter_dependent', 'shape_assumed',
                  'below_ideal', 'element_bytes',
                  'access_kinds', 'from_header', 'nearest_access_line', 'other_space', 'kernel_status',
-                 'kernel_names', 'worst_kernel', 'named_kernel']
+                 'kernel_names', 'worst_kernel', 'named_kernel', 'bad', 'right']
 
 
 def write_details(path, rows):
@@ -1253,9 +1255,9 @@ def main():
             return 1
         rec = json.load(open(args.baseline))
         if args.aggregate is None:
-            args.aggregate = rec.get('aggregate', 'mean')
+            args.aggregate = rec.get('aggregate', 'ratio')
     if args.aggregate is None:
-        args.aggregate = 'mean'
+        args.aggregate = 'ratio'
     for gpu, digest, progs in measurements:
         rows, stray = [], []
         gruns = []
