@@ -194,18 +194,23 @@ CallsByFunction importCalls(ASTContext &ac,
                             const std::vector<const FunctionDecl *> &launchers,
                             ProjectLaunches &project,
                             const std::string &mainFile) {
+  // A function another file can call: not `main`, which no file calls but
+  // nearly every file names (each file whose main() launches a kernel
+  // parsed every other file of the run that says "main").
+  auto callable = [](const FunctionDecl *f) {
+    return f->getIdentifier() && f->isExternallyVisible() && !f->isMain();
+  };
   std::vector<std::string> names;
   std::set<std::string> named;
   for (const FunctionDecl *f : launchers)
-    if (f->getIdentifier() && f->isExternallyVisible() &&
-        named.insert(f->getName().str()).second)
+    if (callable(f) && named.insert(f->getName().str()).second)
       names.push_back(f->getName().str());
   CallsByFunction out;
   if (names.empty())
     return out;
   CallTable calls = project.callsOf(names, mainFile);
   for (const FunctionDecl *f : launchers)
-    if (f->getIdentifier() && f->isExternallyVisible())
+    if (callable(f))
       if (auto it = calls.find(mangledName(ac, f)); it != calls.end())
         out[f] = it->second;
   return out;
