@@ -81,7 +81,8 @@ WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
   // Block 0, then for a whole warp an inner block (block 0's warps may all
   // be at a boundary).
   for (int64_t b = 0; b < (wholeWarp ? 2 : 1); ++b) {
-    std::fill(std::begin(env.blockIdx), std::end(env.blockIdx), b);
+    for (int d = 0; d < 3; ++d)
+      env.blockIdx[d] = std::min(b, env.gridDim[d] - 1);
     for (int w = 0; w < shape.warps(); ++w) {
       WarpEval ev(p.ctx, shape, env, w);
       LaneMask m = ev.mask(p.mask);
