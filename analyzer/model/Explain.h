@@ -30,13 +30,13 @@ LaneExpr spreadingTerm(const LaneExpr &offset, const Context &ctx,
 
 /// The first warp request of an access in the representative environment:
 /// each lane's byte offset and the lanes active. active == 0: none issued.
-/// With `wholeWarp`, the first request of a warp whose every lane is active
-/// where there is one.
 struct WarpRequest {
   Lanes addr{};
   LaneMask active = 0;
   int warp = -1;
 };
+/// With `wholeWarp`, the first request of a warp whose every lane is active
+/// where there is one (in block 0, else in an inner block).
 WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
                          const Context &ctx, const Shape &shape,
                          bool wholeWarp = false);

@@ -87,7 +87,7 @@ struct AccessResult {
   /// values): an unrolled loop's worst iteration, next to the mean above.
   double worstRatio = 0;
   /// The same over the assignments whose unknowns are all within their
-  /// realistic range (Env::realistic): what warnings are decided on.
+  /// realistic range (Env::realistic), the range warnings rest on.
   double minActualRealistic = 0, maxActualRealistic = 0,
          minRatioRealistic = 0, maxRatioRealistic = 0;
   /// What warnings are decided on: minRatioRealistic, but each sample's
