@@ -294,6 +294,13 @@ struct Translator {
                        "': " + buf.getError().message());
       return;
     }
+    // A binary (a program named by mistake) would become thousands of
+    // arguments, each a compiler error, minutes of them.
+    if ((*buf)->getBuffer().contains('\0')) {
+      errors.push_back("options file '" + std::string(path) +
+                       "' is not a text file");
+      return;
+    }
     llvm::BumpPtrAllocator alloc;
     llvm::StringSaver saver(alloc);
     llvm::SmallVector<const char *, 32> tokens;

@@ -5,6 +5,7 @@
 
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
@@ -59,6 +60,41 @@ private:
   const CompilationDatabase &Base;
 };
 
+/// `@file` arguments whose file holds a NUL byte, replaced by
+/// BinaryResponseFile and the path before Clang's loader expands the rest.
+class TextResponseFiles : public CompilationDatabase {
+public:
+  explicit TextResponseFiles(std::unique_ptr<CompilationDatabase> base)
+      : Base(std::move(base)) {}
+  std::vector<CompileCommand>
+  getCompileCommands(llvm::StringRef file) const override {
+    return mark(Base->getCompileCommands(file));
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return Base->getAllFiles();
+  }
+  std::vector<CompileCommand> getAllCompileCommands() const override {
+    return mark(Base->getAllCompileCommands());
+  }
+
+private:
+  static std::vector<CompileCommand> mark(std::vector<CompileCommand> cmds) {
+    for (CompileCommand &c : cmds)
+      for (std::string &a : c.CommandLine) {
+        if (a.size() < 2 || a[0] != '@')
+          continue;
+        llvm::SmallString<256> path(llvm::StringRef(a).drop_front());
+        if (!llvm::sys::path::is_absolute(path))
+          llvm::sys::path::make_absolute(c.Directory, path);
+        auto buf = llvm::MemoryBuffer::getFile(path);
+        if (buf && (*buf)->getBuffer().contains('\0'))
+          a = std::string(BinaryResponseFile) + std::string(path);
+      }
+    return cmds;
+  }
+  std::unique_ptr<CompilationDatabase> Base;
+};
+
 /// Exact entries as written; the others inferred from Clang-spelled
 /// neighbours.
 class ProjectDatabase : public CompilationDatabase {
@@ -97,8 +133,9 @@ loadProjectDatabase(const std::string &buildPath, std::string &error) {
   if (!base)
     return nullptr;
   // `@file` response files, as Clang's own loader expands them.
-  return std::make_unique<ProjectDatabase>(
-      expandResponseFiles(std::move(base), llvm::vfs::getRealFileSystem()));
+  return std::make_unique<ProjectDatabase>(expandResponseFiles(
+      std::make_unique<TextResponseFiles>(std::move(base)),
+      llvm::vfs::getRealFileSystem()));
 }
 
 } // namespace warplint

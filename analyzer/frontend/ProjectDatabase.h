@@ -24,6 +24,12 @@ namespace warplint {
 std::unique_ptr<clang::tooling::CompilationDatabase>
 loadProjectDatabase(const std::string &buildPath, std::string &error);
 
+/// A command's `@file` argument whose file is not text stands as this
+/// prefix and the file's path (Clang would expand a binary into thousands of
+/// arguments): the file's command is an error.
+inline constexpr const char *BinaryResponseFile =
+    "-warplint-binary-response-file=";
+
 } // namespace warplint
 
 #endif

@@ -71,6 +71,23 @@ run optf_missing -p "$TMP/mk2" "$TMP/src/k.cu"
 expect_rc optf_missing 2
 expect_in optf_missing err "cannot read options file"
 
+# An options file or response file that is not text (found by fuzzing: a
+# command naming the nvcc program as its options file) is an error for its
+# file, not thousands of garbage arguments and minutes of compiler errors.
+mkdir -p "$TMP/binopt"
+printf 'ELF\0\001\002-I/x\0--weird\n' >"$TMP/binopt/prog"
+cat >"$TMP/binopt/compile_commands.json" <<JSON
+[{"directory": "$TMP/binopt", "arguments": ["/usr/local/cuda/bin/nvcc", "--options-file", "prog", "-c", "$TMP/src/k.cu"], "file": "$TMP/src/k.cu"},
+ {"directory": "$TMP/binopt", "arguments": ["clang++", "-x", "cuda", "@prog", "-c", "$TMP/src/k2.cu"], "file": "$TMP/src/k2.cu"}]
+JSON
+cp "$TMP/src/k.cu" "$TMP/src/k2.cu"
+run binopt -p "$TMP/binopt" "$TMP/src/k.cu" "$TMP/src/k2.cu"
+expect_rc binopt 2
+expect_in binopt err "options file '$TMP/binopt/prog' is not a text file"
+expect_in binopt err "response file '$TMP/binopt/prog' is not a text file"
+expect_not_in binopt err "unknown argument"
+rm "$TMP/src/k2.cu"
+
 # A header that is not in the database gets the command of a neighbouring
 # entry (Clang's interpolation, whose command ends in "-- file"): warplint's
 # own flags still come before the "--".

@@ -182,6 +182,25 @@ TEST(NvccOptions, OptionsFilesThatIncludeThemselvesAreErrors) {
   }
 }
 
+// Found by fuzzing: a command naming a program as its options file
+// (`--options-file /usr/local/cuda/bin/nvcc`) made 30 MB of binary into
+// thousands of arguments, each a compiler error: minutes for one file.
+TEST(NvccOptions, BinaryOptionsFilesAreErrors) {
+  std::string dir = ::testing::TempDir();
+  {
+    std::ofstream f(dir + "/prog.bin", std::ios::binary);
+    f << std::string("\x7f" "ELF\0\x01-I/x\0--junk -DX", 18);
+  }
+  std::vector<std::string> errors;
+  auto out = deviceParseCommand({"nvcc", "--options-file", "prog.bin", "k.cu"},
+                                toolkit(), dir, &errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("is not a text file"), std::string::npos)
+      << errors[0];
+  EXPECT_EQ(std::find(out.begin(), out.end(), "--junk"), out.end());
+  EXPECT_EQ(std::find(out.begin(), out.end(), "-DX"), out.end());
+}
+
 TEST(NvccOptions, OwnFlagsGoBeforeDoubleDash) {
   // Clang's interpolation for a file missing from the database ends its
   // command with "-- <file>".
