@@ -210,21 +210,17 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
     } else if (!cmds.empty()) {
       cmd = cmds[0].CommandLine;
       fc.dir = cmds[0].Directory;
-      // (Reported, and left out of the parse.)
+      // The database names the file; it is appended again below. A binary
+      // response file is reported and left out of the parse.
       cmd.erase(std::remove_if(cmd.begin() + 1, cmd.end(),
                                [&](const std::string &a) {
                                  StringRef r(a);
-                                 if (!r.consume_front(BinaryResponseFile))
-                                   return false;
-                                 fc.errors.push_back("response file '" +
-                                                     r.str() +
-                                                     "' is not a text file");
-                                 return true;
-                               }),
-                cmd.end());
-      // The database names the file; it is appended again below.
-      cmd.erase(std::remove_if(cmd.begin() + 1, cmd.end(),
-                               [&](const std::string &a) {
+                                 if (r.consume_front(BinaryResponseFile)) {
+                                   fc.errors.push_back("response file '" +
+                                                       r.str() +
+                                                       "' is not a text file");
+                                   return true;
+                                 }
                                  SmallString<256> p(a);
                                  if (!llvm::sys::path::is_absolute(p))
                                    llvm::sys::path::make_absolute(fc.dir, p);

@@ -533,7 +533,8 @@ def kernel_key(name):
 
 
 def measured_lines(prog, progdir):
-    """{(abs file, line, space): dict(actual, ideal, inst, kernels, sass)}, and
+    """{(abs file, line, space): dict(actual, ideal, inst, kernels, sass,
+    by_kernel: {kernel_key(): [actual, ideal]})}, and
     {(abs file, line): instructions executed} for every line that ran."""
     lines = {}
     ran = collections.Counter()
@@ -552,11 +553,13 @@ def measured_lines(prog, progdir):
                                                kernels=set(), sass=0,
                                                per_inst=[], kinds=set(),
                                                by_kernel={}))
-                e['actual'] += m.get(spec['actual'], 0) or 0
-                e['ideal'] += m.get('ideal', 0) or 0
+                actual = m.get(spec['actual'], 0) or 0
+                ideal = m.get('ideal', 0) or 0
+                e['actual'] += actual
+                e['ideal'] += ideal
                 pk = e['by_kernel'].setdefault(kernel_key(kname), [0, 0])
-                pk[0] += m.get(spec['actual'], 0) or 0
-                pk[1] += m.get('ideal', 0) or 0
+                pk[0] += actual
+                pk[1] += ideal
                 e['inst'] += inst
                 e['kernels'].add(kernel_base_name(kname))
                 for ins in m.get('instructions', []) or []:
@@ -574,7 +577,7 @@ def measured_lines(prog, progdir):
 # --------------------------------------------------------------------------
 # The join
 
-def predicted_excess(accesses, space, how='mean'):
+def predicted_excess(accesses, space, how='ratio'):
     """One predicted excess for a line from warplint's evaluated accesses on
     it (all kernels and instantiations): sum(cost)/sum(ideal) ('ratio', the
     default: the GPU's per-line figure is that ratio over the line's
