@@ -738,6 +738,7 @@ struct CachedAccess {
 thread_local std::unordered_map<AccessKey, CachedAccess, AccessKeyHash>
     AccessCache;
 constexpr size_t AccessCacheLimit = 1 << 14;
+thread_local size_t Evaluated = 0;
 
 uint64_t stringHash(const std::string &s) {
   uint64_t h = 1469598103934665603ull;
@@ -753,14 +754,22 @@ bool accessKey(const Access &acc, const Context &ctx,
   const CostFn *fn = cost.target<CostFn>();
   if (!fn || !acc.offset)
     return false;
-  auto node = [](const LaneExpr &e) { return uint64_t(uintptr_t(e.get())); };
+  // Nodes are named without their origins (which only lead the front end
+  // back to the source), so that an expression written again, on another
+  // line, asks the same question: an unrolled body's `tile[ty][tx]`.
+  OriginFreeMemo memo;
+  auto node = [&](const LaneExpr &e) {
+    LaneExpr bare = withoutOrigins(e, memo);
+    hold.push_back(bare);
+    return uint64_t(uintptr_t(bare.get()));
+  };
+  hold.clear();
   std::vector<uint64_t> &w = key.words;
   w = {uint64_t(uintptr_t(*fn)), node(acc.offset), node(acc.mask),
        uint64_t(acc.elementBytes), uint64_t(ctx.grid[0]), uint64_t(ctx.grid[1]),
        uint64_t(ctx.grid[2]), shapes.size()};
   for (const Shape &sh : shapes)
     w.insert(w.end(), {uint64_t(sh.x), uint64_t(sh.y), uint64_t(sh.z)});
-  hold = {acc.offset, acc.mask};
   std::vector<int> atoms, loops;
   auto collect = [&](const Node &n) {
     if ((n.op == Op::Unknown || n.op == Op::Data) &&
@@ -789,7 +798,6 @@ bool accessKey(const Access &acc, const Context &ctx,
                        at.known.size()});
     for (int64_t v : at.known)
       w.push_back(uint64_t(v));
-    hold.push_back(at.loadAddress);
   }
   w.push_back(loops.size());
   for (int l : loops) {
@@ -797,7 +805,6 @@ bool accessKey(const Access &acc, const Context &ctx,
     w.insert(w.end(), {uint64_t(l), node(lp.init), node(lp.next), node(lp.cond),
                        uint64_t(int64_t(lp.iterOf)), uint64_t(lp.testAfterBody),
                        uint64_t(lp.straight)});
-    hold.insert(hold.end(), {lp.init, lp.next, lp.cond});
   }
   return true;
 }
@@ -807,6 +814,8 @@ static AccessResult analyzeAccessUncached(const Access &acc,
                                           const Context &ctx,
                                           const std::vector<Shape> &shapes,
                                           const CostModel &cost);
+
+size_t accessesEvaluated() { return Evaluated; }
 
 AccessResult analyzeAccess(const Access &acc, const Context &ctx,
                            const std::vector<Shape> &shapes,
@@ -828,6 +837,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
                                           const Context &ctx,
                                           const std::vector<Shape> &shapes,
                                           const CostModel &cost) {
+  ++Evaluated;
   AccessResult r;
   Props pa = props(acc.offset, ctx);
   if (pa.hasData) {

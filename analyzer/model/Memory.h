@@ -187,6 +187,10 @@ AccessResult analyzeAccess(const Access &access, const Context &ctx,
                            const std::vector<Shape> &shapes,
                            const CostModel &cost);
 
+/// Accesses this thread has evaluated (not answered from the table of
+/// finished results that analyzeAccess keeps): for tests.
+size_t accessesEvaluated();
+
 
 } // namespace warplint
 

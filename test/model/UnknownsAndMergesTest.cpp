@@ -301,6 +301,35 @@ TEST(Scale, CopiesWithTheirOwnOriginsAreOneValue) {
   EXPECT_NE(a, withoutOrigins(withOrigin(threadIdx(0) * n + cst(4), 5), memo));
 }
 
+TEST(Scale, AnExpressionWrittenAgainIsAnsweredOnce) {
+  // tile[(t * 3) % 1024] on two lines of an unrolled body: the nodes differ
+  // in their origins only, and the second is the first's question.
+  Context ctx;
+  auto line = [&](int o) {
+    Access a;
+    a.offset = withOrigin(
+        bin(Op::Rem, withOrigin(threadIdx(0) * cst(3), o), cst(1024)) *
+            cst(4),
+        o + 1);
+    a.elementBytes = 4;
+    return a;
+  };
+  std::vector<Shape> shapes{{256, 1, 1}};
+  size_t before = accessesEvaluated();
+  AccessResult first = analyzeAccess(line(10), ctx, shapes, sharedWavefronts);
+  EXPECT_EQ(accessesEvaluated(), before + 1);
+  AccessResult second = analyzeAccess(line(20), ctx, shapes, sharedWavefronts);
+  EXPECT_EQ(accessesEvaluated(), before + 1);
+  EXPECT_TRUE(second.evaluated);
+  EXPECT_DOUBLE_EQ(second.actual, first.actual);
+  EXPECT_DOUBLE_EQ(second.ideal, first.ideal);
+  // Another stride is another question.
+  Access other = line(30);
+  other.offset = bin(Op::Rem, threadIdx(0) * cst(5), cst(1024)) * cst(4);
+  analyzeAccess(other, ctx, shapes, sharedWavefronts);
+  EXPECT_EQ(accessesEvaluated(), before + 2);
+}
+
 TEST(Merges, ReplacingALoopVariableKeepsWhatDoesNotUseIt) {
   // buff[t * 4 + i] at iteration i = 2k + 1 (the second of a merged pair).
   Context ctx;
