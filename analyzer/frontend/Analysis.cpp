@@ -64,6 +64,33 @@ public:
   bool TraverseCXXMethodDecl(CXXMethodDecl *f) {
     return WalkUpFromCXXMethodDecl(f);
   }
+  // A system header's declarations are only looked at for library kernels
+  // the program instantiates (VisitFunctionDecl): a kernel is a function at
+  // namespace scope, so of a system header's namespace (which holds only
+  // that header's declarations) only the namespaces and kernels are seen,
+  // without the visitor's walk of every class and type in it.
+  bool TraverseDecl(Decl *d) {
+    if (d && !isa<TranslationUnitDecl>(d) &&
+        SM.isInSystemHeader(d->getLocation())) {
+      systemDecl(d);
+      return true;
+    }
+    return RecursiveASTVisitor::TraverseDecl(d);
+  }
+  void systemDecl(Decl *d) {
+    if (auto *dc = dyn_cast<NamespaceDecl>(d))
+      for (Decl *c : dc->decls())
+        systemDecl(c);
+    else if (auto *ls = dyn_cast<LinkageSpecDecl>(d))
+      for (Decl *c : ls->decls())
+        systemDecl(c);
+    else if (auto *t = dyn_cast<FunctionTemplateDecl>(d)) {
+      if (t->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>())
+        for (FunctionDecl *f : t->specializations())
+          VisitFunctionDecl(f);
+    } else if (auto *f = dyn_cast<FunctionDecl>(d))
+      VisitFunctionDecl(f);
+  }
   bool TraverseCXXConstructorDecl(CXXConstructorDecl *) { return true; }
   bool TraverseCXXDestructorDecl(CXXDestructorDecl *) { return true; }
   bool TraverseCXXConversionDecl(CXXConversionDecl *) { return true; }

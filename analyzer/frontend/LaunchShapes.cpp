@@ -980,11 +980,12 @@ public:
   std::vector<const FunctionDecl *> Functions;
   bool TraverseDecl(Decl *d) {
     auto *f = dyn_cast_or_null<FunctionDecl>(d);
-    // A function of a system header (the CUDA runtime's, a library's)
-    // launches only the library's kernels, which are not analyzed: its body
-    // is not walked.
-    if (f && f->doesThisDeclarationHaveABody() &&
-        AC.getSourceManager().isInSystemHeader(f->getLocation()))
+    // A declaration of a system header (the CUDA runtime's, a library's)
+    // launches only the library's kernels, which are not analyzed: it is
+    // not walked, and a namespace of one holds only its header's
+    // declarations (the program's parts of it are namespaces of their own).
+    if (d && !isa<TranslationUnitDecl>(d) &&
+        AC.getSourceManager().isInSystemHeader(d->getLocation()))
       return true;
     if (f)
       Functions.push_back(f);
