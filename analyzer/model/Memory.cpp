@@ -749,19 +749,19 @@ uint64_t stringHash(const std::string &s) {
 
 bool accessKey(const Access &acc, const Context &ctx,
                const std::vector<Shape> &shapes, const CostModel &cost,
-               AccessKey &key, std::vector<LaneExpr> &hold) {
+               bool bare, AccessKey &key, std::vector<LaneExpr> &hold) {
   using CostFn = Cost (*)(const Lanes &, LaneMask, int);
   const CostFn *fn = cost.target<CostFn>();
   if (!fn || !acc.offset)
     return false;
-  // Nodes are named without their origins (which only lead the front end
-  // back to the source), so that an expression written again, on another
-  // line, asks the same question: an unrolled body's `tile[ty][tx]`.
+  // With `bare`, nodes are named without their origins (which only lead the
+  // front end back to the source), so that an expression written again on
+  // another line asks the same question: an unrolled body's `tile[ty][tx]`.
   OriginFreeMemo memo;
   auto node = [&](const LaneExpr &e) {
-    LaneExpr bare = withoutOrigins(e, memo);
-    hold.push_back(bare);
-    return uint64_t(uintptr_t(bare.get()));
+    LaneExpr n = bare ? withoutOrigins(e, memo) : e;
+    hold.push_back(n);
+    return uint64_t(uintptr_t(n.get()));
   };
   hold.clear();
   std::vector<uint64_t> &w = key.words;
@@ -820,16 +820,25 @@ size_t accessesEvaluated() { return Evaluated; }
 AccessResult analyzeAccess(const Access &acc, const Context &ctx,
                            const std::vector<Shape> &shapes,
                            const CostModel &cost) {
-  AccessKey key;
-  std::vector<LaneExpr> hold;
-  if (!accessKey(acc, ctx, shapes, cost, key, hold))
+  // The nodes as they are first (another kernel's copy of the same source
+  // has the same origins), then without origins (the same expression on
+  // another line); a result found or computed is kept under both keys.
+  AccessKey key, bareKey;
+  std::vector<LaneExpr> hold, bareHold;
+  if (!accessKey(acc, ctx, shapes, cost, false, key, hold))
     return analyzeAccessUncached(acc, ctx, shapes, cost);
   if (auto it = AccessCache.find(key); it != AccessCache.end())
     return it->second.result;
-  AccessResult r = analyzeAccessUncached(acc, ctx, shapes, cost);
-  if (AccessCache.size() >= AccessCacheLimit)
+  accessKey(acc, ctx, shapes, cost, true, bareKey, bareHold);
+  std::optional<AccessResult> found;
+  if (auto it = AccessCache.find(bareKey); it != AccessCache.end())
+    found = it->second.result;
+  AccessResult r = found ? std::move(*found)
+                         : analyzeAccessUncached(acc, ctx, shapes, cost);
+  if (AccessCache.size() + 2 > AccessCacheLimit)
     AccessCache.clear();
   AccessCache.emplace(std::move(key), CachedAccess{std::move(hold), r});
+  AccessCache.emplace(std::move(bareKey), CachedAccess{std::move(bareHold), r});
   return r;
 }
 
