@@ -180,7 +180,7 @@ Dependence describeDependence(const AccessResult &r, const Context &ctx) {
   if (byValue.empty())
     return d;
   std::sort(byValue.begin(), byValue.end(), [](auto *x, auto *y) {
-    return x->values[0] < y->values[0];
+    return x->value < y->value;
   });
   // From the top down: the least value from which every sample has the
   // representative figure (the one the message quotes).
@@ -189,7 +189,7 @@ Dependence describeDependence(const AccessResult &r, const Context &ctx) {
   while (from > 0 && std::abs(byValue[from - 1]->actual - figure) < 1e-9)
     --from;
   if (from < byValue.size() && from > 0)
-    d.condition = "for " + name + " >= " + std::to_string(byValue[from]->values[0]);
+    d.condition = "for " + name + " >= " + std::to_string(byValue[from]->value);
   // Stride as a*v + b through two samples of distinct value, checked on all.
   const AccessResult::Sample *p = nullptr, *q = nullptr;
   for (auto *s : byValue) {
@@ -197,7 +197,7 @@ Dependence describeDependence(const AccessResult &r, const Context &ctx) {
       return d;
     if (!p)
       p = s;
-    else if (s->values[0] != p->values[0] && !q)
+    else if (s->value != p->value && !q)
       q = s;
   }
   if (!p || !q)
@@ -207,7 +207,7 @@ Dependence describeDependence(const AccessResult &r, const Context &ctx) {
     bool pow2 = true;
     int64_t a = 0;
     for (auto *s : byValue) {
-      int64_t v = s->values[0];
+      int64_t v = s->value;
       if (v < 0 || v > 40 || *s->stride % (int64_t(1) << v) != 0) {
         pow2 = false;
         break;
@@ -225,17 +225,17 @@ Dependence describeDependence(const AccessResult &r, const Context &ctx) {
   // In int64 without overflow: values or strides at the ends of the range
   // (a wrapped address, a huge known value) give no formula.
   int64_t dv, ds, av, b;
-  if (__builtin_sub_overflow(q->values[0], p->values[0], &dv) ||
+  if (__builtin_sub_overflow(q->value, p->value, &dv) ||
       __builtin_sub_overflow(*q->stride, *p->stride, &ds) ||
       (dv == -1 && ds == INT64_MIN) || ds % dv != 0)
     return d;
   int64_t a = ds / dv;
-  if (__builtin_mul_overflow(a, p->values[0], &av) ||
+  if (__builtin_mul_overflow(a, p->value, &av) ||
       __builtin_sub_overflow(*p->stride, av, &b))
     return d;
   for (auto *s : byValue) {
     int64_t sv, t;
-    if (__builtin_mul_overflow(a, s->values[0], &sv) ||
+    if (__builtin_mul_overflow(a, s->value, &sv) ||
         __builtin_add_overflow(sv, b, &t) || *s->stride != t)
       return d;
   }

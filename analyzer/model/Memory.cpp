@@ -988,8 +988,8 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   auto sampleOf = [&](const Env &env, const Totals &t, int shape) {
     AccessResult::Sample smp;
     smp.shape = shape;
-    for (int a : r.dependsOn)
-      smp.values.push_back(env.unknowns[a]);
+    if (!r.dependsOn.empty())
+      smp.value = env.unknowns[r.dependsOn[0]];
     smp.actual = t.actual / t.requests;
     double ideal = t.ideal / t.requests;
     smp.ratio = ideal > 0 ? smp.actual / ideal : 1;

@@ -97,10 +97,13 @@ struct AccessResult {
   double minVerdictRealistic = 0;
   bool exact = true;
   /// One entry per sampled assignment of the unknowns (when not exact): the
-  /// value of each `dependsOn` atom, the figures, and the lane stride when
-  /// constant. Rules phrase "for cols >= 8" and "4*cols bytes" from these.
+  /// value of the first `dependsOn` atom, the figures, and the lane stride
+  /// when constant. Rules phrase "for cols >= 8" and "4*cols bytes" from
+  /// these, for a figure that depends on one unknown. (No vector per
+  /// sample: a result is copied out of analyzeAccess's table for every
+  /// access that asks its question again.)
   struct Sample {
-    std::vector<int64_t> values; // parallel to dependsOn
+    int64_t value = 0;
     double actual = 0, ratio = 0;
     double verdict = 0; // see minVerdictRealistic
     bool realistic = true;

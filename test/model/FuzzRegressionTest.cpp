@@ -117,7 +117,7 @@ TEST(FuzzFound, StrideFormulaFromExtremeValues) {
     r.dependsOn = {0};
     for (auto [v, s] : {std::pair{v1, s1}, std::pair{v2, s2}}) {
       AccessResult::Sample smp;
-      smp.values = {v};
+      smp.value = v;
       smp.stride = s;
       smp.actual = double(v);
       r.samples.push_back(smp);
