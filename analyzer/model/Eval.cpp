@@ -698,6 +698,56 @@ LaneMask WarpEval::loopActive(int loop) {
 std::vector<LaneMask> WarpEval::loopActiveSequence(int loop, int maxIter) {
   std::vector<LaneMask> out;
   const Loop &l = Ctx.loops[loop];
+  const int first = l.testAfterBody ? 1 : 0;
+  Lanes v0, step;
+  if (l.cond && maxIter > first + 1 &&
+      affineStart(loop, maxIter - 1, v0, step)) {
+    // Monotone (Context::LoopForm): a lane is inside at iteration k >= first
+    // while the condition holds at `first` and at k, so each lane has one
+    // exit, bisected for all lanes at once (each at its own iteration: the
+    // variable enters the condition only through lane-wise operations)
+    // instead of stepping through every iteration.
+    const LaneMask in = condAt(loop, affineAt(v0, step, first));
+    const LaneMask toEnd = condAt(loop, affineAt(v0, step, maxIter - 1)) & in;
+    int64_t lo[WarpSize], hi[WarpSize]; // inside at lo, out at hi
+    for (int x = 0; x < WarpSize; ++x) {
+      lo[x] = first;
+      hi[x] = !((in >> x) & 1)     ? first
+              : (toEnd >> x) & 1 ? maxIter
+                                 : maxIter - 1;
+    }
+    for (;;) {
+      LaneMask open = 0;
+      Lanes v;
+      for (int x = 0; x < WarpSize; ++x) {
+        int64_t k = lo[x];
+        if (hi[x] - lo[x] > 1) {
+          open |= LaneMask(1) << x;
+          k = lo[x] + (hi[x] - lo[x]) / 2;
+        }
+        v[x] = v0[x] + step[x] * k;
+      }
+      if (!open)
+        break;
+      LaneMask m = condAt(loop, v);
+      for (int x = 0; x < WarpSize; ++x)
+        if ((open >> x) & 1)
+          ((m >> x) & 1 ? lo[x] : hi[x]) = lo[x] + (hi[x] - lo[x]) / 2;
+    }
+    for (int i = 0; i < maxIter; ++i) {
+      LaneMask active = AllLanes;
+      if (i >= first) {
+        active = 0;
+        for (int x = 0; x < WarpSize; ++x)
+          if (hi[x] > i)
+            active |= LaneMask(1) << x;
+      }
+      out.push_back(active);
+      if (!active)
+        break;
+    }
+    return out;
+  }
   LaneMask active = AllLanes;
   Lanes v = value(l.init);
   for (int i = 0; i < maxIter && active; ++i) {

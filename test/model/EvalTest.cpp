@@ -204,6 +204,12 @@ TEST(Eval, AffineLoopsMatchTheirRecurrence) {
           << row.name << " iteration " << k;
     }
     env.loopIter = {0};
+    for (int maxIter : {1, 2, 3, 64, 4096}) {
+      WarpEval f(fast, shape, env, 1), s(slow, shape, env, 1);
+      EXPECT_EQ(f.loopActiveSequence(0, maxIter),
+                s.loopActiveSequence(0, maxIter))
+          << row.name << " up to " << maxIter;
+    }
     for (LaneMask lanes : {AllLanes, LaneMask(1), LaneMask(0xf0f0u)}) {
       WarpEval f(fast, shape, env, 1), s(slow, shape, env, 1);
       int expected = 0;
