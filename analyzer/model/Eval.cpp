@@ -608,28 +608,53 @@ LaneMask WarpEval::condAt(int loop, const Lanes &v) {
   return m;
 }
 
-int WarpEval::tripCount(int loop, int maxIter, LaneMask lanes) {
+bool WarpEval::affineExits(int loop, int maxIter, Lanes &exit) {
   const Loop &l = Ctx.loops[loop];
   const int first = l.testAfterBody ? 1 : 0;
   Lanes v0, step;
-  if (l.cond && maxIter > first + 1 &&
-      affineStart(loop, maxIter - 1, v0, step)) {
-    // Lanes inside at iteration k >= first: the condition at `first` and at
-    // k (Context::LoopForm). Bisect for the first k where none of `lanes` is.
-    const LaneMask in = condAt(loop, affineAt(v0, step, first)) & lanes;
-    if (!in)
-      return first;
-    auto inside = [&](int k) {
-      return (condAt(loop, affineAt(v0, step, k)) & in) != 0;
-    };
-    if (inside(maxIter - 1))
-      return maxIter;
-    int lo = first, hi = maxIter - 1; // inside at lo, not at hi
-    while (hi - lo > 1) {
-      int mid = lo + (hi - lo) / 2;
-      (inside(mid) ? lo : hi) = mid;
+  if (!l.cond || maxIter <= first + 1 ||
+      !affineStart(loop, maxIter - 1, v0, step))
+    return false;
+  // Monotone (Context::LoopForm): a lane is inside at iteration k >= first
+  // while the condition holds at `first` and at k, so each lane has one
+  // exit. Lanes may sit at different iterations in one evaluation: the
+  // variable enters the condition only through lane-wise operations.
+  const LaneMask in = condAt(loop, affineAt(v0, step, first));
+  const LaneMask toEnd = condAt(loop, affineAt(v0, step, maxIter - 1)) & in;
+  Lanes lo; // inside at lo, out at exit
+  for (int x = 0; x < WarpSize; ++x) {
+    lo[x] = first;
+    exit[x] = !((in >> x) & 1)    ? first
+              : (toEnd >> x) & 1 ? maxIter
+                                 : maxIter - 1;
+  }
+  for (;;) {
+    LaneMask open = 0;
+    Lanes mid, v;
+    for (int x = 0; x < WarpSize; ++x) {
+      mid[x] = lo[x] + (exit[x] - lo[x]) / 2;
+      if (mid[x] != lo[x])
+        open |= LaneMask(1) << x;
+      v[x] = v0[x] + step[x] * mid[x];
     }
-    return hi;
+    if (!open)
+      return true;
+    LaneMask m = condAt(loop, v);
+    for (int x = 0; x < WarpSize; ++x)
+      if ((open >> x) & 1)
+        ((m >> x) & 1 ? lo[x] : exit[x]) = mid[x];
+  }
+}
+
+int WarpEval::tripCount(int loop, int maxIter, LaneMask lanes) {
+  Lanes exit;
+  if (affineExits(loop, maxIter, exit)) {
+    // Iterations in which one of `lanes` is inside: up to the last exit.
+    int64_t n = Ctx.loops[loop].testAfterBody ? 1 : 0;
+    for (int x = 0; x < WarpSize; ++x)
+      if ((lanes >> x) & 1)
+        n = std::max(n, exit[x]);
+    return int(n);
   }
   int n = 0;
   for (LaneMask m : loopActiveSequence(loop, maxIter))
@@ -699,47 +724,14 @@ std::vector<LaneMask> WarpEval::loopActiveSequence(int loop, int maxIter) {
   std::vector<LaneMask> out;
   const Loop &l = Ctx.loops[loop];
   const int first = l.testAfterBody ? 1 : 0;
-  Lanes v0, step;
-  if (l.cond && maxIter > first + 1 &&
-      affineStart(loop, maxIter - 1, v0, step)) {
-    // Monotone (Context::LoopForm): a lane is inside at iteration k >= first
-    // while the condition holds at `first` and at k, so each lane has one
-    // exit, bisected for all lanes at once (each at its own iteration: the
-    // variable enters the condition only through lane-wise operations)
-    // instead of stepping through every iteration.
-    const LaneMask in = condAt(loop, affineAt(v0, step, first));
-    const LaneMask toEnd = condAt(loop, affineAt(v0, step, maxIter - 1)) & in;
-    int64_t lo[WarpSize], hi[WarpSize]; // inside at lo, out at hi
-    for (int x = 0; x < WarpSize; ++x) {
-      lo[x] = first;
-      hi[x] = !((in >> x) & 1)     ? first
-              : (toEnd >> x) & 1 ? maxIter
-                                 : maxIter - 1;
-    }
-    for (;;) {
-      LaneMask open = 0;
-      Lanes v;
-      for (int x = 0; x < WarpSize; ++x) {
-        int64_t k = lo[x];
-        if (hi[x] - lo[x] > 1) {
-          open |= LaneMask(1) << x;
-          k = lo[x] + (hi[x] - lo[x]) / 2;
-        }
-        v[x] = v0[x] + step[x] * k;
-      }
-      if (!open)
-        break;
-      LaneMask m = condAt(loop, v);
-      for (int x = 0; x < WarpSize; ++x)
-        if ((open >> x) & 1)
-          ((m >> x) & 1 ? lo[x] : hi[x]) = lo[x] + (hi[x] - lo[x]) / 2;
-    }
+  Lanes exit;
+  if (affineExits(loop, maxIter, exit)) {
     for (int i = 0; i < maxIter; ++i) {
       LaneMask active = AllLanes;
       if (i >= first) {
         active = 0;
         for (int x = 0; x < WarpSize; ++x)
-          if (hi[x] > i)
+          if (exit[x] > i)
             active |= LaneMask(1) << x;
       }
       out.push_back(active);
@@ -752,7 +744,7 @@ std::vector<LaneMask> WarpEval::loopActiveSequence(int loop, int maxIter) {
   Lanes v = value(l.init);
   for (int i = 0; i < maxIter && active; ++i) {
     uint64_t saved = setOverride(loop, v);
-    if (l.cond && i >= (l.testAfterBody ? 1 : 0))
+    if (l.cond && i >= first)
       active &= cond(l.cond, true);
     out.push_back(active);
     v = value(l.next);

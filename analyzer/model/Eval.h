@@ -389,6 +389,10 @@ private:
   /// tested iteration to `kmax` (or the condition's operands over them)
   /// would come near overflow, where the monotony ends.
   bool affineStart(int loop, int kmax, Lanes &v0, Lanes &step);
+  /// For such a loop (false otherwise): each lane's first iteration from
+  /// the first tested one on at which it is out, `maxIter` for a lane still
+  /// inside at maxIter - 1, bisected for all lanes at once.
+  bool affineExits(int loop, int maxIter, Lanes &exit);
   /// The loop's condition with its variable at `v`.
   LaneMask condAt(int loop, const Lanes &v);
   /// The loop's update with its variable at `v`: the next iteration's value.
