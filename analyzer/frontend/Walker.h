@@ -314,6 +314,13 @@ private:
   /// The object `base` designates when it is one the walker holds (a local,
   /// `this`, a by-value parameter, a field of one of these).
   std::optional<Val> objectOf(const Expr *base, bool arrow);
+  /// A pointer variable that holds the address of a local object (a callee's
+  /// `P *p` bound to the caller's `&obj`): the variable, whose value is the
+  /// object itself. Null for any other pointer.
+  const VarDecl *heldPointer(const Expr *e);
+  /// `&obj` of a local object the walker holds, or a pointer heldPointer()
+  /// knows: the variable holding the object.
+  const VarDecl *addressedObject(const Expr *arg);
   /// `obj.field` read from an object the walker holds.
   std::optional<Val> fieldRead(const Expr *e);
   /// `obj.field = value` on an object the walker holds: true if handled.

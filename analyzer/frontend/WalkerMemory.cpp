@@ -816,6 +816,16 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
   for (unsigned i = 0; i < n; ++i) {
     const ParmVarDecl *p = def->getParamDecl(i);
     const Expr *arg = c->getArg(i + skip);
+    // A pointer to a local object (`more(&part)`, a C-style method): the
+    // callee reads and writes the object through it, as through a reference.
+    if (p->getType()->isPointerType() &&
+        p->getType()->getPointeeType()->isRecordType())
+      if (const VarDecl *held = addressedObject(arg)) {
+        callee[p] = Env[held];
+        if (!p->getType()->getPointeeType().isConstQualified())
+          writeBack.push_back({p, held});
+        continue;
+      }
     if (p->getType()->isReferenceType()) {
       if (auto a = lvalue(arg))
         callee[p] = a->ptr;

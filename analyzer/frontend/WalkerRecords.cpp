@@ -62,12 +62,42 @@ Val Walker::fieldOf(const Val &obj, const FieldDecl *f, const Expr *e) {
   return opaque(e, true);
 }
 
+const VarDecl *Walker::heldPointer(const Expr *e) {
+  auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (!v || spaceOf(v) != Space::Local || !v->getType()->isPointerType())
+    return nullptr;
+  auto it = Env.find(v);
+  return it != Env.end() && it->second.isRecord() ? v : nullptr;
+}
+
+const VarDecl *Walker::addressedObject(const Expr *arg) {
+  arg = arg->IgnoreParenImpCasts();
+  if (auto *u = dyn_cast<UnaryOperator>(arg)) {
+    if (u->getOpcode() != UO_AddrOf)
+      return nullptr;
+    const VarDecl *v = localVar(u->getSubExpr());
+    if (!v || !v->getType()->isRecordType() || spaceOf(v) != Space::Local)
+      return nullptr;
+    auto obj = objectOf(u->getSubExpr(), false);
+    return obj && obj->isRecord() ? v : nullptr;
+  }
+  return heldPointer(arg);
+}
+
 std::optional<Val> Walker::objectOf(const Expr *base, bool arrow) {
   base = base->IgnoreParenImpCasts();
+  if (auto *u = dyn_cast<UnaryOperator>(base);
+      u && u->getOpcode() == UO_Deref && !arrow)
+    if (const VarDecl *v = heldPointer(u->getSubExpr()))
+      return Env[v];
   if (arrow) {
     if (isa<CXXThisExpr>(base) && This) {
       return recordVal(This);
     }
+    // p->f with p bound to a local object of the caller's.
+    if (const VarDecl *v = heldPointer(base))
+      return Env[v];
     return std::nullopt;
   }
   if (auto *d = dyn_cast<DeclRefExpr>(base)) {
@@ -124,6 +154,10 @@ bool Walker::fieldWrite(const Expr *lhs, const Val &value) {
     return r;
   };
   if (m->isArrow()) {
+    if (const VarDecl *v = heldPointer(base)) {
+      Env[v] = recordVal(update(Env[v].rec));
+      return true;
+    }
     if (!isa<CXXThisExpr>(base) || !This)
       return false;
     This = update(This);
