@@ -164,7 +164,14 @@ std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
           : "; lanes " + laneList(worst.lanes) + " share bank " +
                 std::to_string(worst.bank);
   std::string desc;
-  if (stride != 0 && stride % 4 == 0)
+  if (worst.degree <= 1)
+    // (The first request need not conflict: a down-sweep's first step has
+    // one lane.)
+    desc = (__builtin_popcount(req.active) == 1
+                ? "only lane " + laneList(req.active) + " " + verb + "s"
+                : "lanes " + laneList(req.active) + " " + verb) +
+           ", without a conflict";
+  else if (stride != 0 && stride % 4 == 0)
     desc = "lanes " + laneList(req.active) + " " + verb + " words " +
            std::to_string(stride < 0 ? -stride / 4 : stride / 4) + " apart" +
            (r.laneStride ? "" : " (most of them)") + where;

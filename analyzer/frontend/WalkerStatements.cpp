@@ -434,6 +434,24 @@ void Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &k
   }
 }
 
+// Can the loop's body leave it other than by its condition: a break of
+// its own (not one of a nested loop or switch), a return or a goto?
+static bool leavesEarly(const Stmt *s, bool nested = false) {
+  if (!s)
+    return false;
+  if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s))
+    return true;
+  if (isa<BreakStmt>(s))
+    return !nested;
+  bool inner = nested || isa<ForStmt>(s) || isa<WhileStmt>(s) ||
+               isa<DoStmt>(s) || isa<SwitchStmt>(s) ||
+               isa<CXXForRangeStmt>(s);
+  for (const Stmt *c : s->children())
+    if (leavesEarly(c, inner))
+      return true;
+  return false;
+}
+
 // `next` as `var + step` with a step that does not use the variable.
 static LaneExpr linearStep(const LaneExpr &next, int loop, const Context &ctx) {
   if (!next)
@@ -859,11 +877,18 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
     }
   std::map<const VarDecl *, const Expr *> guards;
   std::map<const VarDecl *, NestedSteps> nested;
-  for (auto &[v, e] : bodyInductions(body, guards, &nested))
+  for (auto &[v, e] : bodyInductions(body, guards, &nested)) {
     if (!updates.count(v) && Env[v].v) {
       ivs.push_back(v);
       updates[v] = e;
+    } else if (updates.count(v) && !guards.count(v) && !nested.count(v)) {
+      // Stepped at the top of the body and again by the increment
+      // (`for (d = 0; d < n; d <<= 1) { d += 1; ... }`): both, in order.
+      std::vector<const Expr *> both = e;
+      both.insert(both.end(), updates[v].begin(), updates[v].end());
+      updates[v] = both;
     }
+  }
   for (auto it = nested.begin(); it != nested.end();)
     if (!updates.count(it->first) && Env[it->first].v &&
         !Env[it->first].isRecord()) {
@@ -1067,6 +1092,21 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
       after.v = l.init + step * unknown(trips);
       closed[v] = after;
     }
+  }
+  // Where the loop's own condition decides when each lane leaves (no break
+  // or return, nothing unknown or loaded in the condition), every induction
+  // variable is what it was at the test each lane failed: `offset` after
+  // `for (l = n >> 1; l > 0; l >>= 1) offset <<= 1;`, a lane's own `i` after
+  // a lane-varying bound. The model evaluates that per lane (Op::LoopFinal).
+  if (primary >= 0 && c && c->op != Op::Assumed && !leavesEarly(body) &&
+      !leavesEarly(inc)) {
+    Props pc = props(c, M.ctx);
+    if (!pc.hasUnknown && !pc.hasData)
+      for (auto &[v, var] : vars) {
+        Val after = var;
+        after.v = loopFinal(int(var.v->value));
+        closed[v] = after;
+      }
   }
   std::set<const VarDecl *> none;
   forgetAssigned(body, none, exitVaries);

@@ -162,7 +162,8 @@ void visitWithLoops(const LaneExpr &root, const Context &ctx,
   auto visit = [&](const Node &n) {
     if (!fn(n))
       return false;
-    if ((n.op == Op::LoopVar || n.op == Op::LoopActive) &&
+    if ((n.op == Op::LoopVar || n.op == Op::LoopActive ||
+         n.op == Op::LoopFinal) &&
         size_t(n.value) < loopSeen.size() && !loopSeen[n.value]) {
       loopSeen[n.value] = 1;
       const Loop &l = ctx.loops[n.value];
@@ -250,6 +251,20 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
             walk(l.cond, keeps, false);
           }
           return;
+        case Op::LoopFinal:
+          if (size_t(e->value) < ctx.loops.size()) {
+            const Loop &l = ctx.loops[e->value];
+            walk(l.init, keeps, address);
+            walk(l.next, keeps, address);
+            walk(l.cond, keeps, false);
+            if (l.iterOf >= 0) {
+              const Loop &p = ctx.loops[l.iterOf];
+              walk(p.init, keeps, false);
+              walk(p.next, keeps, false);
+              walk(p.cond, keeps, false);
+            }
+          }
+          return;
         case Op::Add: case Op::Sub: case Op::Neg: case Op::Min: case Op::Max:
         case Op::Select:
           break;
@@ -298,6 +313,9 @@ Props props(const LaneExpr &e, const Context &ctx) {
     return true;
   });
   std::vector<char> loopSeen(ctx.loops.size());
+  // Loops a LoopFinal reads: their parts count for what the value depends
+  // on, but the expression is not evaluated per iteration of them.
+  std::vector<char> finalOnly(ctx.loops.size());
   std::vector<LaneExpr> roots{e};
   auto visit = [&](const Node &n) {
     switch (n.op) {
@@ -335,15 +353,30 @@ Props props(const LaneExpr &e, const Context &ctx) {
       // conditions in it are assumed, not data in the value).
       p.laneVarying = true;
       return false;
+    case Op::LoopFinal: {
+      int id = int(n.value);
+      const Loop &l = ctx.loops[id];
+      int primary = l.iterOf >= 0 ? l.iterOf : id;
+      finalOnly[id] = finalOnly[primary] = 1;
+      for (int x : {id, primary})
+        if (!loopSeen[x]) {
+          loopSeen[x] = 1;
+          roots.push_back(ctx.loops[x].init);
+          roots.push_back(ctx.loops[x].next);
+        }
+      roots.push_back(ctx.loops[primary].cond);
+      return false;
+    }
     case Op::LoopVar:
     case Op::LoopActive: {
       int id = int(n.value);
-      insertSorted(p.loops, id);
+      if (!finalOnly[id])
+        insertSorted(p.loops, id);
       if (loopSeen[id])
         return false;
       loopSeen[id] = 1;
       const Loop &l = ctx.loops[id];
-      if (l.iterOf >= 0)
+      if (l.iterOf >= 0 && !finalOnly[id])
         insertSorted(p.loops, l.iterOf);
       roots.push_back(l.init);
       roots.push_back(l.next);
@@ -720,6 +753,75 @@ LaneMask WarpEval::loopActive(int loop) {
   return active;
 }
 
+Lanes WarpEval::loopFinal(int loop) {
+  const Loop &l = Ctx.loops[loop];
+  const int primary = l.iterOf >= 0 ? l.iterOf : loop;
+  const Loop &p = Ctx.loops[primary];
+  if (!p.cond) {
+    undefined = true;
+    return splat(0);
+  }
+  const int first = p.testAfterBody ? 1 : 0;
+  Lanes exit, v0, step;
+  const Context::LoopForm &form = Ctx.loopForm(loop);
+  // A variable that steps by a constant amount of its own: init + k * step.
+  bool linear = primary == loop || (form.step && l.init &&
+                                    !usesLoop(form.step, Ctx, primary) &&
+                                    !usesLoop(l.init, Ctx, primary));
+  if (linear && affineExits(primary, MaxFinalSteps, exit)) {
+    // Monotone and affine: each lane's exit iteration, bisected.
+    bool ok = true;
+    if (primary == loop) {
+      ok = affineStart(loop, MaxFinalSteps - 1, v0, step);
+    } else {
+      v0 = value(l.init);
+      Lanes s = value(form.step);
+      for (int x = 0; x < WarpSize; ++x)
+        step[x] = form.negative ? wrapNeg(s[x]) : s[x];
+    }
+    if (ok) {
+      Lanes out;
+      for (int x = 0; x < WarpSize; ++x) {
+        undefined |= exit[x] >= MaxFinalSteps && ((Present >> x) & 1);
+        out[x] = wrapAdd(v0[x], wrapMul(step[x], exit[x]));
+      }
+      return out;
+    }
+  }
+  // Stepped: the primary variable and this one together, each lane's value
+  // taken at the first test it fails.
+  Lanes vp = value(p.init);
+  Lanes vl = primary == loop ? vp : value(l.init);
+  Lanes out = vl;
+  LaneMask open = Present;
+  for (int i = 0; open; ++i) {
+    if (i > MaxFinalSteps) {
+      undefined = true; // still inside: the model does not follow it further
+      break;
+    }
+    uint64_t sp = setOverride(primary, vp);
+    uint64_t sl = primary == loop ? 0 : setOverride(loop, vl);
+    if (i >= first) {
+      LaneMask in = cond(p.cond, true);
+      for (int x = 0; x < WarpSize; ++x)
+        if (((open & ~in) >> x) & 1)
+          out[x] = vl[x];
+      open &= in;
+    }
+    Lanes np, nl;
+    if (open) {
+      np = value(p.next);
+      nl = primary == loop ? np : value(l.next);
+    }
+    if (primary != loop)
+      clearOverride(loop, sl);
+    clearOverride(primary, sp);
+    vp = np;
+    vl = nl;
+  }
+  return out;
+}
+
 std::vector<LaneMask> WarpEval::loopActiveSequence(int loop, int maxIter) {
   std::vector<LaneMask> out;
   const Loop &l = Ctx.loops[loop];
@@ -833,6 +935,8 @@ Lanes WarpEval::compute(const LaneExpr &e) {
       r[l] = (m >> l) & 1;
     return r;
   }
+  case Op::LoopFinal:
+    return loopFinal(int(e->value));
   case Op::Assumed:
     return splat(1);
   case Op::LaneRank: {

@@ -321,6 +321,10 @@ public:
   /// still inside: the length of loopActiveSequence() counted over `lanes`,
   /// found by bisection when the loop's form allows (Context::LoopForm).
   int tripCount(int loop, int maxIter, LaneMask lanes);
+  /// Op::LoopFinal: each lane's value of the loop's variable at the test it
+  /// fails; `undefined` where a lane is still inside after MaxFinalSteps.
+  Lanes loopFinal(int loop);
+  static constexpr int MaxFinalSteps = 1024;
 
   bool usedDataCondition = false;
   bool assumedGuard = false;

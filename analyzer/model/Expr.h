@@ -38,6 +38,7 @@ enum class Op : uint8_t {
   Assumed, // a condition the model assumes true, whatever its polarity
   LaneRank, // the lane's rank among the lanes for which `a` holds (a mask)
   TooDeep, // a lane-varying value whose expression exceeded MaxDepth
+  LoopFinal, // loop `value`'s variable as each lane leaves the loop
 };
 
 struct Node;
@@ -88,6 +89,10 @@ LaneExpr unknown(int atom);
 LaneExpr data(int atom);
 LaneExpr loopVar(int loop);
 LaneExpr loopActive(int loop);
+/// After loop `loop`: its variable's value in each lane when that lane left
+/// (the loop's own condition, tested iteration by iteration; an induction
+/// variable that counts with another loop leaves with that loop).
+LaneExpr loopFinal(int loop);
 LaneExpr assumed(int why); // 0: bounds guard, 1: data-dependent
 /// How many of the lanes below this one satisfy `mask` (null: every lane of
 /// the warp): what a warp-aggregated `atomicAdd(&count, 1)` returns, over

@@ -448,6 +448,10 @@ static bool maskUsesBlock(const LaneExpr &mask, const Context &ctx) {
       uses |= props(loopVar(int(n.value)), ctx).usesBlockIdx;
       return false;
     }
+    if (n.op == Op::LoopFinal) {
+      uses |= props(loopFinal(int(n.value)), ctx).usesBlockIdx;
+      return false;
+    }
     return true;
   });
   return uses;
@@ -775,7 +779,8 @@ bool accessKey(const Access &acc, const Context &ctx,
     if ((n.op == Op::Unknown || n.op == Op::Data) &&
         size_t(n.value) < ctx.atoms.size())
       atoms.push_back(int(n.value));
-    if ((n.op == Op::LoopVar || n.op == Op::LoopActive) &&
+    if ((n.op == Op::LoopVar || n.op == Op::LoopActive ||
+         n.op == Op::LoopFinal) &&
         size_t(n.value) < ctx.loops.size())
       loops.push_back(int(n.value));
     return true;

@@ -218,6 +218,82 @@ TEST(Eval, AffineLoopsMatchTheirRecurrence) {
       EXPECT_EQ(f.tripCount(0, 4096, lanes), expected) << row.name;
       EXPECT_EQ(s.tripCount(0, 4096, lanes), expected) << row.name;
     }
+    // After the loop: each lane's value at the test it failed, the stepped
+    // sequence's value at that lane's exit; a lane still inside after
+    // MaxFinalSteps leaves the value undefined.
+    {
+      WarpEval f(fast, shape, env, 1), s(slow, shape, env, 1);
+      Lanes ff = f.value(loopFinal(0)), ss = s.value(loopFinal(0));
+      WarpEval steps(slow, shape, env, 1);
+      std::vector<LaneMask> seq =
+          steps.loopActiveSequence(0, WarpEval::MaxFinalSteps + 1);
+      const bool capped = int(seq.size()) > WarpEval::MaxFinalSteps &&
+                          seq.back() != 0;
+      EXPECT_EQ(f.undefined, capped) << row.name;
+      EXPECT_EQ(s.undefined, capped) << row.name;
+      for (int x = 0; x < WarpSize && !capped; ++x) {
+        int exit = 0;
+        for (LaneMask m : seq)
+          exit += (m >> x) & 1;
+        Env at = env;
+        at.loopIter = {exit};
+        WarpEval e(slow, shape, at, 1);
+        EXPECT_EQ(ff[x], e.value(v)[x]) << row.name << " lane " << x;
+        EXPECT_EQ(ss[x], e.value(v)[x]) << row.name << " lane " << x;
+      }
+    }
+  }
+}
+
+// A second induction variable of a loop leaves with the loop's own: the
+// scan's `offset` doubles while `l` halves from blockDim.x / 2 to 0, so it
+// is blockDim.x after the loop; one that steps by a constant of its own is
+// its start plus that step times each lane's trip count.
+TEST(Eval, LoopFinalFollowsThePrimaryVariable) {
+  const Shape shape{256, 1, 1};
+  const LaneExpr t = threadIdx(0);
+  {
+    Context ctx;
+    int l = ctx.addLoop({"l", bin(Op::Shr, blockDim(0), cst(1)),
+                         bin(Op::Shr, loopVar(0), cst(1)),
+                         bin(Op::Gt, loopVar(0), cst(0))});
+    Loop offset{"offset", cst(1), bin(Op::Shl, loopVar(1), cst(1)), nullptr};
+    offset.iterOf = l;
+    int o = ctx.addLoop(offset);
+    WarpEval ev(ctx, shape, Env(), 0);
+    Lanes want;
+    want.fill(256);
+    EXPECT_EQ(ev.value(loopFinal(o)), want);
+    EXPECT_FALSE(ev.undefined);
+  }
+  {
+    // for (i = t; i < 100; i += 7, off += 3) with off starting at 5 + t;
+    // and the same `off` updated as off * 1 + 3, which is stepped.
+    for (bool stepped : {false, true}) {
+      Context ctx;
+      int i = ctx.addLoop({"i", t, loopVar(0) + cst(7),
+                           bin(Op::Lt, loopVar(0), cst(100))});
+      LaneExpr self = stepped ? loopVar(1) * cst(1) : loopVar(1);
+      Loop off{"off", cst(5) + t, self + cst(3), nullptr};
+      off.iterOf = i;
+      int o = ctx.addLoop(off);
+      WarpEval ev(ctx, shape, Env(), 0);
+      Lanes got = ev.value(loopFinal(o));
+      for (int x = 0; x < WarpSize; ++x) {
+        int trips = x < 100 ? (100 - x + 6) / 7 : 0;
+        EXPECT_EQ(got[x], 5 + x + 3 * trips) << "lane " << x << stepped;
+      }
+      EXPECT_FALSE(ev.undefined);
+    }
+  }
+  {
+    // A loop that does not end within MaxFinalSteps: no value.
+    Context ctx;
+    int i = ctx.addLoop({"i", cst(1), bin(Op::Or, loopVar(0), cst(1)),
+                         bin(Op::Gt, loopVar(0), cst(0))});
+    WarpEval ev(ctx, shape, Env(), 0);
+    ev.value(loopFinal(i));
+    EXPECT_TRUE(ev.undefined);
   }
 }
 
