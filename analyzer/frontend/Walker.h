@@ -108,6 +108,30 @@ public:
       note(c->getArg(0));
     return true;
   }
+  /// An object the callee may write back: a local passed by non-const
+  /// reference, or its address passed as a pointer to non-const
+  /// (`next(&part)`).
+  bool VisitCallExpr(CallExpr *c) {
+    const FunctionDecl *f = c->getDirectCallee();
+    if (!f)
+      return true;
+    unsigned skip = isa<CXXOperatorCallExpr>(c) && isa<CXXMethodDecl>(f);
+    for (unsigned i = 0; i + skip < c->getNumArgs() && i < f->getNumParams();
+         ++i) {
+      QualType t = f->getParamDecl(i)->getType();
+      if (!(t->isReferenceType() || t->isPointerType()) ||
+          !t->getPointeeType()->isRecordType() ||
+          t->getPointeeType().isConstQualified())
+        continue;
+      const Expr *a = c->getArg(i + skip)->IgnoreParenImpCasts();
+      if (auto *u = dyn_cast<UnaryOperator>(a);
+          u && u->getOpcode() == UO_AddrOf && t->isPointerType())
+        note(u->getSubExpr());
+      else if (t->isReferenceType())
+        note(a);
+    }
+    return true;
+  }
   bool VisitBinaryOperator(BinaryOperator *b) {
     if (b->isAssignmentOp())
       note(b->getLHS());
@@ -327,6 +351,8 @@ private:
   bool fieldWrite(const Expr *lhs, const Val &value);
   Val fieldOf(const Val &obj, const FieldDecl *f, const Expr *e);
   Val opaqueRecord(bool varying);
+  /// Does any field of `r` (or of an object in it) differ between lanes?
+  bool recordVaries(const RecordVal &r);
   Val construct(const CXXConstructExpr *c);
 
   // --- memory ---------------------------------------------------------------

@@ -8,6 +8,15 @@
 namespace warplint {
 namespace detail {
 
+bool Walker::recordVaries(const RecordVal &r) {
+  if (r.varying)
+    return true;
+  for (const auto &[f, v] : r.fields)
+    if (v.isRecord() ? v.rec && recordVaries(*v.rec) : varying(v))
+      return true;
+  return false;
+}
+
 Val Walker::opaqueRecord(bool varying) {
   auto r = std::make_shared<RecordVal>();
   r->varying = varying;

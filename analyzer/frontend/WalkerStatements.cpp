@@ -409,8 +409,15 @@ void Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &k
   for (const VarDecl *v : av.vars) {
     if (keep.count(v))
       continue;
-    if (v->getType()->isRecordType()) {
-      Env[v] = opaqueRecord(true);
+    if (v->getType()->isRecordType() ||
+        (v->getType()->isPointerType() && Env.count(v) &&
+         Env[v].isRecord())) {
+      // An object one value for the warp before the loop stays so (a
+      // partitioner's counters): its fields become uniform unknowns.
+      auto it = Env.find(v);
+      bool was = it == Env.end() || !it->second.isRecord() ||
+                 recordVaries(*it->second.rec);
+      Env[v] = opaqueRecord(varies || was);
       continue;
     }
     auto it = Env.find(v);
