@@ -141,6 +141,7 @@ const Context::LoopForm &Context::loopForm(int loop) const {
       f.step = n->a;
     }
   }
+  f.nextFree = n && !usesLoop(n, *this, loop);
   if (f.step && l.cond) {
     f.monotone = monotoneCond(l.cond, *this, loop, f);
     if (!f.monotone)
@@ -546,8 +547,15 @@ const Lanes &WarpEval::loopValue(int loop) {
     st.cache = v;
     return st.cache;
   }
-  Lanes v = value(l.init);
   const Context::LoopForm &form = Ctx.loopForm(loop);
+  if (form.nextFree && iter > 0) {
+    // Every iteration after the first has the update's value.
+    LoopState &st = state(loop);
+    st.cache = value(l.next);
+    st.hasCache = true;
+    return st.cache;
+  }
+  Lanes v = value(l.init);
   if (form.step && iter > 1) {
     // init + iter * step, in the same wrapping arithmetic as the steps.
     Lanes s = value(form.step);
@@ -740,9 +748,14 @@ LaneMask WarpEval::loopActive(int loop) {
     // Lanes enter iteration `iter` if the condition held before each of the
     // iterations so far (for a do-while, after each body before it).
     Lanes v = value(l.init);
+    const bool nextFree = Ctx.loopForm(loop).nextFree;
     for (int i = 0; i <= iter && active; ++i) {
       if (i >= firstTested)
         active &= condAt(loop, v);
+      // From the second iteration on the value no longer changes (an update
+      // that does not read the variable): neither does the condition.
+      if (nextFree && i >= std::max(1, firstTested))
+        break;
       if (i < iter)
         v = nextAt(loop, v);
     }

@@ -174,6 +174,10 @@ public:
       LaneExpr other;
     };
     std::vector<std::vector<Step>> sides;
+    /// The update does not read the variable, directly or through another
+    /// loop (`row = pos / w` as the second variable of pos's loop): every
+    /// iteration after the first has the update's value.
+    bool nextFree = false;
   };
   const LoopForm &loopForm(int loop) const;
 

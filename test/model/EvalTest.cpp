@@ -245,6 +245,34 @@ TEST(Eval, AffineLoopsMatchTheirRecurrence) {
   }
 }
 
+// An update that does not read the variable (`row = pos / w`, the second
+// variable of another loop, or a value a call recomputes): every iteration
+// after the first has the update's value, and the evaluator takes it without
+// stepping. Checked against the same update written to read the variable
+// (`(v & 0) + ...`), which is stepped.
+TEST(Eval, UpdatesFreeOfTheVariableAreNotStepped) {
+  const LaneExpr v = loopVar(0), t = threadIdx(0);
+  const LaneExpr next = t * cst(3) + blockIdx(0) * cst(100);
+  const LaneExpr cond = bin(Op::Lt, v, cst(150));
+  Context fast, slow;
+  fast.addLoop({"v", t, next, cond});
+  slow.addLoop({"v", t, bin(Op::And, v, cst(0)) + next, cond});
+  EXPECT_TRUE(fast.loopForm(0).nextFree);
+  EXPECT_FALSE(slow.loopForm(0).nextFree);
+  const Shape shape{64, 1, 1};
+  for (int64_t block : {0, 1}) {
+    for (int k = 0; k < 6; ++k) {
+      Env env;
+      env.blockIdx[0] = block;
+      env.loopIter = {k};
+      WarpEval f(fast, shape, env, 1), s(slow, shape, env, 1);
+      EXPECT_EQ(f.value(v), s.value(v)) << "iteration " << k;
+      EXPECT_EQ(f.mask(loopActive(0)), s.mask(loopActive(0)))
+          << "block " << block << " iteration " << k;
+    }
+  }
+}
+
 // A second induction variable of a loop leaves with the loop's own: the
 // scan's `offset` doubles while `l` halves from blockDim.x / 2 to 0, so it
 // is blockDim.x after the loop; one that steps by a constant of its own is
