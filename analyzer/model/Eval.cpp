@@ -132,12 +132,17 @@ const Context::LoopForm &Context::loopForm(int loop) const {
   f.next = l.next;
   f.cond = l.cond;
   const LaneExpr &n = l.next;
-  if (n && l.iterOf < 0 && (n->op == Op::Add || n->op == Op::Sub)) {
-    if (isVar(n->a, loop) && !usesLoop(n->b, *this, loop)) {
+  // A second variable of another loop's iterations (`pos -= blockDim.x`
+  // beside `j`) has the form too where its step uses neither loop.
+  auto free = [&](const LaneExpr &x) {
+    return !usesLoop(x, *this, loop) &&
+           (l.iterOf < 0 || !usesLoop(x, *this, l.iterOf));
+  };
+  if (n && (n->op == Op::Add || n->op == Op::Sub)) {
+    if (isVar(n->a, loop) && free(n->b)) {
       f.step = n->b;
       f.negative = n->op == Op::Sub;
-    } else if (n->op == Op::Add && isVar(n->b, loop) &&
-               !usesLoop(n->a, *this, loop)) {
+    } else if (n->op == Op::Add && isVar(n->b, loop) && free(n->a)) {
       f.step = n->a;
     }
   }

@@ -273,6 +273,39 @@ TEST(Eval, UpdatesFreeOfTheVariableAreNotStepped) {
   }
 }
 
+// A second variable of a loop's iterations that steps by an amount free of
+// both loops (`pos -= blockDim.x` beside `j`) takes the closed form at the
+// primary's iteration, as the stepped version does.
+TEST(Eval, SecondVariablesTakeTheAffineForm) {
+  const LaneExpr t = threadIdx(0);
+  Context fast, slow;
+  for (Context *c : {&fast, &slow}) {
+    int j = c->addLoop({"j", cst(0), loopVar(0) + cst(1),
+                        bin(Op::Lt, loopVar(0), cst(8))});
+    LaneExpr self = c == &slow ? bin(Op::Or, loopVar(1), cst(0)) : loopVar(1);
+    Loop pos{"pos", cst(1000) - t, self - blockDim(0), nullptr};
+    pos.iterOf = j;
+    c->addLoop(pos);
+  }
+  EXPECT_TRUE(fast.loopForm(1).step);
+  EXPECT_FALSE(slow.loopForm(1).step);
+  // A step that reads the primary's variable is no such form.
+  Context other;
+  other.addLoop({"j", cst(0), loopVar(0) + cst(1),
+                 bin(Op::Lt, loopVar(0), cst(8))});
+  Loop off{"off", cst(0), loopVar(1) + loopVar(0), nullptr};
+  off.iterOf = 0;
+  other.addLoop(off);
+  EXPECT_FALSE(other.loopForm(1).step);
+  const Shape shape{256, 1, 1};
+  for (int k = 0; k < 8; ++k) {
+    Env env;
+    env.loopIter = {k};
+    WarpEval f(fast, shape, env, 2), s(slow, shape, env, 2);
+    EXPECT_EQ(f.value(loopVar(1)), s.value(loopVar(1))) << "iteration " << k;
+  }
+}
+
 // A second induction variable of a loop leaves with the loop's own: the
 // scan's `offset` doubles while `l` halves from blockDim.x / 2 to 0, so it
 // is blockDim.x after the loop; one that steps by a constant of its own is
