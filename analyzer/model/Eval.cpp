@@ -786,11 +786,11 @@ Lanes WarpEval::loopFinal(int loop) {
   bool linear = primary == loop || (form.step && l.init &&
                                     !usesLoop(form.step, Ctx, primary) &&
                                     !usesLoop(l.init, Ctx, primary));
-  if (linear && affineExits(primary, MaxFinalSteps, exit)) {
+  if (linear && affineExits(primary, MaxAffineSteps, exit)) {
     // Monotone and affine: each lane's exit iteration, bisected.
     bool ok = true;
     if (primary == loop) {
-      ok = affineStart(loop, MaxFinalSteps - 1, v0, step);
+      ok = affineStart(loop, MaxAffineSteps - 1, v0, step);
     } else {
       v0 = value(l.init);
       Lanes s = value(form.step);
@@ -800,7 +800,8 @@ Lanes WarpEval::loopFinal(int loop) {
     if (ok) {
       Lanes out;
       for (int x = 0; x < WarpSize; ++x) {
-        undefined |= exit[x] >= MaxFinalSteps && ((Present >> x) & 1);
+        loopUnended |= exit[x] >= MaxAffineSteps && ((Present >> x) & 1);
+        undefined |= loopUnended;
         out[x] = wrapAdd(v0[x], wrapMul(step[x], exit[x]));
       }
       return out;
@@ -814,7 +815,8 @@ Lanes WarpEval::loopFinal(int loop) {
   LaneMask open = Present;
   for (int i = 0; open; ++i) {
     if (i > MaxFinalSteps) {
-      undefined = true; // still inside: the model does not follow it further
+      // Still inside: the model does not follow it further.
+      undefined = loopUnended = true;
       break;
     }
     uint64_t sp = setOverride(primary, vp);

@@ -329,10 +329,15 @@ public:
   /// fails; `undefined` where a lane is still inside after MaxFinalSteps.
   Lanes loopFinal(int loop);
   static constexpr int MaxFinalSteps = 1024;
+  /// The same for an affine loop, whose exits are bisected, not stepped.
+  static constexpr int MaxAffineSteps = 1 << 24;
 
   bool usedDataCondition = false;
   bool assumedGuard = false;
   bool undefined = false; // division by zero or an oversized shift
+  /// Set with `undefined` where a LoopFinal's loop had not ended after
+  /// MaxFinalSteps iterations.
+  bool loopUnended = false;
 
 private:
   Lanes compute(const LaneExpr &e);

@@ -315,7 +315,7 @@ struct Totals {
   int64_t firstCommon = 0;
   bool strideSeen = false, strideConstant = true;
   int64_t stride = 0;
-  bool data = false, guard = false, undefined = false;
+  bool data = false, guard = false, undefined = false, unended = false;
 };
 /// actual/ideal of `t`, or, where at least half of its requests are whole
 /// warps', the ratio over those when it is higher: a few boundary warps
@@ -343,6 +343,7 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
       return;
     Lanes addr = ev.value(acc.offset);
     t.undefined |= ev.undefined;
+    t.unended |= ev.loopUnended;
     Cost c = cost(addr, active, acc.elementBytes);
     t.requests += 1;
     t.actual += c.actual;
@@ -973,11 +974,14 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   r.maskDataDependent = rep.data;
   r.guardAssumed = rep.guard;
   if (rep.requests == 0 || rep.undefined) {
-    r.unknownReason = rep.undefined
-                          ? "a divisor or shift is out of range for the values "
-                            "the model uses"
-                          : "no lane of any warp executes it under the model's "
-                            "assumptions";
+    r.unknownReason =
+        rep.unended ? "a loop before it does not end within the iterations "
+                      "the model follows (2^24 of a loop that steps by a "
+                      "constant amount, 1024 of any other)"
+        : rep.undefined ? "a divisor or shift is out of range for the values "
+                          "the model uses"
+                        : "no lane of any warp executes it under the model's "
+                          "assumptions";
     return r;
   }
   r.evaluated = true;

@@ -231,6 +231,7 @@ TEST(Eval, AffineLoopsMatchTheirRecurrence) {
                           seq.back() != 0;
       EXPECT_EQ(f.undefined, capped) << row.name;
       EXPECT_EQ(s.undefined, capped) << row.name;
+      EXPECT_EQ(s.loopUnended, capped) << row.name;
       for (int x = 0; x < WarpSize && !capped; ++x) {
         int exit = 0;
         for (LaneMask m : seq)
@@ -355,6 +356,7 @@ TEST(Eval, LoopFinalFollowsThePrimaryVariable) {
     WarpEval ev(ctx, shape, Env(), 0);
     ev.value(loopFinal(i));
     EXPECT_TRUE(ev.undefined);
+    EXPECT_TRUE(ev.loopUnended);
   }
 }
 
