@@ -409,18 +409,16 @@ void Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &k
   for (const VarDecl *v : av.vars) {
     if (keep.count(v))
       continue;
+    auto it = Env.find(v);
+    const bool object = it != Env.end() && it->second.isRecord();
     if (v->getType()->isRecordType() ||
-        (v->getType()->isPointerType() && Env.count(v) &&
-         Env[v].isRecord())) {
+        (v->getType()->isPointerType() && object)) {
       // An object one value for the warp before the loop stays so (a
       // partitioner's counters): its fields become uniform unknowns.
-      auto it = Env.find(v);
-      bool was = it == Env.end() || !it->second.isRecord() ||
-                 recordVaries(*it->second.rec);
-      Env[v] = opaqueRecord(varies || was);
+      Env[v] = opaqueRecord(varies || !object ||
+                            recordVaries(*it->second.rec));
       continue;
     }
-    auto it = Env.find(v);
     bool vary = varies || it == Env.end() || varying(it->second);
     std::string name = v->getName().str();
     LaneExpr value =
@@ -1085,7 +1083,24 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   bool exitVaries =
       breakVaries || (c && c->op != Op::Assumed && props(c, M.ctx).laneVarying);
   std::map<const VarDecl *, Val> closed;
-  if (!exitVaries && primary >= 0) {
+  // Where the loop's own condition decides when each lane leaves (no break
+  // or return, nothing unknown or loaded in the condition), every induction
+  // variable is what it was at the test each lane failed: `offset` after
+  // `for (l = n >> 1; l > 0; l >>= 1) offset <<= 1;`, a lane's own `i` after
+  // a lane-varying bound. The model evaluates that per lane (Op::LoopFinal).
+  bool perLaneExit = primary >= 0 && c && c->op != Op::Assumed &&
+                     !leavesEarly(body) && !leavesEarly(inc);
+  if (perLaneExit) {
+    Props pc = props(c, M.ctx);
+    perLaneExit = !pc.hasUnknown && !pc.hasData;
+  }
+  if (perLaneExit) {
+    for (auto &[v, var] : vars) {
+      Val after = var;
+      after.v = loopFinal(int(var.v->value));
+      closed[v] = after;
+    }
+  } else if (!exitVaries && primary >= 0) {
     int trips = -1;
     for (auto &[v, var] : vars) {
       const Loop &l = M.ctx.loops[var.v->value];
@@ -1099,21 +1114,6 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
       after.v = l.init + step * unknown(trips);
       closed[v] = after;
     }
-  }
-  // Where the loop's own condition decides when each lane leaves (no break
-  // or return, nothing unknown or loaded in the condition), every induction
-  // variable is what it was at the test each lane failed: `offset` after
-  // `for (l = n >> 1; l > 0; l >>= 1) offset <<= 1;`, a lane's own `i` after
-  // a lane-varying bound. The model evaluates that per lane (Op::LoopFinal).
-  if (primary >= 0 && c && c->op != Op::Assumed && !leavesEarly(body) &&
-      !leavesEarly(inc)) {
-    Props pc = props(c, M.ctx);
-    if (!pc.hasUnknown && !pc.hasData)
-      for (auto &[v, var] : vars) {
-        Val after = var;
-        after.v = loopFinal(int(var.v->value));
-        closed[v] = after;
-      }
   }
   std::set<const VarDecl *> none;
   forgetAssigned(body, none, exitVaries);

@@ -250,20 +250,15 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
           return;
         case Op::LoopVar:
         case Op::LoopActive:
-          if (size_t(e->value) < ctx.loops.size()) {
-            const Loop &l = ctx.loops[e->value];
-            walk(l.init, keeps, address);
-            walk(l.next, keeps, address);
-            walk(l.cond, keeps, false);
-          }
-          return;
         case Op::LoopFinal:
           if (size_t(e->value) < ctx.loops.size()) {
             const Loop &l = ctx.loops[e->value];
             walk(l.init, keeps, address);
             walk(l.next, keeps, address);
             walk(l.cond, keeps, false);
-            if (l.iterOf >= 0) {
+            // A value after the loop also depends on when the loop whose
+            // iterations it counts with ends.
+            if (e->op == Op::LoopFinal && l.iterOf >= 0) {
               const Loop &p = ctx.loops[l.iterOf];
               walk(p.init, keeps, false);
               walk(p.next, keeps, false);
@@ -782,9 +777,10 @@ Lanes WarpEval::loopFinal(int loop) {
   const int first = p.testAfterBody ? 1 : 0;
   Lanes exit, v0, step;
   const Context::LoopForm &form = Ctx.loopForm(loop);
-  // A variable that steps by a constant amount of its own: init + k * step.
+  // A variable that steps by a constant amount of its own: init + k * step
+  // (loopForm() gives a second variable a step only where it is free of
+  // the primary loop).
   bool linear = primary == loop || (form.step && l.init &&
-                                    !usesLoop(form.step, Ctx, primary) &&
                                     !usesLoop(l.init, Ctx, primary));
   if (linear && affineExits(primary, MaxAffineSteps, exit)) {
     // Monotone and affine: each lane's exit iteration, bisected.
