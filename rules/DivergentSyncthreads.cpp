@@ -16,7 +16,8 @@ std::optional<Finding> checkDivergentSyncthreads(const SyncFacts &f,
   if (f.reach.warp >= 0)
     out.message += " (in warp " + std::to_string(f.reach.warp) + ", lanes " +
                    laneList(f.reach.active) + " only)";
-  out.message += ": undefined behaviour, and a deadlock on Volta and newer";
+  out.message += ": undefined behaviour: the threads that reach it wait until "
+                 "every other thread of the block exits or reaches a barrier";
   out.notes.push_back(
       {-1, "move the barrier out of the condition so that every thread of "
            "the block reaches it, and keep only the work inside"});

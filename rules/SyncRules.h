@@ -13,7 +13,7 @@
 namespace warplint {
 
 /// __syncthreads() (or a cooperative-groups block sync) that only some
-/// threads of a block reach: undefined behaviour, a deadlock on Volta+.
+/// threads of a block reach: undefined behaviour.
 std::optional<Finding> checkDivergentSyncthreads(const SyncFacts &,
                                                  const RuleOptions &);
 
