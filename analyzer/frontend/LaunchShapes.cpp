@@ -458,15 +458,38 @@ struct HostEval {
     }
     if (auto *a = dyn_cast<ArraySubscriptExpr>(s)) {
       // `dims[0]`: an element of a constant local array, or of one a
-      // pointer parameter is bound to.
-      auto index = one(a->getIdx(), depth + 1);
-      auto vs = index ? arrayValues(a->getBase(), depth + 1) : std::nullopt;
-      if (!vs || *index < 0)
+      // pointer parameter is bound to; with an index of several values
+      // (`experts[e]` in a host loop over the array), each element it
+      // selects.
+      auto indices = ints(a->getIdx(), depth + 1);
+      auto vs = indices ? arrayValues(a->getBase(), depth + 1) : std::nullopt;
+      if (!vs)
         return std::nullopt;
       std::vector<int64_t> out;
-      for (const std::vector<int64_t> &elems : *vs)
-        if (size_t(*index) >= elems.size() || !add(out, elems[*index]))
-          return std::nullopt;
+      for (int64_t index : *indices)
+        for (const std::vector<int64_t> &elems : *vs)
+          if (index < 0 || size_t(index) >= elems.size() ||
+              !add(out, elems[index]))
+            return std::nullopt;
+      return out;
+    }
+    if (auto *call = dyn_cast<CallExpr>(s)) {
+      // `std::max(n, 32)`, `std::min(n, 1024)`: each pair of values.
+      auto *fn = call->getDirectCallee();
+      if (!fn || call->getNumArgs() != 2 || !fn->isInStdNamespace() ||
+          !fn->getIdentifier() ||
+          (fn->getName() != "max" && fn->getName() != "min"))
+        return std::nullopt;
+      bool isMax = fn->getName() == "max";
+      auto l = ints(call->getArg(0), depth + 1);
+      auto r2 = l ? ints(call->getArg(1), depth + 1) : std::nullopt;
+      if (!l || !r2)
+        return std::nullopt;
+      std::vector<int64_t> out;
+      for (int64_t x : *l)
+        for (int64_t y : *r2)
+          if (!add(out, isMax ? std::max(x, y) : std::min(x, y)))
+            return std::nullopt;
       return out;
     }
     if (auto *c = dyn_cast<ConditionalOperator>(s)) {
