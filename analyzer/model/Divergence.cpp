@@ -97,6 +97,12 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
   forEachWarp(ctx, pc.ctx, p, shapes,
               [&](size_t s, size_t a, const Env &env, int w,
                   LoopSequences *shared) {
+    // Past the representative run, a shape and assignment only answer
+    // whether the branch splits a warp at all (and give the first split
+    // found, which only the representative run replaces): once one did,
+    // the rest of their warps cannot change anything.
+    if ((s != 0 || a != 0) && splits[s * nAssign + a])
+      return;
     WarpEval ev(pc.ctx, shapes[s], env, w, shared);
     LaneMask active = ev.mask(pm.mask);
     LaneMask taken = active ? active & ev.mask(pc.mask) : 0;
@@ -157,6 +163,11 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   forEachWarp(pc, pc, p, shapes,
               [&](size_t s, size_t a, const Env &env, int w,
                   LoopSequences *shared) {
+    // Past the representative run, a shape and assignment only answer
+    // whether the loop splits a warp at all: once one did, the rest of
+    // their warps cannot change anything.
+    if ((s != 0 || a != 0) && splits[s * nAssign + a])
+      return;
     WarpEval ev(pc, shapes[s], env, w, shared);
     LaneMask before = ev.mask(pm.mask);
     if (s == 0 && a == 0)
