@@ -550,8 +550,11 @@ const Lanes &WarpEval::loopValue(int loop) {
   const Context::LoopForm &form = Ctx.loopForm(loop);
   if (form.nextFree && iter > 0) {
     // Every iteration after the first has the update's value.
+    // (The update is evaluated before the state is looked up: evaluating
+    // it may add loops' states and move them.)
+    Lanes v = value(l.next);
     LoopState &st = state(loop);
-    st.cache = value(l.next);
+    st.cache = v;
     st.hasCache = true;
     return st.cache;
   }

@@ -274,6 +274,35 @@ TEST(Eval, UpdatesFreeOfTheVariableAreNotStepped) {
   }
 }
 
+// The same shortcut where the update reads other loops' variables: taking it
+// adds those loops' states while the variable's own is being filled, which
+// moves them (found by fuzz_model as a use after free under AddressSanitizer;
+// test/fuzz/regressions/fuzz_model/free-update-moves-loop-states).
+TEST(Eval, FreeUpdatesThatReadOtherLoops) {
+  const LaneExpr t = threadIdx(0);
+  Context fast, slow;
+  for (Context *c : {&fast, &slow}) {
+    c->addLoop({"v", t, nullptr, bin(Op::Lt, loopVar(0), cst(5000))});
+    LaneExpr sum = cst(0);
+    for (int i = 1; i <= 8; ++i) {
+      int id = c->addLoop({"u" + std::to_string(i), t + cst(i),
+                           loopVar(i) + cst(i), nullptr});
+      sum = sum + loopVar(id);
+    }
+    c->loops[0].next =
+        c == &slow ? bin(Op::And, loopVar(0), cst(0)) + sum : sum;
+  }
+  EXPECT_TRUE(fast.loopForm(0).nextFree);
+  EXPECT_FALSE(slow.loopForm(0).nextFree);
+  const Shape shape{64, 1, 1};
+  for (int k = 0; k < 4; ++k) {
+    Env env;
+    env.loopIter.assign(9, k);
+    WarpEval f(fast, shape, env, 0), s(slow, shape, env, 0);
+    EXPECT_EQ(f.value(loopVar(0)), s.value(loopVar(0))) << "iteration " << k;
+  }
+}
+
 // A second variable of a loop's iterations that steps by an amount free of
 // both loops (`pos -= blockDim.x` beside `j`) takes the closed form at the
 // primary's iteration, as the stepped version does.
