@@ -147,6 +147,7 @@ const Context::LoopForm &Context::loopForm(int loop) const {
     }
   }
   f.nextFree = n && !usesLoop(n, *this, loop);
+  f.condFree = l.cond && !usesLoop(l.cond, *this, loop);
   if (f.step && l.cond) {
     f.monotone = monotoneCond(l.cond, *this, loop, f);
     if (!f.monotone)
@@ -743,7 +744,19 @@ LaneMask WarpEval::loopActive(int loop) {
   LaneMask active = AllLanes;
   const int firstTested = l.testAfterBody ? 1 : 0;
   Lanes v0, step;
-  if (l.cond && iter > firstTested + 1 && affineStart(loop, iter, v0, step)) {
+  const Context::LoopForm &form = Ctx.loopForm(loop);
+  if (l.cond && form.condFree && form.step) {
+    // A condition that does not read the variable has one value at every
+    // iteration: lanes are inside while it held at the first test. What
+    // the stepped form below evaluates is evaluated too, for its flags (a
+    // division by zero in the start or step, a guard assumed).
+    value(l.init);
+    if (iter >= 1)
+      value(form.step);
+    if (iter >= firstTested)
+      active = cond(l.cond, true);
+  } else if (l.cond && iter > firstTested + 1 &&
+             affineStart(loop, iter, v0, step)) {
     // Monotone: inside at the first tested iteration and at this one.
     active = condAt(loop, affineAt(v0, step, firstTested)) &
              condAt(loop, affineAt(v0, step, iter));
@@ -751,7 +764,7 @@ LaneMask WarpEval::loopActive(int loop) {
     // Lanes enter iteration `iter` if the condition held before each of the
     // iterations so far (for a do-while, after each body before it).
     Lanes v = value(l.init);
-    const bool nextFree = Ctx.loopForm(loop).nextFree;
+    const bool nextFree = form.nextFree;
     for (int i = 0; i <= iter && active; ++i) {
       if (i >= firstTested)
         active &= condAt(loop, v);

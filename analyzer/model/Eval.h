@@ -178,6 +178,10 @@ public:
     /// loop (`row = pos / w` as the second variable of pos's loop): every
     /// iteration after the first has the update's value.
     bool nextFree = false;
+    /// The condition does not read the variable (a bounds guard the model
+    /// assumes, `y < ny` made Assumed, or a condition on other values): it
+    /// has one value at every iteration.
+    bool condFree = false;
   };
   const LoopForm &loopForm(int loop) const;
 

@@ -303,6 +303,40 @@ TEST(Eval, FreeUpdatesThatReadOtherLoops) {
   }
 }
 
+// A loop whose condition does not read its variable (a bounds guard made
+// Assumed, `t < 40`): lanes are inside while it held at the first test,
+// taken at once; checked against the same condition written to read the
+// variable (`t + (v & 0) < 40`), which is stepped, flags included.
+TEST(Eval, ConditionsFreeOfTheVariableAreNotStepped) {
+  const LaneExpr v = loopVar(0), t = threadIdx(0);
+  for (bool after : {false, true})
+    for (const LaneExpr &step :
+         std::vector<LaneExpr>{cst(7), bin(Op::Div, cst(1), unknown(0))}) {
+      Context fast, slow;
+      for (Context *c : {&fast, &slow}) {
+        c->addAtom("n", AtomKind::Parameter);
+        LaneExpr lhs = c == &slow ? t + bin(Op::And, v, cst(0)) : t;
+        Loop l{"v", t * cst(3), v + step, bin(Op::Lt, lhs, cst(40))};
+        l.testAfterBody = after;
+        c->addLoop(l);
+      }
+      EXPECT_TRUE(fast.loopForm(0).condFree);
+      EXPECT_FALSE(slow.loopForm(0).condFree);
+      for (int64_t n : {0, 2})
+        for (int k = 0; k < 5; ++k) {
+          Env env;
+          env.unknowns.set(0, n);
+          env.loopIter = {k};
+          WarpEval f(fast, Shape{64, 1, 1}, env, 1),
+              s(slow, Shape{64, 1, 1}, env, 1);
+          EXPECT_EQ(f.mask(loopActive(0)), s.mask(loopActive(0)))
+              << "iteration " << k << " n " << n << " after " << after;
+          EXPECT_EQ(f.undefined, s.undefined)
+              << "iteration " << k << " n " << n << " after " << after;
+        }
+    }
+}
+
 // A second variable of a loop's iterations that steps by an amount free of
 // both loops (`pos -= blockDim.x` beside `j`) takes the closed form at the
 // primary's iteration, as the stepped version does.
