@@ -481,16 +481,10 @@ struct HostEval {
           (fn->getName() != "max" && fn->getName() != "min"))
         return std::nullopt;
       bool isMax = fn->getName() == "max";
-      auto l = ints(call->getArg(0), depth + 1);
-      auto r2 = l ? ints(call->getArg(1), depth + 1) : std::nullopt;
-      if (!l || !r2)
-        return std::nullopt;
-      std::vector<int64_t> out;
-      for (int64_t x : *l)
-        for (int64_t y : *r2)
-          if (!add(out, isMax ? std::max(x, y) : std::min(x, y)))
-            return std::nullopt;
-      return out;
+      return pairwise(call->getArg(0), call->getArg(1), depth,
+                      [&](int64_t x, int64_t y) -> std::optional<int64_t> {
+                        return isMax ? std::max(x, y) : std::min(x, y);
+                      });
     }
     if (auto *c = dyn_cast<ConditionalOperator>(s)) {
       // `n < 1024 ? 128 : 256`: either.
@@ -501,32 +495,42 @@ struct HostEval {
       return out;
     }
     if (auto *b = dyn_cast<BinaryOperator>(s)) {
-      auto l = ints(b->getLHS(), depth + 1);
-      auto r2 = l ? ints(b->getRHS(), depth + 1) : std::nullopt;
-      if (!l || !r2)
-        return std::nullopt;
-      std::vector<int64_t> out;
-      for (int64_t x : *l)
-        for (int64_t y : *r2) {
-          int64_t v;
-          switch (b->getOpcode()) {
-          case BO_Add: v = x + y; break;
-          case BO_Sub: v = x - y; break;
-          case BO_Mul: v = x * y; break;
-          case BO_Div:
-            if (!y)
-              return std::nullopt;
-            v = x / y;
-            break;
-          default:
-            return std::nullopt;
-          }
-          if (!add(out, v))
-            return std::nullopt;
-        }
-      return out;
+      BinaryOperatorKind op = b->getOpcode();
+      return pairwise(b->getLHS(), b->getRHS(), depth,
+                      [&](int64_t x, int64_t y) -> std::optional<int64_t> {
+                        switch (op) {
+                        case BO_Add: return x + y;
+                        case BO_Sub: return x - y;
+                        case BO_Mul: return x * y;
+                        case BO_Div:
+                          if (!y)
+                            return std::nullopt;
+                          return x / y;
+                        default:
+                          return std::nullopt;
+                        }
+                      });
     }
     return std::nullopt;
+  }
+
+  /// `f` over each pair of values of `a` and `b` (an operator, `std::max`):
+  /// none where either has none, `f` gives none, or there are too many.
+  template <class F>
+  std::optional<std::vector<int64_t>> pairwise(const Expr *a, const Expr *b,
+                                               int depth, F f) const {
+    auto l = ints(a, depth + 1);
+    auto r = l ? ints(b, depth + 1) : std::nullopt;
+    if (!l || !r)
+      return std::nullopt;
+    std::vector<int64_t> out;
+    for (int64_t x : *l)
+      for (int64_t y : *r) {
+        std::optional<int64_t> v = f(x, y);
+        if (!v || !add(out, *v))
+          return std::nullopt;
+      }
+    return out;
   }
 
   /// A local set by plain assignments to constants only (`int threads =

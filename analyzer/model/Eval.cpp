@@ -764,13 +764,12 @@ LaneMask WarpEval::loopActive(int loop) {
     // Lanes enter iteration `iter` if the condition held before each of the
     // iterations so far (for a do-while, after each body before it).
     Lanes v = value(l.init);
-    const bool nextFree = form.nextFree;
     for (int i = 0; i <= iter && active; ++i) {
       if (i >= firstTested)
         active &= condAt(loop, v);
       // From the second iteration on the value no longer changes (an update
       // that does not read the variable): neither does the condition.
-      if (nextFree && i >= std::max(1, firstTested))
+      if (form.nextFree && i >= std::max(1, firstTested))
         break;
       if (i < iter)
         v = nextAt(loop, v);

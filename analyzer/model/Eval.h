@@ -330,7 +330,8 @@ public:
   /// found by bisection when the loop's form allows (Context::LoopForm).
   int tripCount(int loop, int maxIter, LaneMask lanes);
   /// Op::LoopFinal: each lane's value of the loop's variable at the test it
-  /// fails; `undefined` where a lane is still inside after MaxFinalSteps.
+  /// fails; `undefined` where a lane is still inside after MaxFinalSteps
+  /// (MaxAffineSteps for an affine loop).
   Lanes loopFinal(int loop);
   static constexpr int MaxFinalSteps = 1024;
   /// The same for an affine loop, whose exits are bisected, not stepped.
@@ -340,7 +341,7 @@ public:
   bool assumedGuard = false;
   bool undefined = false; // division by zero or an oversized shift
   /// Set with `undefined` where a LoopFinal's loop had not ended after
-  /// MaxFinalSteps iterations.
+  /// MaxFinalSteps iterations (MaxAffineSteps for an affine loop).
   bool loopUnended = false;
 
 private:

@@ -975,9 +975,12 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   r.guardAssumed = rep.guard;
   if (rep.requests == 0 || rep.undefined) {
     r.unknownReason =
-        rep.unended ? "a loop before it does not end within the iterations "
-                      "the model follows (2^24 of a loop that steps by a "
-                      "constant amount, 1024 of any other)"
+        rep.unended
+            ? "a loop before it does not end within the iterations the model "
+              "follows (2^" +
+                  std::to_string(__builtin_ctz(WarpEval::MaxAffineSteps)) +
+                  " of a loop that steps by a constant amount, " +
+                  std::to_string(WarpEval::MaxFinalSteps) + " of any other)"
         : rep.undefined ? "a divisor or shift is out of range for the values "
                           "the model uses"
                         : "no lane of any warp executes it under the model's "
