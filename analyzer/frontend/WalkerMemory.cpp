@@ -589,6 +589,23 @@ Val Walker::call(const CallExpr *c) {
     Val a = rvalue(c->getArg(0)), b = rvalue(c->getArg(1));
     return intVal(withOrigin(bin(Op::Mul, a.v, b.v), origin(c)));
   }
+  // Bit reversal, population count, leading zeros, first set bit: pure
+  // functions of the lane's value (a bit-reversal permutation's `__brev(i) >>
+  // (32 - bits)` is an address like any other).
+  static const std::pair<const char *, BitFn> bitFns[] = {
+      {"__brev", BitFn::Brev32}, {"__brevll", BitFn::Brev64},
+      {"__popc", BitFn::Popc32}, {"__popcll", BitFn::Popc64},
+      {"__clz", BitFn::Clz32},   {"__clzll", BitFn::Clz64},
+      {"__ffs", BitFn::Ffs32},   {"__ffsll", BitFn::Ffs64}};
+  if (c->getNumArgs() == 1 && fd &&
+      AC.getSourceManager().isInSystemHeader(fd->getLocation()))
+    for (const auto &[fnName, fn] : bitFns)
+      if (name == fnName) {
+        Val a = rvalue(c->getArg(0));
+        if (a.kind != Val::Int)
+          return opaque(c, varying(a));
+        return intVal(withOrigin(bits(fn, a.v), origin(c)));
+      }
   // cuda::atomic_ref<T>(x).fetch_add(v) and friends: an access to the
   // object the reference was built on (load/store, or an atomic).
   if (auto *mc = dyn_cast<CXXMemberCallExpr>(c)) {

@@ -998,6 +998,12 @@ Lanes WarpEval::compute(const LaneExpr &e) {
       x = e->op == Op::Neg ? wrapNeg(x) : e->op == Op::Not ? ~x : !x;
     return a;
   }
+  case Op::Bits: {
+    Lanes a = value(e->a);
+    for (auto &x : a)
+      x = applyBits(BitFn(e->value), x);
+    return a;
+  }
   default:
     break;
   }

@@ -241,6 +241,53 @@ LaneExpr un(Op op, LaneExpr a) {
   return make(op, 0, std::move(a));
 }
 
+int64_t applyBits(BitFn f, int64_t x) {
+  uint64_t u = uint64_t(x);
+  uint32_t w = uint32_t(u);
+  switch (f) {
+  case BitFn::Brev32: {
+    uint32_t r = 0;
+    for (int i = 0; i < 32; ++i)
+      r |= ((w >> i) & 1u) << (31 - i);
+    return int64_t(r);
+  }
+  case BitFn::Brev64: {
+    uint64_t r = 0;
+    for (int i = 0; i < 64; ++i)
+      r |= ((u >> i) & 1u) << (63 - i);
+    return int64_t(r);
+  }
+  case BitFn::Popc32: return __builtin_popcount(w);
+  case BitFn::Popc64: return __builtin_popcountll(u);
+  case BitFn::Clz32: return w ? __builtin_clz(w) : 32;
+  case BitFn::Clz64: return u ? __builtin_clzll(u) : 64;
+  case BitFn::Ffs32: return w ? __builtin_ctz(w) + 1 : 0;
+  case BitFn::Ffs64: return u ? __builtin_ctzll(u) + 1 : 0;
+  }
+  return 0;
+}
+
+const char *bitFnName(BitFn f) {
+  switch (f) {
+  case BitFn::Brev32: return "__brev";
+  case BitFn::Brev64: return "__brevll";
+  case BitFn::Popc32: return "__popc";
+  case BitFn::Popc64: return "__popcll";
+  case BitFn::Clz32: return "__clz";
+  case BitFn::Clz64: return "__clzll";
+  case BitFn::Ffs32: return "__ffs";
+  case BitFn::Ffs64: return "__ffsll";
+  }
+  return "?";
+}
+
+LaneExpr bits(BitFn f, LaneExpr a) {
+  int64_t x = 0;
+  if (constValue(a, x))
+    return cst(applyBits(f, x));
+  return make(Op::Bits, int64_t(f), std::move(a));
+}
+
 LaneExpr select(LaneExpr c, LaneExpr t, LaneExpr f) {
   int64_t x = 0;
   if (constValue(c, x))

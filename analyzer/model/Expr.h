@@ -39,7 +39,18 @@ enum class Op : uint8_t {
   LaneRank, // the lane's rank among the lanes for which `a` holds (a mask)
   TooDeep, // a lane-varying value whose expression exceeded MaxDepth
   LoopFinal, // loop `value`'s variable as each lane leaves the loop
+  Bits, // a bit-counting intrinsic of `a`; value = the BitFn
 };
+
+/// The bit intrinsics the model evaluates (CUDA's __brev, __popc, __clz,
+/// __ffs and their 64-bit forms): pure functions of their operand, as the
+/// hardware computes them on its low 32 or 64 bits.
+enum class BitFn : int64_t { Brev32, Brev64, Popc32, Popc64, Clz32, Clz64,
+                             Ffs32, Ffs64 };
+/// The intrinsic's value for one operand.
+int64_t applyBits(BitFn f, int64_t x);
+/// Its CUDA name ("__brev").
+const char *bitFnName(BitFn f);
 
 struct Node;
 using LaneExpr = std::shared_ptr<const Node>;
@@ -100,6 +111,8 @@ LaneExpr assumed(int why); // 0: bounds guard, 1: data-dependent
 LaneExpr laneRank(LaneExpr mask);
 LaneExpr bin(Op op, LaneExpr a, LaneExpr b);
 LaneExpr un(Op op, LaneExpr a);
+/// `f(a)`, folded when `a` is a constant.
+LaneExpr bits(BitFn f, LaneExpr a);
 /// The terms of a sum or difference, each with its sign (true: subtracted):
 /// `a - (b + c)` is {a, +}, {b, -}, {c, -}.
 std::vector<std::pair<LaneExpr, bool>> addends(const LaneExpr &e);

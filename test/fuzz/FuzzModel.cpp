@@ -86,6 +86,47 @@ const Op Binary[] = {Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Rem, Op::Shl,
                      Op::LAnd, Op::LOr};
 const Op Unary[] = {Op::Neg, Op::Not, Op::LNot};
 
+// The bit intrinsics written another way than the model's applyBits(): bit
+// by bit from the other end, on the operand's low 32 or 64 bits.
+int64_t referenceBits(BitFn f, int64_t x) {
+  bool wide = f == BitFn::Brev64 || f == BitFn::Popc64 ||
+              f == BitFn::Clz64 || f == BitFn::Ffs64;
+  int width = wide ? 64 : 32;
+  uint64_t u = wide ? uint64_t(x) : uint64_t(uint32_t(uint64_t(x)));
+  auto bit = [&](int i) { return (u >> i) & 1; };
+  switch (f) {
+  case BitFn::Brev32:
+  case BitFn::Brev64: {
+    // Shift the bits in from the lowest: bit 0 ends up on top.
+    uint64_t r = 0;
+    for (int i = 0; i < width; ++i)
+      r = (r << 1) | bit(i);
+    return int64_t(r);
+  }
+  case BitFn::Popc32:
+  case BitFn::Popc64: {
+    int n = 0;
+    for (uint64_t v = u; v; v &= v - 1)
+      ++n;
+    return n;
+  }
+  case BitFn::Clz32:
+  case BitFn::Clz64: {
+    int n = 0;
+    while (n < width && !bit(width - 1 - n))
+      ++n;
+    return n;
+  }
+  case BitFn::Ffs32:
+  case BitFn::Ffs64:
+    for (int i = 0; i < width; ++i)
+      if (bit(i))
+        return i + 1;
+    return 0;
+  }
+  return 0;
+}
+
 struct Group {
   int first, end; // loop ids [first, end)
 };
@@ -214,9 +255,13 @@ struct Program {
     case 12: {
       if (pool.empty())
         return;
-      Op o = Unary[in.u8() % 3];
+      // The three unary operators, or one of the eight bit intrinsics.
+      unsigned k = in.u8() % 11;
       int a = pick();
-      push(un(o, pool[a].e), {o, 0, a});
+      if (k < 3)
+        push(un(Unary[k], pool[a].e), {Unary[k], 0, a});
+      else
+        push(bits(BitFn(k - 3), pool[a].e), {Op::Bits, int64_t(k - 3), a});
       return;
     }
     case 13: {
@@ -386,6 +431,7 @@ struct Reference {
       case Op::Neg: o = wrapNeg(x); break;
       case Op::Not: o = ~x; break;
       case Op::LNot: o = x == 0; break;
+      case Op::Bits: o = referenceBits(BitFn(r.value), x); break;
       case Op::Select: o = x ? y : c[l]; break;
       default: good = false; break; // loops: not modelled here
       }

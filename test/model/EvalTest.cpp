@@ -26,6 +26,20 @@ TEST(Eval, ConstantsFoldWrapping) {
   EXPECT_EQ(v, INT64_MIN);
 }
 
+TEST(Expr, BitIntrinsicsFoldOnConstants) {
+  int64_t v = 0;
+  EXPECT_TRUE(constValue(bits(BitFn::Brev32, cst(1)), v));
+  EXPECT_EQ(v, int64_t(0x80000000));
+  EXPECT_TRUE(constValue(bits(BitFn::Clz32, cst(0)), v));
+  EXPECT_EQ(v, 32);
+  EXPECT_TRUE(constValue(bits(BitFn::Ffs32, cst(0)), v));
+  EXPECT_EQ(v, 0);
+  // Only the low 32 bits count for the 32-bit forms.
+  EXPECT_TRUE(constValue(bits(BitFn::Popc32, cst(int64_t(0xff00000000) | 7)), v));
+  EXPECT_EQ(v, 3);
+  EXPECT_STREQ(bitFnName(BitFn::Brev64), "__brevll");
+}
+
 TEST(Eval, Values) {
   const ValueRow rows[] = {
       {"threadIdx.x warp 1", threadIdx(0), {256, 1, 1}, 1, {32, 33, 34}},
@@ -51,6 +65,24 @@ TEST(Eval, Values) {
        {32, 1, 1}, 0, {INT64_MIN / 2, 0, INT64_MAX / 2 + 1}},
       {"min / -1", bin(Op::Div, bin(Op::Add, threadIdx(0), cst(INT64_MIN)), cst(-1)),
        {32, 1, 1}, 0, {INT64_MIN, INT64_MAX}},
+      // The bit intrinsics, on the operand's low 32 or 64 bits.
+      {"5-bit reversal", bin(Op::Shr, bits(BitFn::Brev32, threadIdx(0)), cst(27)),
+       {32, 1, 1}, 0, {0, 16, 8, 24, 4, 20, 12, 28, 2}},
+      {"__brev of a negative", bits(BitFn::Brev32, bin(Op::Sub, threadIdx(0), cst(1))),
+       {32, 1, 1}, 0, {0xffffffff, 0, 0x80000000}},
+      {"__brevll", bits(BitFn::Brev64, threadIdx(0)), {32, 1, 1}, 0,
+       {0, INT64_MIN, 0x4000000000000000}},
+      {"__popc", bits(BitFn::Popc32, threadIdx(0)), {32, 1, 1}, 0,
+       {0, 1, 1, 2, 1, 2, 2, 3}},
+      {"__popcll of -1", bits(BitFn::Popc64, bin(Op::Sub, threadIdx(0), cst(1))),
+       {32, 1, 1}, 0, {64, 0, 1}},
+      {"__clz", bits(BitFn::Clz32, threadIdx(0)), {32, 1, 1}, 0,
+       {32, 31, 30, 30, 29}},
+      {"__clzll", bits(BitFn::Clz64, threadIdx(0)), {32, 1, 1}, 0, {64, 63, 62}},
+      {"__ffs", bits(BitFn::Ffs32, threadIdx(0)), {32, 1, 1}, 0,
+       {0, 1, 2, 1, 3, 1, 2, 1, 4}},
+      {"__ffsll above 32 bits", bits(BitFn::Ffs64, bin(Op::Shl, threadIdx(0), cst(40))),
+       {32, 1, 1}, 0, {0, 41, 42}},
   };
   Context ctx;
   for (const ValueRow &row : rows) {
