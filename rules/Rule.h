@@ -64,7 +64,17 @@ struct AccessFacts {
   /// words. A rule offers the first that it verifies.
   const std::vector<std::pair<LaneExpr, std::string>> *alternatives = nullptr;
   bool atomic = false; // an atomic read-modify-write
+  /// Where a launch site's shape rests on a command-line default: "block
+  /// shape 256x1x1 from the launch at main.cu:40 (with the default of
+  /// option -t (main.cu:22))"; empty otherwise.
+  std::string shapeFrom;
 };
+
+/// The text of AccessFacts::shapeFrom.
+inline std::string shapeFromText(const Shape &s, const std::string &launch) {
+  return "block shape " + std::to_string(s.x) + "x" + std::to_string(s.y) +
+         "x" + std::to_string(s.z) + " from " + launch;
+}
 
 /// "block shape 256x1x1 assumed (...)": the shape a finding's figures are
 /// for when no launch shows one, and how the other candidates relate.

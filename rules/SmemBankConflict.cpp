@@ -248,6 +248,8 @@ std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
                  std::to_string(words) +
                  ": 8- and 16-byte accesses are served in phases with no "
                  "conflict"});
+  if (!f.shapeFrom.empty())
+    out.notes.push_back({-1, f.shapeFrom});
   if (f.shapeAssumed)
     out.notes.push_back({-1, assumedShapeText(f)});
   if (!qualifyDataMask(out, r, opts))

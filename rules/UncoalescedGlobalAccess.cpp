@@ -134,6 +134,8 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
                                "warp are contiguous (for example index by "
                                "threadIdx.x / 2 instead of masking odd lanes)"});
   }
+  if (!f.shapeFrom.empty())
+    out.notes.push_back({-1, f.shapeFrom});
   if (f.shapeAssumed)
     out.notes.push_back(
         {-1, assumedShapeText(f) +

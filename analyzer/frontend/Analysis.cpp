@@ -605,6 +605,8 @@ private:
     if (choice.assumed)
       ar.assumptions.push_back("block shape " + shapeText(shape) +
                                " assumed (" + choice.source + ")");
+    if (!choice.assuming.empty())
+      ar.assumptions.push_back(shapeFromText(shape, choice.assuming));
     if (r.guardAssumed)
       ar.assumptions.push_back("bounds guards hold for whole warps");
     for (int a : r.dependsOn)
@@ -651,6 +653,8 @@ private:
                       site.splitOf, site.intrinsic,
                       site.alternatives.empty() ? nullptr : &site.alternatives,
                       site.atomic};
+    if (!choice.assuming.empty())
+      facts.shapeFrom = shapeFromText(shape, choice.assuming);
     // Inline PTX is reported where its statement ends (its operand is
     // elsewhere): that place is the finding's whole range.
     SourceRange siteRange = !site.intrinsic.empty() && site.reportAt.isValid()

@@ -2,6 +2,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
@@ -205,6 +206,95 @@ FieldValue fieldValue(const MemberExpr *m) {
     return {value, false};
   }
   return {};
+}
+
+/// "main.cu:52": where an expression is.
+std::string whereIs(ASTContext &ac, const Expr *e) {
+  const SourceManager &sm = ac.getSourceManager();
+  PresumedLoc pl = sm.getPresumedLoc(sm.getExpansionLoc(e->getBeginLoc()));
+  return pl.isValid() ? llvm::sys::path::filename(pl.getFilename()).str() +
+                            ":" + std::to_string(pl.getLine())
+                      : "a launch";
+}
+
+/// A value read from the command line: it reads getopt's `optarg` or a
+/// `char **` parameter (`atoi(optarg)`, `atoi(argv[2])`).
+bool fromCommandLine(const Expr *e) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *d) {
+      auto *v = dyn_cast<VarDecl>(d->getDecl());
+      if (!v)
+        return true;
+      QualType t = v->getType();
+      found |= (v->getIdentifier() && v->getName() == "optarg" &&
+                v->hasGlobalStorage()) ||
+               (isa<ParmVarDecl>(v) && t->isPointerType() &&
+                t->getPointeeType()->isPointerType() &&
+                t->getPointeeType()->getPointeeType()->isCharType());
+      return !found;
+    }
+  } f;
+  f.TraverseStmt(const_cast<Expr *>(e));
+  return f.found;
+}
+
+/// "option -i" when `e` sits under `case 'i':` of a switch (getopt's loop),
+/// else "".
+std::string optionOf(ASTContext &ac, const Expr *e) {
+  DynTypedNodeList parents = ac.getParents(*e);
+  for (int depth = 0; depth < 16 && !parents.empty(); ++depth) {
+    if (auto *cs = parents[0].get<CaseStmt>()) {
+      Expr::EvalResult r;
+      if (cs->getLHS() && cs->getLHS()->EvaluateAsInt(r, ac)) {
+        int64_t c = r.Val.getInt().getExtValue();
+        if (c > ' ' && c < 127)
+          return std::string("option -") + char(c);
+      }
+      break;
+    }
+    parents = ac.getParents(parents[0]);
+  }
+  return "";
+}
+
+/// The plain assignments a constructor's body makes to `field` of the
+/// object it builds (`n_gpu_threads = 256;`, and `n_gpu_threads =
+/// atoi(optarg)` in its getopt loop), in source order; none where it
+/// changes the field another way.
+std::optional<std::vector<const Expr *>>
+constructorAssignments(const CXXConstructorDecl *ctor, const FieldDecl *field) {
+  if (!ctor || !ctor->hasBody())
+    return std::nullopt;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const FieldDecl *F;
+    std::vector<const Expr *> plain;
+    bool other = false;
+    bool isField(const Expr *e) {
+      auto *m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
+      return m && m->getMemberDecl() == F &&
+             isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts());
+    }
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      if (b->isAssignmentOp() && isField(b->getLHS())) {
+        if (b->getOpcode() == BO_Assign)
+          plain.push_back(b->getRHS());
+        else
+          other = true;
+      }
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *u) {
+      other |= (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
+               isField(u->getSubExpr());
+      return true;
+    }
+  } f;
+  f.F = field;
+  f.TraverseStmt(ctor->getBody());
+  if (f.other)
+    return std::nullopt;
+  return f.plain;
 }
 
 /// `e` as a linear form of host variables (HostLinear), or none. A local
@@ -418,6 +508,18 @@ struct HostEval {
   const CallExpr *bound = nullptr;
   /// Or the argument values of a call made in another file.
   const CallValues *boundForeign = nullptr;
+  /// What the values rest on, shared with the evaluations this one starts:
+  /// "the default of option -i (main.cu:63)" where a variable the command
+  /// line may set is taken at the value the program gives it otherwise.
+  std::shared_ptr<std::vector<std::string>> defaults =
+      std::make_shared<std::vector<std::string>>();
+
+  /// An evaluation with nothing bound, whose assumptions are this one's.
+  HostEval unbound() const {
+    HostEval h{ac, facts};
+    h.defaults = defaults;
+    return h;
+  }
 
   /// The argument `p` takes from the bound call, if its function is bound.
   const Expr *boundArgument(const ParmVarDecl *p) const {
@@ -454,7 +556,9 @@ struct HostEval {
     if (auto *m = dyn_cast<MemberExpr>(s)) {
       // `range.tpb` of a local object built by a constructor (fieldValue()).
       FieldValue v = fieldValue(m);
-      return v.value ? ints(v.value, depth + 1) : std::nullopt;
+      if (v.value)
+        return ints(v.value, depth + 1);
+      return bodyFieldValues(m, depth);
     }
     if (auto *a = dyn_cast<ArraySubscriptExpr>(s)) {
       // `dims[0]`: an element of a constant local array, or of one a
@@ -543,13 +647,73 @@ struct HostEval {
     Changes c = changesOf(v);
     if (c.other || c.plain.empty())
       return std::nullopt;
+    std::vector<const Expr *> values(c.plain);
+    if (v->getInit())
+      values.insert(values.begin(), v->getInit());
+    return withDefaults(values, depth);
+  }
+
+  /// The values of `values` (a variable's initialiser and assignments),
+  /// leaving out those read from the command line (`bs = atoi(optarg)`)
+  /// when the others give it a default: the value is then taken at its
+  /// default, and `defaults` says so.
+  std::optional<std::vector<int64_t>>
+  withDefaults(const std::vector<const Expr *> &values, int depth) const {
     std::vector<int64_t> out;
-    if (v->getInit() && !unite(out, v->getInit(), depth))
-      return std::nullopt;
-    for (const Expr *e : c.plain)
+    std::vector<std::string> options;
+    const Expr *firstDefault = nullptr;
+    for (const Expr *e : values) {
+      if (fromCommandLine(e)) {
+        addUnique(options, optionOf(ac, e));
+        continue;
+      }
       if (!unite(out, e, depth))
         return std::nullopt;
+      if (!firstDefault)
+        firstDefault = e;
+    }
+    if (out.empty())
+      return std::nullopt;
+    for (const std::string &o : options)
+      addUnique(*defaults, (o.empty() ? std::string("the default when the "
+                                                    "command line gives none")
+                                      : "the default of " + o) +
+                               " (" + whereIs(ac, firstDefault) + ")");
     return out;
+  }
+
+  /// A field of a local object nothing changes after its construction, set
+  /// by plain assignments in the constructor's body (`Params(int argc, char
+  /// **argv) { n_gpu_threads = 256; ...getopt... }`): each value it may
+  /// hold, command-line values left out where it has a default.
+  std::optional<std::vector<int64_t>> bodyFieldValues(const MemberExpr *m,
+                                                      int depth) const {
+    auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+    auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+    auto *obj = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    const CXXConstructExpr *ce =
+        obj && obj->getInit()
+            ? dyn_cast<CXXConstructExpr>(obj->getInit()->IgnoreImplicit())
+            : nullptr;
+    if (!field || m->isArrow() || !obj || !obj->isLocalVarDecl() || !ce ||
+        !objectUnchanged(obj))
+      return std::nullopt;
+    const CXXConstructorDecl *ctor = ce->getConstructor();
+    const FunctionDecl *def = nullptr;
+    if (!ctor || !ctor->hasBody(def))
+      return std::nullopt;
+    auto assigned =
+        constructorAssignments(dyn_cast<CXXConstructorDecl>(def), field);
+    if (!assigned || assigned->empty())
+      return std::nullopt;
+    // A member initializer or default member initializer comes first.
+    std::vector<const Expr *> values(*assigned);
+    for (const CXXCtorInitializer *init :
+         dyn_cast<CXXConstructorDecl>(def)->inits())
+      if (init->getMember() == field && init->getInit() &&
+          (init->isWritten() || isa<CXXDefaultInitExpr>(init->getInit())))
+        values.insert(values.begin(), init->getInit());
+    return withDefaults(values, depth);
   }
 
   /// The values a counted host loop's variable takes, when they are few:
@@ -711,7 +875,7 @@ struct HostEval {
       return std::nullopt;
     unsigned index = p->getFunctionScopeIndex();
     if (const Expr *arg = boundArgument(p))
-      return HostEval{ac, facts}.arrayValues(arg, depth + 1);
+      return unbound().arrayValues(arg, depth + 1);
     if (boundForeign && fd->getCanonicalDecl() == boundFn) {
       if (index < boundForeign->arrays.size() && boundForeign->arrays[index])
         return std::vector<std::vector<int64_t>>{*boundForeign->arrays[index]};
@@ -736,10 +900,13 @@ struct HostEval {
   std::optional<std::vector<int64_t>> parameter(const ParmVarDecl *p,
                                                 int depth) const {
     if (const Expr *arg = boundArgument(p))
-      return HostEval{ac, facts}.ints(arg, depth + 1);
+      return unbound().ints(arg, depth + 1);
     if (auto *fd = dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
         boundForeign && fd && fd->getCanonicalDecl() == boundFn) {
       unsigned index = p->getFunctionScopeIndex();
+      if (index < boundForeign->assuming.size())
+        for (const std::string &d : boundForeign->assuming[index])
+          addUnique(*defaults, d);
       if (index < boundForeign->args.size())
         return boundForeign->args[index];
       return std::nullopt;
@@ -867,7 +1034,7 @@ struct HostEval {
   std::optional<std::vector<Shape>> dimParameter(const ParmVarDecl *p,
                                                  int depth) const {
     if (const Expr *arg = boundArgument(p))
-      return HostEval{ac, facts}.dims(arg, depth + 1);
+      return unbound().dims(arg, depth + 1);
     auto *fd = dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
     auto it = fd ? facts.calls.find(fd->getCanonicalDecl())
                  : facts.calls.end();
@@ -1024,14 +1191,15 @@ public:
   void finish() {
     for (const CallExpr *c : Outgoing) {
       CallValues values;
-      HostEval eval{AC, Facts};
       for (const Expr *arg : c->arguments()) {
+        HostEval eval{AC, Facts};
         values.args.push_back(arg->getType()->isIntegralOrEnumerationType()
                                   ? eval.ints(arg, 0)
                                   : std::nullopt);
         values.arrays.push_back(arg->getType()->isPointerType()
                                     ? eval.constantArray(arg, 0)
                                     : std::nullopt);
+        values.assuming.push_back(*eval.defaults);
       }
       values.where = whereIs(c);
       Out.outgoing[c->getDirectCallee()->getCanonicalDecl()].push_back(values);
@@ -1081,13 +1249,17 @@ public:
         note(call, k, call->getArg(2), call->getArg(1), false);
   }
 
-  /// "main.cu:52": where an expression is.
-  std::string whereIs(const Expr *e) const {
-    const SourceManager &sm = AC.getSourceManager();
-    PresumedLoc pl = sm.getPresumedLoc(sm.getExpansionLoc(e->getBeginLoc()));
-    return pl.isValid() ? llvm::sys::path::filename(pl.getFilename()).str() +
-                              ":" + std::to_string(pl.getLine())
-                        : "a launch";
+  std::string whereIs(const Expr *e) const { return warplint::whereIs(AC, e); }
+
+  /// " (with the default of option -i (main.cu:63))": what the values read
+  /// at a launch or call rest on, or "".
+  static std::string assuming(const std::vector<std::string> &defaults) {
+    if (defaults.empty())
+      return "";
+    std::string out = " (with ";
+    for (size_t i = 0; i < defaults.size(); ++i)
+      out += (i ? i + 1 == defaults.size() ? " and " : ", " : "") + defaults[i];
+    return out + ")";
   }
 
   /// The function a launch is written in.
@@ -1145,12 +1317,22 @@ public:
       if (foreign->size() > 3)
         where += " and " + std::to_string(foreign->size() - 3) + " more";
     }
+    // What the values read rest on (an option at its default), gathered
+    // per argument and for the shapes.
+    auto takeDefaults = [&](std::vector<std::string> &into) {
+      for (const HostEval &eval : evals) {
+        for (const std::string &d : *eval.defaults)
+          addUnique(into, d);
+        eval.defaults->clear();
+      }
+    };
+    std::vector<std::string> ignored;
+    takeDefaults(ignored);
     for (unsigned i = 0; withArgs && i < call->getNumArgs(); ++i) {
       const Expr *arg = call->getArg(i);
       if (!arg->getType()->isIntegralOrEnumerationType())
         continue;
       LaunchSites::ArgValues &av = Out.args[k][i];
-      av.where.push_back(where);
       for (const HostEval &eval : evals) {
         if (auto vs = eval.ints(arg, 0)) {
           for (int64_t v : *vs)
@@ -1161,13 +1343,17 @@ public:
           av.allConstant = false;
         }
       }
+      std::vector<std::string> defaults;
+      takeDefaults(defaults);
+      av.where.push_back(where + assuming(defaults));
     }
     std::vector<Shape> shapes;
+    bool blockKnown = true;
     for (const HostEval &eval : evals) {
       std::optional<std::vector<Shape>> some = eval.dims(block, 0);
       if (!some) {
-        Out.unknown[k]++;
-        return;
+        blockKnown = false;
+        break;
       }
       for (const Shape &s : *some)
         if (std::find(shapes.begin(), shapes.end(), s) == shapes.end())
@@ -1176,7 +1362,7 @@ public:
     // The grid, where every evaluation gives one and the same constant.
     Shape gridShape{0, 0, 0};
     std::optional<Shape> one;
-    bool constantGrid = grid != nullptr;
+    bool constantGrid = grid != nullptr && blockKnown;
     for (const HostEval &eval : evals) {
       std::optional<std::vector<Shape>> g =
           constantGrid ? eval.dims(grid, 0) : std::nullopt;
@@ -1186,12 +1372,19 @@ public:
       }
       one = (*g)[0];
     }
+    std::vector<std::string> defaults;
+    takeDefaults(defaults);
+    where += assuming(defaults);
+    if (!blockKnown) {
+      Out.unknown[k]++;
+      return;
+    }
     if (constantGrid && one && one->x > 0 && one->y > 0 && one->z > 0)
       gridShape = *one;
     for (const Shape &s : shapes) {
       if (s.x > 0 && s.y > 0 && s.z > 0) {
         Out.launches.push_back({call, k, s});
-        Out.grids[k].push_back({s, gridShape, where});
+        Out.grids[k].push_back({s, gridShape, where, defaults});
         auto &v = Out.shapes[k];
         if (std::find(v.begin(), v.end(), s) == v.end())
           v.push_back(s);
@@ -1250,8 +1443,19 @@ std::vector<ShapeChoice> chooseShapes(ASTContext &ac, const FunctionDecl *k,
     std::string source = from == sites.foreign.end()
                              ? "launch site"
                              : "launch site in " + from->second;
-    for (const Shape &s : it->second)
-      out.push_back({{s}, source, false});
+    auto grids = sites.grids.find(k->getCanonicalDecl());
+    for (const Shape &s : it->second) {
+      ShapeChoice c{{s}, source, false, ""};
+      // A shape a launch takes from a command-line default says so (the
+      // first such launch; the others of the shape are alike).
+      if (grids != sites.grids.end())
+        for (const LaunchSites::GridLaunch &g : grids->second)
+          if (g.block == s && !g.assuming.empty()) {
+            c.assuming = "the launch at " + g.where;
+            break;
+          }
+      out.push_back(std::move(c));
+    }
     return out;
   }
   if (auto s = annotatedShape(ac, k))

@@ -24,6 +24,10 @@ struct CallValues {
   /// (`launch(dims)` with `int dims[2] = {256, 256}`), in order.
   std::vector<std::optional<std::vector<int64_t>>> arrays;
   std::string where;
+  /// By argument, what its values rest on: "the default of option -i
+  /// (main.cu:63)" for a value the command line may change (see
+  /// GridLaunch::assuming).
+  std::vector<std::vector<std::string>> assuming;
 };
 /// A host integer expression as a sum of variables times constants plus a
 /// constant (`ifirst + 2`, `2 * n - 1`), read at a launch.
@@ -62,6 +66,11 @@ struct LaunchSites {
   struct GridLaunch {
     Shape block, grid;
     std::string where;
+    /// The values it takes where the command line may set others: "the
+    /// default of option -i (main.cu:63)", or "the value the command line
+    /// leaves it at (main.cu:20)" (`int n = 256; if (argc > 1) n =
+    /// atoi(argv[1]);`). Empty when it rests on nothing of the kind.
+    std::vector<std::string> assuming;
   };
   std::map<const clang::FunctionDecl *, std::vector<GridLaunch>> grids;
   /// Integer arguments by kernel and parameter index: the constants the
@@ -128,6 +137,9 @@ struct ShapeChoice {
   std::vector<Shape> shapes;
   std::string source; // launch site, annotation, option, launch bounds, assumed
   bool assumed = false;
+  /// A launch site's shape that rests on a command-line default: "the
+  /// launch at main.cu:40, with the default of option -t (main.cu:22)".
+  std::string assuming;
 };
 
 /// Launch sites, then the annotation, then `option`, then __launch_bounds__,
