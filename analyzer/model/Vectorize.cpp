@@ -58,17 +58,36 @@ std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
     if (envs.empty())
       envs = checkEnvs(ctx);
     const int e = std::get<2>(key);
-    // Lane offsets per member, per environment and warp.
+    // Lane offsets per member, per environment and warp; one evaluator per
+    // environment and warp, so that the members share their common parts.
     std::vector<std::vector<Lanes>> vals(members.size());
+    for (auto &v : vals)
+      v.reserve(envs.size() * size_t(warps));
     bool ok = true;
-    for (size_t m = 0; m < members.size() && ok; ++m) {
-      vals[m].reserve(envs.size() * size_t(warps));
-      for (const Env &env : envs)
-        for (int w = 0; w < warps; ++w) {
-          WarpEval ev(ctx, shape, env, w);
-          vals[m].push_back(ev.value(in[members[m]].access.offset));
-          ok &= !ev.undefined;
-        }
+    for (size_t k = 0; k < envs.size() * size_t(warps) && ok; ++k) {
+      WarpEval ev(ctx, shape, envs[k / size_t(warps)], int(k % size_t(warps)));
+      for (size_t m = 0; m < members.size(); ++m)
+        vals[m].push_back(ev.value(in[members[m]].access.offset));
+      ok &= !ev.undefined;
+      // Two members merge or are one only where they are 0 or `e` bytes
+      // apart in every lane of every environment: when no pair is in the
+      // first, nothing of the group can be.
+      if (k == 0 && ok) {
+        bool pair = false;
+        for (size_t x = 0; x < members.size() && !pair; ++x)
+          for (size_t y = 0; y < members.size() && !pair; ++y) {
+            if (x == y)
+              continue;
+            int64_t d = wrapSub(vals[y][0][0], vals[x][0][0]);
+            if (d != 0 && d != e)
+              continue;
+            bool all = true;
+            for (int l = 1; l < WarpSize && all; ++l)
+              all = wrapSub(vals[y][0][l], vals[x][0][l]) == d;
+            pair = all;
+          }
+        ok = pair;
+      }
     }
     if (!ok)
       continue;
