@@ -2,7 +2,6 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
@@ -60,15 +59,51 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v) {
 /// taken).
 struct Changes {
   std::vector<const Expr *> plain;
+  /// By plain assignment: the `case` label of a switch it falls under
+  /// (getopt's `case 'i': n = atoi(optarg); break;`), or null.
+  std::vector<const CaseStmt *> cases;
   bool other = false;
   bool any() const { return other || !plain.empty(); }
+};
+
+/// A RecursiveASTVisitor that knows, in the body of a switch, under which
+/// `case` label the statement it walks falls (`currentCase`; null outside a
+/// switch and after `default:`).
+template <class Derived> struct CaseTracking : RecursiveASTVisitor<Derived> {
+  const CaseStmt *currentCase = nullptr;
+  bool TraverseSwitchStmt(SwitchStmt *s) {
+    const CaseStmt *saved = currentCase;
+    currentCase = nullptr;
+    for (Stmt *c : s->children())
+      if (c && c != s->getBody() && !this->TraverseStmt(c))
+        return false;
+    // A label starts the statements that follow it in the body, up to the
+    // next label.
+    auto walk = [&](Stmt *c) {
+      if (auto *cs = dyn_cast_or_null<CaseStmt>(c))
+        currentCase = cs;
+      else if (isa_and_nonnull<DefaultStmt>(c))
+        currentCase = nullptr;
+      return this->TraverseStmt(c);
+    };
+    bool ok = true;
+    if (auto *body = dyn_cast_or_null<CompoundStmt>(s->getBody())) {
+      for (Stmt *c : body->body())
+        if (!(ok = walk(c)))
+          break;
+    } else {
+      ok = walk(s->getBody());
+    }
+    currentCase = saved;
+    return ok;
+  }
 };
 
 Changes changesIn(const VarDecl *v, const Stmt *root) {
   Changes out;
   if (!root)
     return out;
-  struct Finder : RecursiveASTVisitor<Finder> {
+  struct Finder : CaseTracking<Finder> {
     const VarDecl *V;
     Changes &Out;
     Finder(const VarDecl *v, Changes &o) : V(v), Out(o) {}
@@ -86,10 +121,12 @@ Changes changesIn(const VarDecl *v, const Stmt *root) {
       }
       if (!refersToV(lhs))
         return true;
-      if (b->getOpcode() == BO_Assign)
+      if (b->getOpcode() == BO_Assign) {
         Out.plain.push_back(b->getRHS());
-      else
+        Out.cases.push_back(currentCase);
+      } else {
         Out.other = true;
+      }
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator *u) {
@@ -239,21 +276,15 @@ bool fromCommandLine(const Expr *e) {
   return f.found;
 }
 
-/// "option -i" when `e` sits under `case 'i':` of a switch (getopt's loop),
-/// else "".
-std::string optionOf(ASTContext &ac, const Expr *e) {
-  DynTypedNodeList parents = ac.getParents(*e);
-  for (int depth = 0; depth < 16 && !parents.empty(); ++depth) {
-    if (auto *cs = parents[0].get<CaseStmt>()) {
-      Expr::EvalResult r;
-      if (cs->getLHS() && cs->getLHS()->EvaluateAsInt(r, ac)) {
-        int64_t c = r.Val.getInt().getExtValue();
-        if (c > ' ' && c < 127)
-          return std::string("option -") + char(c);
-      }
-      break;
-    }
-    parents = ac.getParents(parents[0]);
+/// "option -i" for an assignment under `case 'i':` (getopt's loop), else
+/// "".
+std::string optionOf(ASTContext &ac, const CaseStmt *cs) {
+  Expr::EvalResult r;
+  if (cs && cs->getLHS() && !cs->getLHS()->isValueDependent() &&
+      cs->getLHS()->EvaluateAsInt(r, ac)) {
+    int64_t c = r.Val.getInt().getExtValue();
+    if (c > ' ' && c < 127)
+      return std::string("option -") + char(c);
   }
   return "";
 }
@@ -262,14 +293,13 @@ std::string optionOf(ASTContext &ac, const Expr *e) {
 /// object it builds (`n_gpu_threads = 256;`, and `n_gpu_threads =
 /// atoi(optarg)` in its getopt loop), in source order; none where it
 /// changes the field another way.
-std::optional<std::vector<const Expr *>>
+std::optional<Changes>
 constructorAssignments(const CXXConstructorDecl *ctor, const FieldDecl *field) {
   if (!ctor || !ctor->hasBody())
     return std::nullopt;
-  struct Finder : RecursiveASTVisitor<Finder> {
+  struct Finder : CaseTracking<Finder> {
     const FieldDecl *F;
-    std::vector<const Expr *> plain;
-    bool other = false;
+    Changes out;
     bool isField(const Expr *e) {
       auto *m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
       return m && m->getMemberDecl() == F &&
@@ -277,24 +307,27 @@ constructorAssignments(const CXXConstructorDecl *ctor, const FieldDecl *field) {
     }
     bool VisitBinaryOperator(BinaryOperator *b) {
       if (b->isAssignmentOp() && isField(b->getLHS())) {
-        if (b->getOpcode() == BO_Assign)
-          plain.push_back(b->getRHS());
-        else
-          other = true;
+        if (b->getOpcode() == BO_Assign) {
+          out.plain.push_back(b->getRHS());
+          out.cases.push_back(currentCase);
+        } else {
+          out.other = true;
+        }
       }
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator *u) {
-      other |= (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
-               isField(u->getSubExpr());
+      out.other |= (u->isIncrementDecrementOp() ||
+                    u->getOpcode() == UO_AddrOf) &&
+                   isField(u->getSubExpr());
       return true;
     }
   } f;
   f.F = field;
   f.TraverseStmt(ctor->getBody());
-  if (f.other)
+  if (f.out.other)
     return std::nullopt;
-  return f.plain;
+  return std::move(f.out);
 }
 
 /// `e` as a linear form of host variables (HostLinear), or none. A local
@@ -647,24 +680,26 @@ struct HostEval {
     Changes c = changesOf(v);
     if (c.other || c.plain.empty())
       return std::nullopt;
-    std::vector<const Expr *> values(c.plain);
-    if (v->getInit())
-      values.insert(values.begin(), v->getInit());
-    return withDefaults(values, depth);
+    if (v->getInit()) {
+      c.plain.insert(c.plain.begin(), v->getInit());
+      c.cases.insert(c.cases.begin(), nullptr);
+    }
+    return withDefaults(c, depth);
   }
 
   /// The values of `values` (a variable's initialiser and assignments),
   /// leaving out those read from the command line (`bs = atoi(optarg)`)
   /// when the others give it a default: the value is then taken at its
   /// default, and `defaults` says so.
-  std::optional<std::vector<int64_t>>
-  withDefaults(const std::vector<const Expr *> &values, int depth) const {
+  std::optional<std::vector<int64_t>> withDefaults(const Changes &values,
+                                                   int depth) const {
     std::vector<int64_t> out;
     std::vector<std::string> options;
     const Expr *firstDefault = nullptr;
-    for (const Expr *e : values) {
+    for (size_t i = 0; i < values.plain.size(); ++i) {
+      const Expr *e = values.plain[i];
       if (fromCommandLine(e)) {
-        addUnique(options, optionOf(ac, e));
+        addUnique(options, optionOf(ac, values.cases[i]));
         continue;
       }
       if (!unite(out, e, depth))
@@ -704,15 +739,17 @@ struct HostEval {
       return std::nullopt;
     auto assigned =
         constructorAssignments(dyn_cast<CXXConstructorDecl>(def), field);
-    if (!assigned || assigned->empty())
+    if (!assigned || assigned->plain.empty())
       return std::nullopt;
     // A member initializer or default member initializer comes first.
-    std::vector<const Expr *> values(*assigned);
+    Changes values = std::move(*assigned);
     for (const CXXCtorInitializer *init :
          dyn_cast<CXXConstructorDecl>(def)->inits())
       if (init->getMember() == field && init->getInit() &&
-          (init->isWritten() || isa<CXXDefaultInitExpr>(init->getInit())))
-        values.insert(values.begin(), init->getInit());
+          (init->isWritten() || isa<CXXDefaultInitExpr>(init->getInit()))) {
+        values.plain.insert(values.plain.begin(), init->getInit());
+        values.cases.insert(values.cases.begin(), nullptr);
+      }
     return withDefaults(values, depth);
   }
 
