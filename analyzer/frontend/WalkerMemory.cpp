@@ -574,6 +574,33 @@ Val Walker::call(const CallExpr *c) {
   }
   if (name == "__activemask" && c->getNumArgs() == 0)
     return intVal(unknown(M.ctx.addAtom("__activemask()", AtomKind::Uniform)));
+  // A shuffle from one source lane for the whole warp (`idx =
+  // __shfl_sync(~0u, idx, 0)`, a warp's work item broadcast from lane 0):
+  // every lane gets the same value, so what it indexes is one address per
+  // warp, and what the warp builds on it (`ptr[v] + lane`) keeps its shape.
+  // A value the lanes already share comes back as it is; any other is one
+  // unknown per warp that, like an atomic's old value, is data to a
+  // condition. A varying source lane, or a width below 32, stays data.
+  if ((name == "__shfl_sync" && (c->getNumArgs() == 3 || c->getNumArgs() == 4)) ||
+      (name == "__shfl" && (c->getNumArgs() == 2 || c->getNumArgs() == 3))) {
+    unsigned first = name == "__shfl_sync" ? 1 : 0;
+    if (name == "__shfl_sync")
+      rvalue(c->getArg(0));
+    Val v = rvalue(c->getArg(first));
+    Val src = rvalue(c->getArg(first + 1));
+    std::optional<int64_t> width =
+        c->getNumArgs() == first + 3 ? constant(c->getArg(first + 2))
+                                     : std::optional<int64_t>(32);
+    if (v.kind == Val::Int && src.kind == Val::Int && !varying(src) &&
+        width && *width >= 32 && c->getType()->isIntegralOrEnumerationType()) {
+      if (!varying(v))
+        return v;
+      int atom = M.ctx.addAtom(text(c), AtomKind::Uniform);
+      M.ctx.atoms[atom].fromData = true;
+      return intVal(withOrigin(unknown(atom), origin(c)));
+    }
+    return opaque(c, true);
+  }
   if ((name == "min" || name == "max" || name == "umin" || name == "umax" ||
        name == "llmin" || name == "llmax") &&
       c->getNumArgs() == 2) {
