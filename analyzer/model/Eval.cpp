@@ -121,6 +121,11 @@ static bool monotoneCond(const LaneExpr &e, const Context &ctx, int loop,
   }
 }
 
+void Context::markFinalOverBudget(int loop) const {
+  loopForm(loop);
+  LoopForms[size_t(loop)].finalOverBudget = true;
+}
+
 const Context::LoopForm &Context::loopForm(int loop) const {
   if (LoopForms.size() < loops.size())
     LoopForms.resize(loops.size());
@@ -789,6 +794,10 @@ Lanes WarpEval::loopFinal(int loop) {
     undefined = true;
     return splat(0);
   }
+  if (Ctx.loopForm(loop).finalOverBudget) {
+    undefined = loopUnended = true;
+    return splat(0);
+  }
   const int first = p.testAfterBody ? 1 : 0;
   Lanes exit, v0, step;
   const Context::LoopForm &form = Ctx.loopForm(loop);
@@ -825,9 +834,12 @@ Lanes WarpEval::loopFinal(int loop) {
   Lanes out = vl;
   LaneMask open = Present;
   for (int i = 0; open; ++i) {
-    if (i > MaxFinalSteps) {
+    if (i > MaxFinalSteps || loopUnended ||
+        (FinalBudgetSpent |= ++FinalSteps > MaxTotalFinalSteps)) {
       // Still inside: the model does not follow it further.
       undefined = loopUnended = true;
+      if (FinalBudgetSpent)
+        Ctx.markFinalOverBudget(loop);
       break;
     }
     uint64_t sp = setOverride(primary, vp);

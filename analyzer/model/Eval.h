@@ -182,8 +182,15 @@ public:
     /// assumes, `y < ny` made Assumed, or a condition on other values): it
     /// has one value at every iteration.
     bool condFree = false;
+    /// A LoopFinal of the loop once took a warp's evaluation past
+    /// WarpEval::MaxTotalFinalSteps: later evaluations give up on it at
+    /// once instead of spending the steps again (a value left by nested
+    /// loops costs every warp of every sample as much).
+    bool finalOverBudget = false;
   };
   const LoopForm &loopForm(int loop) const;
+  /// Records LoopForm::finalOverBudget for `loop`.
+  void markFinalOverBudget(int loop) const;
 
   /// Every atom's representative value (Sampling.h), by atom id: computed
   /// once per state of the atoms (their number and `generation`) and shared
@@ -334,6 +341,11 @@ public:
   /// (MaxAffineSteps for an affine loop).
   Lanes loopFinal(int loop);
   static constexpr int MaxFinalSteps = 1024;
+  /// The stepped iterations of every LoopFinal one warp evaluation follows,
+  /// a loop inside another's steps included: a value left by nested loops
+  /// (a combination's rank found by loops over binomials, each a loop of
+  /// its own) would otherwise cost MaxFinalSteps to the power of the depth.
+  static constexpr int MaxTotalFinalSteps = 4096;
   /// The same for an affine loop, whose exits are bisected, not stepped.
   static constexpr int MaxAffineSteps = 1 << 24;
 
@@ -341,10 +353,13 @@ public:
   bool assumedGuard = false;
   bool undefined = false; // division by zero or an oversized shift
   /// Set with `undefined` where a LoopFinal's loop had not ended after
-  /// MaxFinalSteps iterations (MaxAffineSteps for an affine loop).
+  /// MaxFinalSteps iterations (MaxAffineSteps for an affine loop), or the
+  /// evaluation's LoopFinals had taken MaxTotalFinalSteps steps in all.
   bool loopUnended = false;
 
 private:
+  int FinalSteps = 0; // stepped LoopFinal iterations so far
+  bool FinalBudgetSpent = false; // FinalSteps went past MaxTotalFinalSteps
   Lanes compute(const LaneExpr &e);
   LaneMask cond(const LaneExpr &e, bool positive);
   // The memo's generation: 0 with no loop override in force, a fresh one

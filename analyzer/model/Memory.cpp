@@ -916,9 +916,9 @@ static AccessResult analyzeAccessUncached(const Access &acc,
       perEnv.assign(size_t(nEnvs), {0, 0});
     // Warp by warp, so that each warp's loop sequences serve every
     // environment of this assignment.
-    for (int w = 0; w < shapes[s].warps(); w += warpStep) {
+    for (int w = 0; w < shapes[s].warps() && !t.unended; w += warpStep) {
       LoopSequences seq(invariantLoops);
-      for (int e = 0; e < nEnvs; e += full ? 1 : 4) {
+      for (int e = 0; e < nEnvs && !t.unended; e += full ? 1 : 4) {
         double a0 = t.actual, i0 = t.ideal;
         enumeration.apply(env, e);
         accumulate(acc, prep.mask, prep.ctx, shapes[s], env, cost, t, w,
@@ -929,6 +929,8 @@ static AccessResult analyzeAccessUncached(const Access &acc,
         }
       }
     }
+    // (A loop the model stopped following leaves the run undefined, and
+    // an undefined run is not used: the rest of it would say nothing.)
   };
   Totals rep;
   run(0, 0, true, rep);
@@ -980,7 +982,9 @@ static AccessResult analyzeAccessUncached(const Access &acc,
               "follows (2^" +
                   std::to_string(__builtin_ctz(WarpEval::MaxAffineSteps)) +
                   " of a loop that steps by a constant amount, " +
-                  std::to_string(WarpEval::MaxFinalSteps) + " of any other)"
+                  std::to_string(WarpEval::MaxFinalSteps) + " of any other, " +
+                  std::to_string(WarpEval::MaxTotalFinalSteps) +
+                  " in all for the loops one value needs)"
         : rep.undefined ? "a divisor or shift is out of range for the values "
                           "the model uses"
                         : "no lane of any warp executes it under the model's "

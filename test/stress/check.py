@@ -42,6 +42,15 @@ elif name == 'binary-search.cu':
     expect(len(probes) >= 2, 'the shared probes are reported')
     expect(any(not a['evaluated'] and 'loop changes' in a['unknown_reason']
                for a in probes), 'the carried probe is "not evaluated"')
+elif name == 'nested-loop-values.cu':
+    stored = [a for a in acc if a['op'] == 'store']
+    expect(len(stored) == 1 and stored[0]['evaluated'],
+           'the store at the lane\'s own index is evaluated')
+    loads = [a for a in acc if a['op'] == 'load']
+    expect(len(loads) == 7 and all(not a['evaluated'] and a['unknown_reason']
+                                   for a in loads),
+           'the 7 loads at the unranked element are reported, "not '
+           'evaluated" with a reason')
 else:
     sys.exit('no expectations for ' + name)
 for f in failures:
