@@ -725,6 +725,16 @@ Val Walker::call(const CallExpr *c) {
   bool anyVarying = false;
   for (const Expr *arg : c->arguments())
     anyVarying |= varying(rvalue(arg));
+  // A method of an object the lanes do not share (the conversion of
+  // `ptr[i]`'s thrust::device_reference to its value) varies with it: the
+  // object is no argument, so look at it too, without recording accesses.
+  if (auto *mc = dyn_cast<CXXMemberCallExpr>(c); mc && !anyVarying)
+    if (const Expr *obj = mc->getImplicitObjectArgument()) {
+      bool saved = NoRecord;
+      NoRecord = true;
+      anyVarying |= varying(rvalue(obj));
+      NoRecord = saved;
+    }
   return opaque(c, anyVarying || c->getType()->isVoidType());
 }
 
