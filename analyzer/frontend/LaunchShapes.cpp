@@ -1363,8 +1363,6 @@ public:
         eval.defaults->clear();
       }
     };
-    std::vector<std::string> ignored;
-    takeDefaults(ignored);
     for (unsigned i = 0; withArgs && i < call->getNumArgs(); ++i) {
       const Expr *arg = call->getArg(i);
       if (!arg->getType()->isIntegralOrEnumerationType())
