@@ -99,27 +99,27 @@ template <class Derived> struct CaseTracking : RecursiveASTVisitor<Derived> {
   }
 };
 
-Changes changesIn(const VarDecl *v, const Stmt *root) {
+/// The plain assignments and other changes `root` makes to what `is`
+/// names (a variable, a field of the object a constructor builds).
+Changes assignmentsIn(const Stmt *root,
+                      llvm::function_ref<bool(const Expr *)> is) {
   Changes out;
   if (!root)
     return out;
   struct Finder : CaseTracking<Finder> {
-    const VarDecl *V;
+    llvm::function_ref<bool(const Expr *)> Is;
     Changes &Out;
-    Finder(const VarDecl *v, Changes &o) : V(v), Out(o) {}
-    bool refersToV(const Expr *e) {
-      auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-      return d && d->getDecl() == V;
-    }
+    Finder(llvm::function_ref<bool(const Expr *)> is, Changes &o)
+        : Is(is), Out(o) {}
     bool VisitBinaryOperator(BinaryOperator *b) {
       if (!b->isAssignmentOp())
         return true;
       const Expr *lhs = b->getLHS()->IgnoreParenImpCasts();
       if (auto *s = dyn_cast<ArraySubscriptExpr>(lhs)) {
-        Out.other |= refersToV(s->getBase()); // an element written
+        Out.other |= Is(s->getBase()); // an element written
         return true;
       }
-      if (!refersToV(lhs))
+      if (!Is(lhs))
         return true;
       if (b->getOpcode() == BO_Assign) {
         Out.plain.push_back(b->getRHS());
@@ -131,13 +131,20 @@ Changes changesIn(const VarDecl *v, const Stmt *root) {
     }
     bool VisitUnaryOperator(UnaryOperator *u) {
       if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
-          refersToV(u->getSubExpr()))
+          Is(u->getSubExpr()))
         Out.other = true;
       return true;
     }
-  } f(v, out);
+  } f(is, out);
   f.TraverseStmt(const_cast<Stmt *>(root));
   return out;
+}
+
+Changes changesIn(const VarDecl *v, const Stmt *root) {
+  return assignmentsIn(root, [v](const Expr *e) {
+    auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return d && d->getDecl() == v;
+  });
 }
 
 Changes changesOf(const VarDecl *v) {
@@ -219,8 +226,12 @@ struct FieldValue {
   const Expr *value = nullptr;
   bool argument = false;
 };
-FieldValue fieldValue(const MemberExpr *m) {
-  auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+/// For `obj.field` where `obj` is a local object a constructor builds and
+/// nothing changes after (objectUnchanged()): the construction, and the
+/// field; null otherwise.
+const CXXConstructExpr *localConstruction(const MemberExpr *m,
+                                          const FieldDecl *&field) {
+  field = dyn_cast<FieldDecl>(m->getMemberDecl());
   auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
   auto *obj = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
   const CXXConstructExpr *ce =
@@ -229,6 +240,14 @@ FieldValue fieldValue(const MemberExpr *m) {
           : nullptr;
   if (!field || m->isArrow() || !obj || !obj->isLocalVarDecl() || !ce ||
       !ce->getConstructor() || !objectUnchanged(obj))
+    return nullptr;
+  return ce;
+}
+
+FieldValue fieldValue(const MemberExpr *m) {
+  const FieldDecl *field = nullptr;
+  const CXXConstructExpr *ce = localConstruction(m, field);
+  if (!ce)
     return {};
   for (const CXXCtorInitializer *init : ce->getConstructor()->inits()) {
     if (init->getMember() != field || !init->getInit())
@@ -297,37 +316,14 @@ std::optional<Changes>
 constructorAssignments(const CXXConstructorDecl *ctor, const FieldDecl *field) {
   if (!ctor || !ctor->hasBody())
     return std::nullopt;
-  struct Finder : CaseTracking<Finder> {
-    const FieldDecl *F;
-    Changes out;
-    bool isField(const Expr *e) {
-      auto *m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
-      return m && m->getMemberDecl() == F &&
-             isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts());
-    }
-    bool VisitBinaryOperator(BinaryOperator *b) {
-      if (b->isAssignmentOp() && isField(b->getLHS())) {
-        if (b->getOpcode() == BO_Assign) {
-          out.plain.push_back(b->getRHS());
-          out.cases.push_back(currentCase);
-        } else {
-          out.other = true;
-        }
-      }
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *u) {
-      out.other |= (u->isIncrementDecrementOp() ||
-                    u->getOpcode() == UO_AddrOf) &&
-                   isField(u->getSubExpr());
-      return true;
-    }
-  } f;
-  f.F = field;
-  f.TraverseStmt(ctor->getBody());
-  if (f.out.other)
+  Changes c = assignmentsIn(ctor->getBody(), [field](const Expr *e) {
+    auto *m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
+    return m && m->getMemberDecl() == field &&
+           isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts());
+  });
+  if (c.other)
     return std::nullopt;
-  return std::move(f.out);
+  return c;
 }
 
 /// `e` as a linear form of host variables (HostLinear), or none. A local
@@ -723,19 +719,13 @@ struct HostEval {
   /// hold, command-line values left out where it has a default.
   std::optional<std::vector<int64_t>> bodyFieldValues(const MemberExpr *m,
                                                       int depth) const {
-    auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
-    auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
-    auto *obj = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-    const CXXConstructExpr *ce =
-        obj && obj->getInit()
-            ? dyn_cast<CXXConstructExpr>(obj->getInit()->IgnoreImplicit())
-            : nullptr;
-    if (!field || m->isArrow() || !obj || !obj->isLocalVarDecl() || !ce ||
-        !objectUnchanged(obj))
+    const FieldDecl *field = nullptr;
+    const CXXConstructExpr *ce = localConstruction(m, field);
+    if (!ce)
       return std::nullopt;
     const CXXConstructorDecl *ctor = ce->getConstructor();
     const FunctionDecl *def = nullptr;
-    if (!ctor || !ctor->hasBody(def))
+    if (!ctor->hasBody(def))
       return std::nullopt;
     auto assigned =
         constructorAssignments(dyn_cast<CXXConstructorDecl>(def), field);
