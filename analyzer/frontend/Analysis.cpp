@@ -605,8 +605,10 @@ private:
     if (choice.assumed)
       ar.assumptions.push_back("block shape " + shapeText(shape) +
                                " assumed (" + choice.source + ")");
-    if (!choice.assuming.empty())
-      ar.assumptions.push_back(shapeFromText(shape, choice.assuming));
+    const std::string shapeFrom =
+        choice.assuming.empty() ? "" : shapeFromText(shape, choice.assuming);
+    if (!shapeFrom.empty())
+      ar.assumptions.push_back(shapeFrom);
     if (r.guardAssumed)
       ar.assumptions.push_back("bounds guards hold for whole warps");
     for (int a : r.dependsOn)
@@ -653,8 +655,7 @@ private:
                       site.splitOf, site.intrinsic,
                       site.alternatives.empty() ? nullptr : &site.alternatives,
                       site.atomic};
-    if (!choice.assuming.empty())
-      facts.shapeFrom = shapeFromText(shape, choice.assuming);
+    facts.shapeFrom = shapeFrom;
     // Inline PTX is reported where its statement ends (its operand is
     // elsewhere): that place is the finding's whole range.
     SourceRange siteRange = !site.intrinsic.empty() && site.reportAt.isValid()

@@ -1409,7 +1409,7 @@ public:
     for (const Shape &s : shapes) {
       if (s.x > 0 && s.y > 0 && s.z > 0) {
         Out.launches.push_back({call, k, s});
-        Out.grids[k].push_back({s, gridShape, where, defaults});
+        Out.grids[k].push_back({s, gridShape, where, !defaults.empty()});
         auto &v = Out.shapes[k];
         if (std::find(v.begin(), v.end(), s) == v.end())
           v.push_back(s);
@@ -1475,7 +1475,7 @@ std::vector<ShapeChoice> chooseShapes(ASTContext &ac, const FunctionDecl *k,
       // first such launch; the others of the shape are alike).
       if (grids != sites.grids.end())
         for (const LaunchSites::GridLaunch &g : grids->second)
-          if (g.block == s && !g.assuming.empty()) {
+          if (g.block == s && g.onDefaults) {
             c.assuming = "the launch at " + g.where;
             break;
           }

@@ -66,11 +66,10 @@ struct LaunchSites {
   struct GridLaunch {
     Shape block, grid;
     std::string where;
-    /// The values it takes where the command line may set others: "the
-    /// default of option -i (main.cu:63)", or "the value the command line
-    /// leaves it at (main.cu:20)" (`int n = 256; if (argc > 1) n =
-    /// atoi(argv[1]);`). Empty when it rests on nothing of the kind.
-    std::vector<std::string> assuming;
+    /// Its shape or grid rests on a value the command line may set, taken
+    /// at the program's default (`where` says which: "main.cu:40 (with the
+    /// default of option -i (main.cu:63))").
+    bool onDefaults = false;
   };
   std::map<const clang::FunctionDecl *, std::vector<GridLaunch>> grids;
   /// Integer arguments by kernel and parameter index: the constants the
@@ -138,7 +137,7 @@ struct ShapeChoice {
   std::string source; // launch site, annotation, option, launch bounds, assumed
   bool assumed = false;
   /// A launch site's shape that rests on a command-line default: "the
-  /// launch at main.cu:40, with the default of option -t (main.cu:22)".
+  /// launch at main.cu:40 (with the default of option -t (main.cu:22))".
   std::string assuming;
 };
 

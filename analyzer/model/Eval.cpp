@@ -794,13 +794,13 @@ Lanes WarpEval::loopFinal(int loop) {
     undefined = true;
     return splat(0);
   }
-  if (Ctx.loopForm(loop).finalOverBudget) {
+  const Context::LoopForm &form = Ctx.loopForm(loop);
+  if (form.finalOverBudget) {
     undefined = loopUnended = true;
     return splat(0);
   }
   const int first = p.testAfterBody ? 1 : 0;
   Lanes exit, v0, step;
-  const Context::LoopForm &form = Ctx.loopForm(loop);
   // A variable that steps by a constant amount of its own: init + k * step
   // (loopForm() gives a second variable a step only where it is free of
   // the primary loop).

@@ -86,6 +86,11 @@ const Op Binary[] = {Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Rem, Op::Shl,
                      Op::LAnd, Op::LOr};
 const Op Unary[] = {Op::Neg, Op::Not, Op::LNot};
 
+// An operation as a failure message names it.
+const char *opName(const Raw &r) {
+  return r.op == Op::Bits ? bitFnName(BitFn(r.value)) : opSpelling(r.op);
+}
+
 // The bit intrinsics written another way than the model's applyBits(): bit
 // by bit from the other end, on the operand's low 32 or 64 bits.
 int64_t referenceBits(BitFn f, int64_t x) {
@@ -460,7 +465,7 @@ void checkAgainstReference(Program &p, const Shape &sh, const Env &env,
                      "model value differs from the expression as written: "
                      "node %zu (%s), warp %d lane %d: evaluator %lld, "
                      "written %lld\n",
-                     i, opSpelling(n.raw.op), warp, l, (long long)got[l],
+                     i, opName(n.raw), warp, l, (long long)got[l],
                      (long long)ref.val[i][l]);
         abort();
       }
@@ -479,7 +484,7 @@ void checkAgainstReference(Program &p, const Shape &sh, const Env &env,
         std::fprintf(stderr,
                      "evaluator reports an undefined operation in node %zu "
                      "(%s), whose direct evaluation is defined\n",
-                     i, opSpelling(n.raw.op));
+                     i, opName(n.raw));
         abort();
       }
     }
