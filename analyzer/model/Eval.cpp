@@ -1109,6 +1109,18 @@ static bool isGuard(const LaneExpr &e, const Context &ctx) {
   if (!isComparison(e->op))
     return false;
   // A lane-varying value against an unknown bound: `i < n`, `row*w + c >= n`.
+  // An equality on threadIdx.x is no bound: `threadIdx.x == best` picks one
+  // lane, and the unknown's samples say which. (On threadIdx.y, `j == my -
+  // 1` picks whole warps of a block 32 or more wide: a guard.)
+  if (e->op == Op::Eq) {
+    bool onX = false;
+    visitNodes(e, [&](const Node &n) {
+      onX |= n.op == Op::ThreadIdx && n.value == 0;
+      return !onX;
+    });
+    if (onX)
+      return false;
+  }
   Props a = props(e->a, ctx), b = props(e->b, ctx);
   return (!a.laneVarying && a.hasUnknown) || (!b.laneVarying && b.hasUnknown);
 }
