@@ -159,6 +159,22 @@ Val Walker::rvalue(const Expr *e) {
                       c->getFalseExpr()->HasSideEffects(AC)))
       recordBranch(BranchSite::Ternary, c, c->getCond(), cnd,
                    weight(c->getTrueExpr()) + weight(c->getFalseExpr()));
+    // A pointer or null (`steps ? out + bid * steps : nullptr`): whatever
+    // lane dereferences it holds the other arm.
+    if (c->getType()->isPointerType()) {
+      auto isNull = [&](const Expr *x) {
+        return x->isNullPointerConstant(AC, Expr::NPC_ValueDependentIsNotNull) !=
+               Expr::NPCK_NotNull;
+      };
+      bool tNull = isNull(c->getTrueExpr()), fNull = isNull(c->getFalseExpr());
+      if (tNull != fNull) {
+        LaneExpr saved = Mask;
+        Mask = land(saved, tNull ? un(Op::LNot, cnd) : cnd);
+        Val v = rvalue(tNull ? c->getFalseExpr() : c->getTrueExpr());
+        Mask = saved;
+        return v;
+      }
+    }
     return eachArm(c, cnd, [&](const Expr *x) { return rvalue(x); });
   }
   if (auto *cc = dyn_cast<CXXConstructExpr>(e)) {
