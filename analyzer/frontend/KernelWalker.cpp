@@ -104,21 +104,45 @@ static void dropRepeatedLoads(KernelModel &m,
   }
 }
 
+// Can store `st` write bytes that load `ld` reads? Not when both go through
+// one pointer at offsets a constant apart whose byte ranges are disjoint:
+// `p[i].x += h; p[i].y -= h;`, whose store of .x nvcc moves past the load of
+// .y (one 64-bit load, one 64-bit store, measured on hexciton).
+static bool mayAlias(const AccessSite &st, const AccessSite &ld,
+                     const Context &ctx) {
+  return st.atomic || st.base != ld.base ||
+         !disjointAtConstantDistance(st.access, ld.access, ctx, Shape{});
+}
+
 /// What nvcc merges (Vectorize.h): accesses of one statement to one
 /// allocation, loads with loads and stores with stores, and loads only where
-/// no store to that memory comes between them (it may alias).
+/// no store that may write what they read comes between them.
 static void mergeVectorAccesses(KernelModel &m,
                                 const std::vector<size_t> &order) {
   std::map<std::tuple<int, int, const clang::ValueDecl *, int, bool, int>, int>
       groups;
-  // Stores and atomics to each space walked before each access.
-  std::vector<int> storesBefore(m.accesses.size());
-  std::map<int, int> stores;
-  for (size_t i : order) {
-    const AccessSite &s = m.accesses[i];
-    storesBefore[i] = stores[int(s.space)];
-    if (s.store || s.atomic)
-      ++stores[int(s.space)];
+  // Per load: the last store or atomic of its region walked before it that
+  // may write what it reads (its position in walk order, or -1). Two loads
+  // with such a store between them differ here.
+  std::vector<int> lastWriter(m.accesses.size(), -1);
+  std::vector<size_t> writers; // walked so far, in order
+  for (size_t k = 0; k < order.size(); ++k) {
+    const AccessSite &s = m.accesses[order[k]];
+    if (s.store || s.atomic) {
+      writers.push_back(k);
+      continue;
+    }
+    // (Only this merge region's stores: loads of one region share all
+    // that came before it.)
+    for (size_t w = writers.size(); w-- > 0;) {
+      const AccessSite &st = m.accesses[order[writers[w]]];
+      if (st.stmt != s.stmt || st.epoch != s.epoch)
+        break;
+      if (st.space == s.space && mayAlias(st, s, m.ctx)) {
+        lastWriter[order[k]] = int(writers[w]);
+        break;
+      }
+    }
   }
   std::vector<MergeInput> in;
   std::vector<size_t> site;
@@ -129,7 +153,7 @@ static void mergeVectorAccesses(KernelModel &m,
       continue;
     // Barriers end a region too (their epoch differs).
     auto key = std::make_tuple(s.stmt, s.epoch, s.base, int(s.space), s.store,
-                               s.store ? 0 : storesBefore[i]);
+                               s.store ? 0 : lastWriter[i]);
     int g = groups.emplace(key, int(groups.size())).first->second;
     in.push_back({s.access, g, s.align ? s.align : s.access.elementBytes});
     site.push_back(i);

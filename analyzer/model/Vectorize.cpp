@@ -192,4 +192,31 @@ std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
   return out;
 }
 
+bool disjointAtConstantDistance(const Access &a, const Access &b,
+                                const Context &ctx, const Shape &shape) {
+  if (!a.offset || !b.offset || props(a.offset, ctx).hasData ||
+      props(b.offset, ctx).hasData)
+    return false;
+  const std::vector<Env> envs = checkEnvs(ctx);
+  const int warps = std::min(shape.warps(), 2);
+  bool seen = false;
+  int64_t d = 0;
+  for (const Env &env : envs)
+    for (int w = 0; w < warps; ++w) {
+      WarpEval ev(ctx, shape, env, w);
+      Lanes x = ev.value(a.offset), y = ev.value(b.offset);
+      if (ev.undefined)
+        return false;
+      for (int l = 0; l < WarpSize; ++l) {
+        int64_t dl = wrapSub(y[l], x[l]);
+        if (seen && dl != d)
+          return false;
+        d = dl;
+        seen = true;
+      }
+    }
+  // b starts at a + d: disjoint when one ends before the other begins.
+  return d >= a.elementBytes || -d >= b.elementBytes;
+}
+
 } // namespace warplint

@@ -47,6 +47,13 @@ struct MergedAccess {
 std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
                                         const Context &ctx, const Shape &shape);
 
+/// Do accesses `a` and `b` touch disjoint bytes in every lane, their
+/// offsets one constant apart everywhere (checked in the environments the
+/// merge uses)? `p[i].x` and `p[i].y` do: nvcc moves a store of one past a
+/// load of the other, and merges the loads.
+bool disjointAtConstantDistance(const Access &a, const Access &b,
+                                const Context &ctx, const Shape &shape);
+
 } // namespace warplint
 
 #endif
