@@ -27,9 +27,14 @@ std::vector<Env> checkEnvs(const Context &ctx) {
                                                       : int64_t(1 + i % 7);
   b.unknowns = UnknownValues(std::move(values));
   // Later loop iterations: `s[i] += s[i + s]` is adjacent only while s = 1.
+  // Each loop at its own iteration: with all at one, the variables of
+  // nested loops are equal, and `a[i * n + k]` and `a[k * n + j]` would be
+  // one element everywhere.
   for (int iter : {1, 5}) {
     Env c = b;
-    c.loopIter.assign(ctx.loops.size(), iter);
+    c.loopIter.resize(ctx.loops.size());
+    for (size_t l = 0; l < ctx.loops.size(); ++l)
+      c.loopIter[l] = iter + 2 * int(l % 8);
     envs.push_back(c);
   }
   envs.push_back(b);
