@@ -118,6 +118,12 @@ TEST(Eval, Masks) {
                            bin(Op::Eq, bin(Op::And, t, cst(1)), cst(1))),
        0xaaaaaaaau, true},
       {"data is assumed", bin(Op::Gt, data(d), cst(0)), AllLanes, false},
+      // An equality on threadIdx.x picks a lane (n reads 1024 here): no
+      // guard. On threadIdx.y it picks whole rows, whole warps: a guard.
+      {"tid == n - 1000 picks lane 24",
+       bin(Op::Eq, t, bin(Op::Sub, unknown(n), cst(1000))), 1u << 24, false},
+      {"tid.y == n is a guard", bin(Op::Eq, threadIdx(1), unknown(n)), AllLanes,
+       true},
   };
   for (const MaskRow &row : rows) {
     Env env;

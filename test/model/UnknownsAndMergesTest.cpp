@@ -436,6 +436,40 @@ INSTANTIATE_TEST_SUITE_P(
                  4, 16, {8}}),
     testName);
 
+// Loads whose indices differ only in which loop variable they use are two
+// elements: nested loops' variables are equal in some iterations, not all.
+TEST(Merges, DistinctLoopVariablesAreDistinctElements) {
+  Context ctx;
+  for (const char *v : {"i", "k"})
+    ctx.addLoop(Loop{v, cst(0), bin(Op::Add, loopVar(int(ctx.loops.size())), cst(1)),
+                     bin(Op::Lt, loopVar(int(ctx.loops.size())), cst(8))});
+  LaneExpr ik = lane() * cst(256) + loopVar(0) * cst(32) + loopVar(1) * cst(4);
+  LaneExpr ki = lane() * cst(256) + loopVar(1) * cst(32) + loopVar(0) * cst(4);
+  std::vector<MergeInput> in{{Access{ik, nullptr, 4}, 0, 16},
+                             {Access{ki, nullptr, 4}, 0, 16}};
+  EXPECT_TRUE(mergeAdjacent(in, ctx, Shape{}).empty());
+}
+
+// A store cannot write a load's bytes when both are one constant apart and
+// do not overlap: `p[i].x` and `p[i].y` (4 bytes each, 4 apart).
+TEST(Merges, DisjointMembersAtAConstantDistance) {
+  Context ctx;
+  ctx.addLoop(Loop{"k", cst(0), bin(Op::Add, loopVar(0), cst(1)),
+                   bin(Op::Lt, loopVar(0), cst(8))});
+  LaneExpr x = g() * cst(8);
+  EXPECT_TRUE(disjointAtConstantDistance({x, nullptr, 4},
+                                         {x + cst(4), nullptr, 4}, ctx, Shape{}));
+  EXPECT_TRUE(disjointAtConstantDistance({x + cst(4), nullptr, 4},
+                                         {x, nullptr, 4}, ctx, Shape{}));
+  // Overlapping bytes: an 8-byte store over a 4-byte load 4 bytes in.
+  EXPECT_FALSE(disjointAtConstantDistance({x, nullptr, 8},
+                                          {x + cst(4), nullptr, 4}, ctx, Shape{}));
+  // Not a constant distance: the loop moves one and not the other.
+  EXPECT_FALSE(disjointAtConstantDistance(
+      {x, nullptr, 4}, {x + loopVar(0) * cst(64) + cst(4), nullptr, 4}, ctx,
+      Shape{}));
+}
+
 } // namespace
 } // namespace warplint
 
