@@ -1104,6 +1104,30 @@ static bool isGuard(const LaneExpr &e, const Context &ctx) {
   Props p = props(e, ctx);
   if (!p.hasUnknown)
     return false;
+  // A count of threads whose values are known (a launch passes the
+  // constant 9 for `threadIdx.x < n_steps`) is evaluated: 9 lanes of each
+  // block, not a whole warp. Only on threadIdx.x alone: a bound on a global
+  // index or a loop variable trims blocks and iterations the samples do not
+  // stand for, and stays a guard.
+  if (isComparison(e->op) && e->op != Op::Ne &&
+      std::all_of(p.unknowns.begin(), p.unknowns.end(), [&](int u) {
+        return size_t(u) < ctx.atoms.size() && !ctx.atoms[u].known.empty();
+      })) {
+    bool onlyX = true, sawX = false;
+    visitNodes(e, [&](const Node &n) {
+      if (n.op == Op::ThreadIdx) {
+        onlyX &= n.value == 0;
+        sawX = true;
+      }
+      else if (n.op == Op::BlockIdx || n.op == Op::LoopVar ||
+               n.op == Op::LoopFinal || n.op == Op::LoopActive ||
+               n.op == Op::Data)
+        onlyX = false;
+      return onlyX;
+    });
+    if (onlyX && sawX)
+      return false;
+  }
   if (!p.laneVarying)
     return true; // uniform condition on unknowns: selects whole warps
   if (!isComparison(e->op))

@@ -1,5 +1,6 @@
 // Table-driven tests of the evaluator: warp formation, operators, conditions.
 #include "model/Eval.h"
+#include "model/Sampling.h"
 
 #include <gtest/gtest.h>
 
@@ -105,6 +106,8 @@ TEST(Eval, Masks) {
   Context ctx;
   int n = ctx.addAtom("n", AtomKind::Parameter);
   int d = ctx.addAtom("a[tid]", AtomKind::Data);
+  int steps = ctx.addAtom("steps", AtomKind::Parameter);
+  ctx.atoms[size_t(steps)].known = {9}; // the launch's constant
   LaneExpr t = threadIdx(0);
   const MaskRow rows[] = {
       {"tid > 2", bin(Op::Gt, t, cst(2)), 0xfffffff8u, false},
@@ -124,9 +127,17 @@ TEST(Eval, Masks) {
        bin(Op::Eq, t, bin(Op::Sub, unknown(n), cst(1000))), 1u << 24, false},
       {"tid.y == n is a guard", bin(Op::Eq, threadIdx(1), unknown(n)), AllLanes,
        true},
+      // A thread count the launch gives is evaluated; on a global index it
+      // stays a guard.
+      {"tid < steps (9, known) runs 9 lanes", bin(Op::Lt, t, unknown(steps)),
+       0x1ffu, false},
+      {"gid < steps stays a guard",
+       bin(Op::Lt, bin(Op::Add, bin(Op::Mul, blockIdx(0), cst(256)), t),
+           unknown(steps)),
+       AllLanes, true},
   };
   for (const MaskRow &row : rows) {
-    Env env;
+    Env env = representativeEnv(ctx); // known values at their first
     PreparedConditions p = prepareConditions(ctx, row.cond);
     WarpEval ev(p.ctx, {256, 1, 1}, env, 0);
     EXPECT_EQ(ev.mask(p.mask), row.expected) << row.name;
