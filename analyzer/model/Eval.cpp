@@ -1109,7 +1109,7 @@ static bool isGuard(const LaneExpr &e, const Context &ctx) {
   // block, not a whole warp. Only on threadIdx.x alone: a bound on a global
   // index or a loop variable trims blocks and iterations the samples do not
   // stand for, and stays a guard.
-  if (isComparison(e->op) && e->op != Op::Ne &&
+  if (isComparison(e->op) &&
       std::all_of(p.unknowns.begin(), p.unknowns.end(), [&](int u) {
         return size_t(u) < ctx.atoms.size() && !ctx.atoms[u].known.empty();
       })) {
