@@ -1099,6 +1099,27 @@ LaneMask WarpEval::mask(const LaneExpr &c) {
   return c ? cond(c, true) & Present : Present;
 }
 
+namespace {
+/// Does `e` read threadIdx.x, and anything else that tells lanes, blocks or
+/// iterations apart (threadIdx.y or .z, blockIdx, a loop, data)?
+struct ThreadXUse {
+  bool x = false, other = false;
+};
+ThreadXUse threadXUse(const LaneExpr &e) {
+  ThreadXUse u;
+  visitNodes(e, [&](const Node &n) {
+    if (n.op == Op::ThreadIdx)
+      (n.value == 0 ? u.x : u.other) = true;
+    else if (n.op == Op::BlockIdx || n.op == Op::LoopVar ||
+             n.op == Op::LoopFinal || n.op == Op::LoopActive ||
+             n.op == Op::Data)
+      u.other = true;
+    return !(u.x && u.other);
+  });
+  return u;
+}
+} // namespace
+
 // Is `e` a condition the model must assume rather than evaluate?
 static bool isGuard(const LaneExpr &e, const Context &ctx) {
   Props p = props(e, ctx);
@@ -1109,25 +1130,12 @@ static bool isGuard(const LaneExpr &e, const Context &ctx) {
   // block, not a whole warp. Only on threadIdx.x alone: a bound on a global
   // index or a loop variable trims blocks and iterations the samples do not
   // stand for, and stays a guard.
-  if (isComparison(e->op) &&
+  const ThreadXUse use = threadXUse(e);
+  if (isComparison(e->op) && use.x && !use.other &&
       std::all_of(p.unknowns.begin(), p.unknowns.end(), [&](int u) {
         return size_t(u) < ctx.atoms.size() && !ctx.atoms[u].known.empty();
-      })) {
-    bool onlyX = true, sawX = false;
-    visitNodes(e, [&](const Node &n) {
-      if (n.op == Op::ThreadIdx) {
-        onlyX &= n.value == 0;
-        sawX = true;
-      }
-      else if (n.op == Op::BlockIdx || n.op == Op::LoopVar ||
-               n.op == Op::LoopFinal || n.op == Op::LoopActive ||
-               n.op == Op::Data)
-        onlyX = false;
-      return onlyX;
-    });
-    if (onlyX && sawX)
-      return false;
-  }
+      }))
+    return false;
   if (!p.laneVarying)
     return true; // uniform condition on unknowns: selects whole warps
   if (!isComparison(e->op))
@@ -1136,15 +1144,8 @@ static bool isGuard(const LaneExpr &e, const Context &ctx) {
   // An equality on threadIdx.x is no bound: `threadIdx.x == best` picks one
   // lane, and the unknown's samples say which. (On threadIdx.y, `j == my -
   // 1` picks whole warps of a block 32 or more wide: a guard.)
-  if (e->op == Op::Eq) {
-    bool onX = false;
-    visitNodes(e, [&](const Node &n) {
-      onX |= n.op == Op::ThreadIdx && n.value == 0;
-      return !onX;
-    });
-    if (onX)
-      return false;
-  }
+  if (e->op == Op::Eq && use.x)
+    return false;
   Props a = props(e->a, ctx), b = props(e->b, ctx);
   return (!a.laneVarying && a.hasUnknown) || (!b.laneVarying && b.hasUnknown);
 }
