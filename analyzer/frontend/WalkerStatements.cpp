@@ -873,6 +873,19 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   AssignedVars incVars;
   if (inc)
     incVars.TraverseStmt(const_cast<Expr *>(inc));
+  // A kernel parameter the loop steps (`++index` on an `int index`
+  // argument) is read into the environment before the loop, as a local
+  // would have been declared there: it is then an induction variable, or a
+  // uniform unknown after the loop, like one.
+  {
+    AssignedVars changed;
+    changed.TraverseStmt(const_cast<Stmt *>(body));
+    for (const VarDecl *v : incVars.vars)
+      changed.vars.insert(v);
+    for (const VarDecl *v : changed.vars)
+      if (auto *p = dyn_cast<ParmVarDecl>(v); p && !Env.count(v))
+        Env[v] = param(p);
+  }
   std::vector<const VarDecl *> ivs;
   std::map<const VarDecl *, std::vector<const Expr *>> updates;
   for (const VarDecl *v : incVars.vars)
