@@ -447,6 +447,12 @@ private:
   void forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep,
                       bool varies = false);
 
+  /// Variables a loop body puts back, as its last assignment to them, to
+  /// the value they held when the loop began (`k = restart;` with
+  /// `restart` = k before the loop and unchanged by the body): they hold
+  /// that value at the top of every iteration and after the loop.
+  std::set<const VarDecl *> restoredVars(const Stmt *body, const Expr *inc);
+
   /// Variables a loop body updates at its top level and nowhere else, with
   /// their updates in order: one update of any form (`i = 2 * i + 1;`), or
   /// several that each add or subtract a value the body does not change

@@ -542,6 +542,85 @@ static bool countedFor(const ForStmt *f, const ASTContext &ac,
   return !jumps.found;
 }
 
+// Does the body have a `continue` of its own loop (not of a nested one)?
+static bool continuesOwn(const Stmt *s, bool nested = false) {
+  if (!s)
+    return false;
+  if (isa<ContinueStmt>(s))
+    return !nested;
+  bool inner = nested || isa<ForStmt>(s) || isa<WhileStmt>(s) ||
+               isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
+  for (const Stmt *c : s->children())
+    if (continuesOwn(c, inner))
+      return true;
+  return false;
+}
+
+std::set<const VarDecl *> Walker::restoredVars(const Stmt *body,
+                                               const Expr *inc) {
+  std::set<const VarDecl *> out;
+  auto *cs = dyn_cast_or_null<CompoundStmt>(body);
+  if (!cs || continuesOwn(body))
+    return out;
+  std::vector<const Stmt *> stmts(cs->body_begin(), cs->body_end());
+  AssignedVars all;
+  all.TraverseStmt(const_cast<Stmt *>(body));
+  AssignedVars incVars;
+  if (inc)
+    incVars.TraverseStmt(const_cast<Expr *>(inc));
+  // Plain arithmetic on variables the body does not assign: no call, no
+  // memory read, so its value before the loop is its value at the end of
+  // every iteration.
+  std::function<bool(const Stmt *)> invariant = [&](const Stmt *x) {
+    if (auto *d = dyn_cast<DeclRefExpr>(x)) {
+      auto *v = dyn_cast<VarDecl>(d->getDecl());
+      return !v || (!all.vars.count(v) && !v->getType()->isArrayType());
+    }
+    if (!isa<IntegerLiteral, BinaryOperator, UnaryOperator, ImplicitCastExpr,
+             CStyleCastExpr, ParenExpr>(x))
+      return false;
+    if (auto *b = dyn_cast<BinaryOperator>(x); b && b->isAssignmentOp())
+      return false;
+    if (auto *u = dyn_cast<UnaryOperator>(x);
+        u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_Deref ||
+              u->getOpcode() == UO_AddrOf))
+      return false;
+    for (const Stmt *c : x->children())
+      if (!c || !invariant(c))
+        return false;
+    return true;
+  };
+  std::set<const VarDecl *> later;
+  for (auto it = stmts.rbegin(); it != stmts.rend(); ++it) {
+    const Stmt *st = *it;
+    if (auto *e = dyn_cast<Expr>(st))
+      st = e->IgnoreImplicit();
+    auto *b = dyn_cast<BinaryOperator>(st);
+    auto *d = b && b->getOpcode() == BO_Assign
+                  ? dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts())
+                  : nullptr;
+    auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    if (v && !later.count(v) && !incVars.vars.count(v) &&
+        v->getType()->isScalarType() && invariant(b->getRHS())) {
+      auto held = Env.find(v);
+      if (held == Env.end() && isa<ParmVarDecl>(v))
+        held = Env.emplace(v, param(llvm::cast<ParmVarDecl>(v))).first;
+      bool saved = NoRecord;
+      NoRecord = true;
+      Val back = rvalue(b->getRHS());
+      NoRecord = saved;
+      if (held != Env.end() && !held->second.isRecord() && held->second.v &&
+          back.v == held->second.v && back.base == held->second.base &&
+          back.kind == held->second.kind)
+        out.insert(v);
+    }
+    AssignedVars here;
+    here.TraverseStmt(const_cast<Stmt *>(*it));
+    later.insert(here.vars.begin(), here.vars.end());
+  }
+  return out;
+}
+
 std::map<const VarDecl *, std::vector<const Expr *>>
 Walker::bodyInductions(const Stmt *body,
                        std::map<const VarDecl *, const Expr *> &guards,
@@ -957,6 +1036,8 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
     var.v = loopVar(L);
     vars[v] = var;
   }
+  const std::set<const VarDecl *> restored = restoredVars(body, inc);
+  keep.insert(restored.begin(), restored.end());
   forgetAssigned(body, keep);
   if (inc)
     forgetAssigned(inc, keep);
@@ -1128,10 +1209,9 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
       closed[v] = after;
     }
   }
-  std::set<const VarDecl *> none;
-  forgetAssigned(body, none, exitVaries);
+  forgetAssigned(body, restored, exitVaries);
   if (inc)
-    forgetAssigned(inc, none, exitVaries);
+    forgetAssigned(inc, restored, exitVaries);
   for (auto &[v, after] : closed)
     Env[v] = after;
 }
