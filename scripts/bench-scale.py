@@ -9,12 +9,15 @@ time and peak RSS):
   - a file of K small kernels (default 10,000 and 50,000), each with a
     coalesced load and store and one strided one;
   - one kernel of S statements (default 6,000) of shared and global accesses
-    and conditional updates.
+    and conditional updates;
+  - a file of W small kernels (default 5,000) that each get a warning (one
+    strided load): the cost of reporting, NOLINT checks included.
 
 A benchmark: it prints figures and asserts nothing.
 
   scripts/bench-scale.py [--runs N] [--warplint build/warplint]
                          [--kernels 10000,50000] [--statements 6000]
+                         [--warned 5000]
 """
 import argparse
 import importlib.util
@@ -38,6 +41,17 @@ def many_kernels(n):
             '  int i = blockIdx.x * blockDim.x + threadIdx.x;\n'
             '  if (i < n) out[i] = in[i] * %d.0f + in[i * %d %% n];\n'
             '}' % (i, i % 7 + 1, i % 5 + 1))
+    return '\n'.join(out) + '\n'
+
+
+def warned_kernels(n):
+    out = ['#include <cuda_runtime.h>']
+    for i in range(n):
+        out.append(
+            '__global__ void w%d(const float *in, float *out) {\n'
+            '  int i = blockIdx.x * blockDim.x + threadIdx.x;\n'
+            '  out[i] = in[i * 32] + %d.0f;\n'
+            '}' % (i, i))
     return '\n'.join(out) + '\n'
 
 
@@ -68,6 +82,7 @@ def main():
     ap.add_argument('--warplint', default=os.path.join(ROOT, 'build', 'warplint'))
     ap.add_argument('--kernels', default='10000,50000')
     ap.add_argument('--statements', default='6000')
+    ap.add_argument('--warned', default='5000')
     args = ap.parse_args()
     cuda = '/usr/local/cuda' if os.path.exists(
         '/usr/local/cuda/include/cuda_runtime.h') else None
@@ -76,6 +91,8 @@ def main():
              for k in filter(None, args.kernels.split(','))]
     cases += [('one kernel of %s statements' % s, long_kernel(int(s)))
               for s in filter(None, args.statements.split(','))]
+    cases += [('%s kernels with a warning' % w, warned_kernels(int(w)))
+              for w in filter(None, args.warned.split(','))]
     print('mode: %s, %d runs each, interleaved; medians' %
           ('CUDA toolkit ' + cuda if cuda else 'bundled header', args.runs))
     print('%-32s %9s %9s %6s %9s %9s %6s' % ('input', 'clang s', 'warplint',

@@ -235,6 +235,7 @@ public:
     RemarkId = d.getCustomDiagID(DiagnosticsEngine::Remark, "%0");
     Run.ownIds.insert({WarnId, NoteId, RemarkId});
     AC = &ac;
+    Suppressions.clear();
     KernelCollector kc(ac.getSourceManager(), Run.onlyFile);
     kc.TraverseDecl(ac.getTranslationUnitDecl());
     Run.uninstantiated = kc.uninstantiated;
@@ -305,6 +306,8 @@ private:
   std::optional<llvm::Regex> HeaderFilter;
   std::chrono::steady_clock::time_point Start;
   ASTContext *AC = nullptr;
+  /// Each file's NOLINT index, built on its first diagnostic (by FileID).
+  std::map<unsigned, SuppressionIndex> Suppressions;
   unsigned WarnId = 0, NoteId = 0, RemarkId = 0;
 
   SourcePos pos(SourceLocation loc) override {
@@ -334,7 +337,14 @@ private:
     if (invalid)
       return false;
     unsigned line = sm.getExpansionLineNumber(e);
-    if (!isSuppressed(std::string_view(buf.data(), buf.size()), line, rule))
+    auto index = Suppressions.find(f.getHashValue());
+    if (index == Suppressions.end())
+      index = Suppressions
+                  .emplace(f.getHashValue(),
+                           SuppressionIndex(
+                               std::string_view(buf.data(), buf.size())))
+                  .first;
+    if (!index->second.suppressed(line, rule))
       return false;
     // Counted once per place and rule, however many instantiations or
     // launch configurations found it.

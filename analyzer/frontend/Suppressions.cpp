@@ -50,33 +50,46 @@ static bool marks(std::string_view line, std::string_view kind,
   return false;
 }
 
-bool isSuppressed(std::string_view buffer, unsigned line,
-                  const std::string &rule) {
-  std::vector<std::string_view> lines;
+SuppressionIndex::SuppressionIndex(std::string_view buffer) {
   size_t start = 0;
   while (start <= buffer.size()) {
     size_t nl = buffer.find('\n', start);
-    if (nl == std::string_view::npos) {
-      lines.push_back(buffer.substr(start));
+    std::string_view l = nl == std::string_view::npos
+                             ? buffer.substr(start)
+                             : buffer.substr(start, nl - start);
+    if (l.find("NOLINTBEGIN") != std::string_view::npos ||
+        l.find("NOLINTEND") != std::string_view::npos)
+      Ranges.push_back(unsigned(Lines.size()));
+    Lines.push_back(l);
+    if (nl == std::string_view::npos)
       break;
-    }
-    lines.push_back(buffer.substr(start, nl - start));
     start = nl + 1;
   }
-  if (line == 0 || line > lines.size())
+}
+
+bool SuppressionIndex::suppressed(unsigned line,
+                                  const std::string &rule) const {
+  if (line == 0 || line > Lines.size())
     return false;
-  if (marks(lines[line - 1], "NOLINT", rule))
+  if (marks(Lines[line - 1], "NOLINT", rule))
     return true;
-  if (line >= 2 && marks(lines[line - 2], "NOLINTNEXTLINE", rule))
+  if (line >= 2 && marks(Lines[line - 2], "NOLINTNEXTLINE", rule))
     return true;
   int depth = 0;
-  for (unsigned i = 0; i < line; ++i) {
-    if (marks(lines[i], "NOLINTBEGIN", rule))
+  for (unsigned i : Ranges) {
+    if (i >= line)
+      break;
+    if (marks(Lines[i], "NOLINTBEGIN", rule))
       ++depth;
-    if (marks(lines[i], "NOLINTEND", rule) && depth > 0)
+    if (marks(Lines[i], "NOLINTEND", rule) && depth > 0)
       --depth;
   }
   return depth > 0;
+}
+
+bool isSuppressed(std::string_view buffer, unsigned line,
+                  const std::string &rule) {
+  return SuppressionIndex(buffer).suppressed(line, rule);
 }
 
 } // namespace warplint

@@ -37,6 +37,35 @@ TEST(Suppressions, Table) {
     EXPECT_EQ(isSuppressed(r.text, r.line, r.rule), r.suppressed) << r.name;
 }
 
+// One index answers every question about its file: blocks nested and
+// closed, per rule, on the lines before, inside and after them.
+TEST(Suppressions, OneIndexManyQuestions) {
+  const char *text = "a[0];\n"                               // 1
+                     "// NOLINTBEGIN(smem-*)\n"              // 2
+                     "s[1];\n"                               // 3
+                     "// NOLINTBEGIN\n"                      // 4
+                     "a[2];\n"                               // 5
+                     "// NOLINTEND\n"                        // 6
+                     "s[3]; a[3];\n"                         // 7
+                     "// NOLINTEND(smem-*)\n"                // 8
+                     "a[4]; // NOLINT(uncoalesced-*)\n"      // 9
+                     "s[5];";                                // 10
+  const std::string smem = "smem-bank-conflict",
+                    unc = "uncoalesced-global-access";
+  SuppressionIndex index(text);
+  const struct {
+    unsigned line;
+    const std::string &rule;
+    bool suppressed;
+  } asks[] = {{1, unc, false},  {3, smem, true},  {3, unc, false},
+              {5, unc, true},   {5, smem, true},  {7, smem, true},
+              {7, unc, false},  {9, unc, true},   {9, smem, false},
+              {10, smem, false}, {10, unc, false}, {1, smem, false}};
+  for (const auto &q : asks)
+    EXPECT_EQ(index.suppressed(q.line, q.rule), q.suppressed)
+        << "line " << q.line << " " << q.rule;
+}
+
 TEST(Suppressions, Glob) {
   EXPECT_TRUE(globMatch("*", "anything"));
   EXPECT_TRUE(globMatch("smem-*", "smem-bank-conflict"));
