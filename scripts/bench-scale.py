@@ -33,26 +33,26 @@ bench_speed = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench_speed)
 
 
-def many_kernels(n):
+def kernel_file(n, statement):
+    """n small kernels whose one statement (after the global index i) is
+    statement(k) for kernel k."""
     out = ['#include <cuda_runtime.h>']
-    for i in range(n):
+    for k in range(n):
         out.append(
             '__global__ void k%d(const float *in, float *out, int n) {\n'
             '  int i = blockIdx.x * blockDim.x + threadIdx.x;\n'
-            '  if (i < n) out[i] = in[i] * %d.0f + in[i * %d %% n];\n'
-            '}' % (i, i % 7 + 1, i % 5 + 1))
+            '  %s\n'
+            '}' % (k, statement(k)))
     return '\n'.join(out) + '\n'
+
+
+def many_kernels(n):
+    return kernel_file(n, lambda k: 'if (i < n) out[i] = in[i] * %d.0f + '
+                       'in[i * %d %% n];' % (k % 7 + 1, k % 5 + 1))
 
 
 def warned_kernels(n):
-    out = ['#include <cuda_runtime.h>']
-    for i in range(n):
-        out.append(
-            '__global__ void w%d(const float *in, float *out) {\n'
-            '  int i = blockIdx.x * blockDim.x + threadIdx.x;\n'
-            '  out[i] = in[i * 32] + %d.0f;\n'
-            '}' % (i, i))
-    return '\n'.join(out) + '\n'
+    return kernel_file(n, lambda k: 'out[i] = in[i * 32] + %d.0f;' % k)
 
 
 def long_kernel(statements):

@@ -453,6 +453,14 @@ private:
   /// that value at the top of every iteration and after the loop.
   std::set<const VarDecl *> restoredVars(const Stmt *body, const Expr *inc);
 
+  /// The step of a tiled loop that the body clamps on the last tile (`for
+  /// (j = 0; j < n; j += len) { if (j + len > n) len = n - j; ... }`): the
+  /// clamp fires only on the iteration after which `j + len` = n ends the
+  /// loop, so every iteration that runs starts with `len` at its value
+  /// before the loop. After the loop it may hold the clamped value.
+  std::set<const VarDecl *> clampedSteps(const Expr *cond, const Expr *inc,
+                                         const Stmt *body);
+
   /// Variables a loop body updates at its top level and nowhere else, with
   /// their updates in order: one update of any form (`i = 2 * i + 1;`), or
   /// several that each add or subtract a value the body does not change

@@ -621,6 +621,92 @@ std::set<const VarDecl *> Walker::restoredVars(const Stmt *body,
   return out;
 }
 
+std::set<const VarDecl *> Walker::clampedSteps(const Expr *cond,
+                                               const Expr *inc,
+                                               const Stmt *body) {
+  std::set<const VarDecl *> out;
+  auto *cs = dyn_cast_or_null<CompoundStmt>(body);
+  auto *c = cond ? dyn_cast<BinaryOperator>(cond->IgnoreParenImpCasts())
+                 : nullptr;
+  auto *step = inc ? dyn_cast<BinaryOperator>(inc->IgnoreParenImpCasts())
+                   : nullptr;
+  if (!cs || !c || c->getOpcode() != BO_LT || !step ||
+      step->getOpcode() != BO_AddAssign)
+    return out;
+  auto var = [](const Expr *e) -> const VarDecl * {
+    auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  };
+  const VarDecl *j = var(c->getLHS()), *len = var(step->getRHS());
+  const Expr *n = c->getRHS()->IgnoreParenImpCasts();
+  if (!j || !len || j == len || var(step->getLHS()) != j ||
+      !len->getType()->isIntegerType())
+    return out;
+  AssignedVars all;
+  all.TraverseStmt(const_cast<Stmt *>(body));
+  if (all.vars.count(j))
+    return out;
+  // n reads nothing the body changes.
+  struct Refs : RecursiveASTVisitor<Refs> {
+    std::set<const VarDecl *> vars;
+    bool other = false;
+    bool VisitDeclRefExpr(DeclRefExpr *d) {
+      if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
+        vars.insert(v);
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *) { return other = true, true; }
+  } refs;
+  refs.TraverseStmt(const_cast<Expr *>(n));
+  if (refs.other)
+    return out;
+  for (const VarDecl *v : refs.vars)
+    if (all.vars.count(v))
+      return out;
+  auto same = [](const Expr *a, const Expr *b) {
+    return Expr::isSameComparisonOperand(a->IgnoreParenImpCasts(),
+                                         b->IgnoreParenImpCasts());
+  };
+  // `j + len` or `len + j`.
+  auto sum = [&](const Expr *e) {
+    auto *b = dyn_cast<BinaryOperator>(e->IgnoreParenImpCasts());
+    if (!b || b->getOpcode() != BO_Add)
+      return false;
+    const VarDecl *x = var(b->getLHS()), *y = var(b->getRHS());
+    return (x == j && y == len) || (x == len && y == j);
+  };
+  for (const Stmt *st : cs->body()) {
+    auto *is = dyn_cast<IfStmt>(st);
+    if (!is || is->getElse() || is->getInit() || is->getConditionVariable())
+      continue;
+    const Stmt *then = is->getThen();
+    if (auto *block = dyn_cast<CompoundStmt>(then); block && block->size() == 1)
+      then = block->body_front();
+    auto *set = dyn_cast<BinaryOperator>(then);
+    auto *rest = set && set->getOpcode() == BO_Assign && var(set->getLHS()) == len
+                     ? dyn_cast<BinaryOperator>(set->getRHS()->IgnoreParenImpCasts())
+                     : nullptr;
+    if (!rest || rest->getOpcode() != BO_Sub || !same(rest->getLHS(), n) ||
+        var(rest->getRHS()) != j)
+      continue;
+    auto *g = dyn_cast<BinaryOperator>(is->getCond()->IgnoreParenImpCasts());
+    bool clamp = g && (((g->getOpcode() == BO_GT || g->getOpcode() == BO_GE) &&
+                        sum(g->getLHS()) && same(g->getRHS(), n)) ||
+                       ((g->getOpcode() == BO_LT || g->getOpcode() == BO_LE) &&
+                        same(g->getLHS(), n) && sum(g->getRHS())));
+    if (!clamp)
+      continue;
+    // The clamp is the body's only assignment of len.
+    AssignedVars others;
+    for (const Stmt *o : cs->body())
+      if (o != st)
+        others.TraverseStmt(const_cast<Stmt *>(o));
+    if (!others.vars.count(len))
+      out.insert(len);
+  }
+  return out;
+}
+
 std::map<const VarDecl *, std::vector<const Expr *>>
 Walker::bodyInductions(const Stmt *body,
                        std::map<const VarDecl *, const Expr *> &guards,
@@ -1038,6 +1124,8 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   }
   const std::set<const VarDecl *> restored = restoredVars(body, inc);
   keep.insert(restored.begin(), restored.end());
+  for (const VarDecl *v : clampedSteps(cond, inc, body))
+    keep.insert(v);
   forgetAssigned(body, keep);
   if (inc)
     forgetAssigned(inc, keep);
