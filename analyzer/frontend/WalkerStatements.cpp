@@ -568,13 +568,14 @@ std::set<const VarDecl *> Walker::restoredVars(const Stmt *body,
   AssignedVars incVars;
   if (inc)
     incVars.TraverseStmt(const_cast<Expr *>(inc));
-  // Plain arithmetic on variables the body does not assign: no call, no
-  // memory read, so its value before the loop is its value at the end of
-  // every iteration.
+  // Plain arithmetic on variables neither the body nor the increment
+  // assigns: no call, no memory read, so its value before the loop is its
+  // value at the end of every iteration.
   std::function<bool(const Stmt *)> invariant = [&](const Stmt *x) {
     if (auto *d = dyn_cast<DeclRefExpr>(x)) {
       auto *v = dyn_cast<VarDecl>(d->getDecl());
-      return !v || (!all.vars.count(v) && !v->getType()->isArrayType());
+      return !v || (!all.vars.count(v) && !incVars.vars.count(v) &&
+                    !v->getType()->isArrayType());
     }
     if (!isa<IntegerLiteral, BinaryOperator, UnaryOperator, ImplicitCastExpr,
              CStyleCastExpr, ParenExpr>(x))
@@ -602,9 +603,8 @@ std::set<const VarDecl *> Walker::restoredVars(const Stmt *body,
     auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
     if (v && !later.count(v) && !incVars.vars.count(v) &&
         v->getType()->isScalarType() && invariant(b->getRHS())) {
+      // (A parameter the body assigns is in Env: loop() reads it in.)
       auto held = Env.find(v);
-      if (held == Env.end() && isa<ParmVarDecl>(v))
-        held = Env.emplace(v, param(llvm::cast<ParmVarDecl>(v))).first;
       bool saved = NoRecord;
       NoRecord = true;
       Val back = rvalue(b->getRHS());
@@ -658,7 +658,7 @@ std::set<const VarDecl *> Walker::clampedSteps(const Expr *cond,
     bool VisitCallExpr(CallExpr *) { return other = true, true; }
   } refs;
   refs.TraverseStmt(const_cast<Expr *>(n));
-  if (refs.other)
+  if (refs.other || refs.vars.count(j))
     return out;
   for (const VarDecl *v : refs.vars)
     if (all.vars.count(v))
@@ -1297,9 +1297,13 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
       closed[v] = after;
     }
   }
-  forgetAssigned(body, restored, exitVaries);
+  // A restored variable holds its entry value after the loop too, unless
+  // a `break` (or `goto`) can leave the body before it is put back.
+  const std::set<const VarDecl *> none,
+      &after = leavesEarly(body) ? none : restored;
+  forgetAssigned(body, after, exitVaries);
   if (inc)
-    forgetAssigned(inc, restored, exitVaries);
+    forgetAssigned(inc, after, exitVaries);
   for (auto &[v, after] : closed)
     Env[v] = after;
 }
