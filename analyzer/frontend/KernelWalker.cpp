@@ -4,6 +4,9 @@
 
 #include "model/Vectorize.h"
 
+#include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -291,6 +294,83 @@ static void mergeUnrolledIterations(KernelModel &m) {
   }
 }
 
+// Where nvcc places a kernel's static __shared__ variables: one after
+// another in the order the kernel declares them, each at its alignment
+// (measured on the H200 with arrays of several types and sizes in several
+// orders, and on aop, whose `__shared__ double3 lsums;` before `__shared__
+// double shared_svd[12];` puts the array at byte 24: nvcc pairs
+// shared_svd[1] with [2] in 16-byte loads and loads [0] alone). A variable
+// nothing refers to takes no space. A scalar or struct variable whose
+// address is never taken may be folded away or split into one variable
+// per field placed after the others (measured: a `double3` read only as
+// `.x` went after a 4 KiB array declared after it), so the places after
+// such a variable are not known and are left alone. Each access to a
+// placed variable is moved by its offset within 16 bytes, so that merges
+// see the alignment nvcc sees; bank conflicts do not change under a shift
+// of the whole warp. Only where every shared variable the accesses use is
+// one the kernel's own body declares (a device function's or the
+// namespace's has a place the kernel does not show) and is not extern.
+static void placeSharedVariables(clang::ASTContext &ac,
+                                 const clang::FunctionDecl *kernel,
+                                 KernelModel &m) {
+  using namespace clang;
+  if (!kernel || !kernel->getBody())
+    return;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const VarDecl *> declared;
+    std::set<const VarDecl *> used, addressed;
+    bool VisitVarDecl(VarDecl *v) {
+      if (v->hasAttr<CUDASharedAttr>() && !v->hasExternalStorage())
+        declared.push_back(v);
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *d) {
+      if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
+        used.insert(v);
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *u) {
+      if (u->getOpcode() != UO_AddrOf)
+        return true;
+      const Expr *e = u->getSubExpr()->IgnoreParenImpCasts();
+      while (auto *me = dyn_cast<MemberExpr>(e))
+        e = me->getBase()->IgnoreParenImpCasts();
+      if (auto *d = dyn_cast<DeclRefExpr>(e))
+        if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
+          addressed.insert(v);
+      return true;
+    }
+  } f;
+  f.TraverseStmt(kernel->getBody());
+  std::set<const VarDecl *> own(f.declared.begin(), f.declared.end());
+  for (const AccessSite &s : m.accesses) {
+    auto *v = dyn_cast_or_null<VarDecl>(s.base);
+    if (s.space == Space::Shared && v && !v->hasExternalStorage() &&
+        !own.count(v))
+      return;
+  }
+  std::map<const ValueDecl *, int64_t> at;
+  int64_t next = 0;
+  for (const VarDecl *v : f.declared) {
+    QualType t = v->getType();
+    if (!f.used.count(v))
+      continue;
+    if (t->isDependentType() || t->isIncompleteType() ||
+        (!t->isArrayType() && !f.addressed.count(v)))
+      break;
+    int64_t align = ac.getDeclAlign(v).getQuantity();
+    if (align <= 0)
+      break;
+    next = (next + align - 1) / align * align;
+    at[v] = next % 16;
+    next += ac.getTypeSizeInChars(t).getQuantity();
+  }
+  for (AccessSite &s : m.accesses)
+    if (auto it = at.find(s.base);
+        s.space == Space::Shared && it != at.end() && it->second != 0)
+      s.access.offset = s.access.offset + cst(it->second);
+}
+
 KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
                        const std::map<std::string, int64_t> &params,
                        const ParamBindings &bindings,
@@ -299,6 +379,7 @@ KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
   detail::Walker w(ac, m, params, bindings, relations);
   detail::Walker::weightMemo().clear();
   w.walkFunction(kernel);
+  placeSharedVariables(ac, kernel, m);
   std::vector<LaneExpr> exprs;
   for (const AccessSite &s : m.accesses)
     exprs.insert(exprs.end(), {s.access.offset, s.access.mask});
