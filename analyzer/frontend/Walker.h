@@ -450,16 +450,21 @@ private:
   /// Variables a loop body puts back, as its last assignment to them, to
   /// the value they held when the loop began (`k = restart;` with
   /// `restart` = k before the loop and unchanged by the body): they hold
-  /// that value at the top of every iteration and after the loop.
-  std::set<const VarDecl *> restoredVars(const Stmt *body, const Expr *inc);
+  /// that value at the top of every iteration, and after the loop unless a
+  /// `break` can leave before the reset (loop() checks that). `inBody` and
+  /// `inInc`: what the body and the increment assign.
+  std::set<const VarDecl *>
+  restoredVars(const Stmt *body, const std::set<const VarDecl *> &inBody,
+               const std::set<const VarDecl *> &inInc);
 
   /// The step of a tiled loop that the body clamps on the last tile (`for
   /// (j = 0; j < n; j += len) { if (j + len > n) len = n - j; ... }`): the
   /// clamp fires only on the iteration after which `j + len` = n ends the
   /// loop, so every iteration that runs starts with `len` at its value
   /// before the loop. After the loop it may hold the clamped value.
-  std::set<const VarDecl *> clampedSteps(const Expr *cond, const Expr *inc,
-                                         const Stmt *body);
+  std::set<const VarDecl *>
+  clampedSteps(const Expr *cond, const Expr *inc, const Stmt *body,
+               const std::set<const VarDecl *> &inBody);
 
   /// Variables a loop body updates at its top level and nowhere else, with
   /// their updates in order: one update of any form (`i = 2 * i + 1;`), or

@@ -439,23 +439,29 @@ void Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &k
   }
 }
 
-// Can the loop's body leave it other than by its condition: a break of
-// its own (not one of a nested loop or switch), a return or a goto?
-static bool leavesEarly(const Stmt *s, bool nested = false) {
+// A jump of the loop's own in its body (not one of a nested loop's): with
+// `continues`, a `continue` (a switch's body continues the loop around
+// it); otherwise one that leaves the loop other than by its condition, a
+// `break` (a switch's is the switch's own), a `return` or a `goto`.
+static bool ownJump(const Stmt *s, bool continues, bool nested = false) {
   if (!s)
     return false;
-  if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s))
-    return true;
-  if (isa<BreakStmt>(s))
+  if (continues ? isa<ContinueStmt>(s) : isa<BreakStmt>(s))
     return !nested;
+  if (!continues &&
+      (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s)))
+    return true;
   bool inner = nested || isa<ForStmt>(s) || isa<WhileStmt>(s) ||
-               isa<DoStmt>(s) || isa<SwitchStmt>(s) ||
-               isa<CXXForRangeStmt>(s);
+               isa<DoStmt>(s) || isa<CXXForRangeStmt>(s) ||
+               (!continues && isa<SwitchStmt>(s));
   for (const Stmt *c : s->children())
-    if (leavesEarly(c, inner))
+    if (ownJump(c, continues, inner))
       return true;
   return false;
 }
+
+// Can the loop's body leave it other than by its condition?
+static bool leavesEarly(const Stmt *s) { return ownJump(s, false); }
 
 // `next` as `var + step` with a step that does not use the variable.
 static LaneExpr linearStep(const LaneExpr &next, int loop, const Context &ctx) {
@@ -542,39 +548,22 @@ static bool countedFor(const ForStmt *f, const ASTContext &ac,
   return !jumps.found;
 }
 
-// Does the body have a `continue` of its own loop (not of a nested one)?
-static bool continuesOwn(const Stmt *s, bool nested = false) {
-  if (!s)
-    return false;
-  if (isa<ContinueStmt>(s))
-    return !nested;
-  bool inner = nested || isa<ForStmt>(s) || isa<WhileStmt>(s) ||
-               isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
-  for (const Stmt *c : s->children())
-    if (continuesOwn(c, inner))
-      return true;
-  return false;
-}
 
-std::set<const VarDecl *> Walker::restoredVars(const Stmt *body,
-                                               const Expr *inc) {
+std::set<const VarDecl *>
+Walker::restoredVars(const Stmt *body, const std::set<const VarDecl *> &inBody,
+                     const std::set<const VarDecl *> &inInc) {
   std::set<const VarDecl *> out;
   auto *cs = dyn_cast_or_null<CompoundStmt>(body);
-  if (!cs || continuesOwn(body))
+  if (!cs || ownJump(body, true))
     return out;
   std::vector<const Stmt *> stmts(cs->body_begin(), cs->body_end());
-  AssignedVars all;
-  all.TraverseStmt(const_cast<Stmt *>(body));
-  AssignedVars incVars;
-  if (inc)
-    incVars.TraverseStmt(const_cast<Expr *>(inc));
   // Plain arithmetic on variables neither the body nor the increment
   // assigns: no call, no memory read, so its value before the loop is its
   // value at the end of every iteration.
   std::function<bool(const Stmt *)> invariant = [&](const Stmt *x) {
     if (auto *d = dyn_cast<DeclRefExpr>(x)) {
       auto *v = dyn_cast<VarDecl>(d->getDecl());
-      return !v || (!all.vars.count(v) && !incVars.vars.count(v) &&
+      return !v || (!inBody.count(v) && !inInc.count(v) &&
                     !v->getType()->isArrayType());
     }
     if (!isa<IntegerLiteral, BinaryOperator, UnaryOperator, ImplicitCastExpr,
@@ -601,7 +590,7 @@ std::set<const VarDecl *> Walker::restoredVars(const Stmt *body,
                   ? dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts())
                   : nullptr;
     auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-    if (v && !later.count(v) && !incVars.vars.count(v) &&
+    if (v && !later.count(v) && !inInc.count(v) &&
         v->getType()->isScalarType() && invariant(b->getRHS())) {
       // (A parameter the body assigns is in Env: loop() reads it in.)
       auto held = Env.find(v);
@@ -621,9 +610,9 @@ std::set<const VarDecl *> Walker::restoredVars(const Stmt *body,
   return out;
 }
 
-std::set<const VarDecl *> Walker::clampedSteps(const Expr *cond,
-                                               const Expr *inc,
-                                               const Stmt *body) {
+std::set<const VarDecl *>
+Walker::clampedSteps(const Expr *cond, const Expr *inc, const Stmt *body,
+                     const std::set<const VarDecl *> &inBody) {
   std::set<const VarDecl *> out;
   auto *cs = dyn_cast_or_null<CompoundStmt>(body);
   auto *c = cond ? dyn_cast<BinaryOperator>(cond->IgnoreParenImpCasts())
@@ -642,9 +631,7 @@ std::set<const VarDecl *> Walker::clampedSteps(const Expr *cond,
   if (!j || !len || j == len || var(step->getLHS()) != j ||
       !len->getType()->isIntegerType())
     return out;
-  AssignedVars all;
-  all.TraverseStmt(const_cast<Stmt *>(body));
-  if (all.vars.count(j))
+  if (inBody.count(j))
     return out;
   // n reads nothing the body changes.
   struct Refs : RecursiveASTVisitor<Refs> {
@@ -661,7 +648,7 @@ std::set<const VarDecl *> Walker::clampedSteps(const Expr *cond,
   if (refs.other || refs.vars.count(j))
     return out;
   for (const VarDecl *v : refs.vars)
-    if (all.vars.count(v))
+    if (inBody.count(v))
       return out;
   auto same = [](const Expr *a, const Expr *b) {
     return Expr::isSameComparisonOperand(a->IgnoreParenImpCasts(),
@@ -1042,15 +1029,12 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   // argument) is read into the environment before the loop, as a local
   // would have been declared there: it is then an induction variable, or a
   // uniform unknown after the loop, like one.
-  {
-    AssignedVars changed;
-    changed.TraverseStmt(const_cast<Stmt *>(body));
-    for (const VarDecl *v : incVars.vars)
-      changed.vars.insert(v);
-    for (const VarDecl *v : changed.vars)
+  AssignedVars bodyVars;
+  bodyVars.TraverseStmt(const_cast<Stmt *>(body));
+  for (const auto *vars : {&bodyVars.vars, &incVars.vars})
+    for (const VarDecl *v : *vars)
       if (auto *p = dyn_cast<ParmVarDecl>(v); p && !Env.count(v))
         Env[v] = param(p);
-  }
   std::vector<const VarDecl *> ivs;
   std::map<const VarDecl *, std::vector<const Expr *>> updates;
   for (const VarDecl *v : incVars.vars)
@@ -1122,9 +1106,10 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
     var.v = loopVar(L);
     vars[v] = var;
   }
-  const std::set<const VarDecl *> restored = restoredVars(body, inc);
+  const std::set<const VarDecl *> restored =
+      restoredVars(body, bodyVars.vars, incVars.vars);
   keep.insert(restored.begin(), restored.end());
-  for (const VarDecl *v : clampedSteps(cond, inc, body))
+  for (const VarDecl *v : clampedSteps(cond, inc, body, bodyVars.vars))
     keep.insert(v);
   forgetAssigned(body, keep);
   if (inc)
