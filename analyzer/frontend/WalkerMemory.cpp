@@ -889,7 +889,7 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
             lv && !p->getType()->getPointeeType().isConstQualified())
           writeBack.push_back({p, lv});
       }
-      else if (localVar(arg))
+      else // a local, or a temporary (`get(in, i * 4)` to `const int &`)
         callee[p] = rvalue(arg);
       continue;
     }

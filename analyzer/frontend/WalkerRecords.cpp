@@ -198,6 +198,31 @@ bool Walker::fieldWrite(const Expr *lhs, const Val &value) {
   return false;
 }
 
+// `rec` with the field at the end of `path` (from `path[i]` on) set to `v`:
+// the records of the unnamed fields on the way are copied, not shared, and
+// one not yet bound starts as unknown as its holder's other fields.
+static std::shared_ptr<const RecordVal>
+withField(const std::shared_ptr<const RecordVal> &rec,
+          const std::vector<const FieldDecl *> &path, size_t i, const Val &v) {
+  auto r = rec ? std::make_shared<RecordVal>(*rec)
+               : std::make_shared<RecordVal>();
+  if (i + 1 == path.size()) {
+    r->fields[path[i]] = v;
+    return r;
+  }
+  std::shared_ptr<const RecordVal> inner;
+  if (auto it = r->fields.find(path[i]);
+      it != r->fields.end() && it->second.isRecord())
+    inner = it->second.rec;
+  if (!inner) {
+    auto fresh = std::make_shared<RecordVal>();
+    fresh->varying = r->varying;
+    inner = fresh;
+  }
+  r->fields[path[i]] = recordVal(withField(inner, path, i + 1, v));
+  return r;
+}
+
 Val Walker::construct(const CXXConstructExpr *c) {
   const CXXConstructorDecl *ctor = c->getConstructor();
   // A copy or move: the source object's value (a local), or a load of it
@@ -249,7 +274,7 @@ Val Walker::construct(const CXXConstructExpr *c) {
         callee[p] = a->ptr;
       else if (p->getType()->getPointeeType()->isRecordType())
         callee[p] = recordOf(arg);
-      else if (localVar(arg))
+      else // a local, or a temporary (`vec3i(x + kx, ...)` to `const T &`)
         callee[p] = rvalue(arg);
       continue;
     }
@@ -269,9 +294,26 @@ Val Walker::construct(const CXXConstructExpr *c) {
   Returns = &returns;
   ++Depth;
   for (const CXXCtorInitializer *init : cd->inits()) {
-    const FieldDecl *f = init->getMember();
-    if (!f || !init->getInit())
+    // A member of an anonymous struct or union (`union { struct { int x,
+    // y; }; ... }` set by `: x(a)`) is reached through the unnamed fields
+    // that hold it: the chain's last field, bound inside the records of
+    // the fields before it.
+    std::vector<const FieldDecl *> path;
+    if (const IndirectFieldDecl *ind = init->getIndirectMember()) {
+      for (const NamedDecl *d : ind->chain()) {
+        auto *fd = dyn_cast<FieldDecl>(d);
+        if (!fd) {
+          path.clear();
+          break;
+        }
+        path.push_back(fd);
+      }
+    } else if (const FieldDecl *f = init->getMember()) {
+      path.push_back(f);
+    }
+    if (path.empty() || !init->getInit())
       continue;
+    const FieldDecl *f = path.back();
     const Expr *ie = init->getInit();
     Val v;
     if (f->getType()->isReferenceType()) {
@@ -283,9 +325,7 @@ Val Walker::construct(const CXXConstructExpr *c) {
     } else {
       v = f->getType()->isRecordType() ? recordOf(ie) : rvalue(ie);
     }
-    auto r = std::make_shared<RecordVal>(*This);
-    r->fields[f] = v;
-    This = r;
+    This = withField(This, path, 0, v);
   }
   stmt(cd->getBody());
   --Depth;
