@@ -426,12 +426,24 @@ private:
       GridSource.clear();
       m.ctx.grid = {0, 0, 0};
       ++m.ctx.generation;
+      // A dimension the launches give as a constant when others are not
+      // (`dim3 grid((n + 7) / 8, (m + 7) / 8, 2)`) holds on its own.
       if (!choice.assumed)
-        if (auto grid = launchGrid(sites, k, choice.shapes[0])) {
-          m.ctx.grid = {grid->first.x, grid->first.y, grid->first.z};
+        if (auto grid = launchGridDims(sites, k, choice.shapes[0])) {
+          const Shape &g = grid->first;
+          m.ctx.grid = {g.x, g.y, g.z};
           ++m.ctx.generation;
-          GridSource = "gridDim " + shapeText(grid->first) + " (the launch at " +
-                       grid->second + ")";
+          std::string dims;
+          if (g.x > 0 && g.y > 0 && g.z > 0) {
+            dims = "gridDim " + shapeText(g);
+          } else {
+            const int64_t v[3] = {g.x, g.y, g.z};
+            for (int d = 0; d < 3; ++d)
+              if (v[d] > 0)
+                dims += std::string(dims.empty() ? "gridDim." : ", gridDim.") +
+                        "xyz"[d] + " = " + std::to_string(v[d]);
+          }
+          GridSource = dims + " (the launch at " + grid->second + ")";
         }
       // Data each warp loads from one address is one value per warp
       // under these shapes: undone after the accesses, so that branches

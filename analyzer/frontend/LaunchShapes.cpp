@@ -1404,8 +1404,10 @@ public:
       Out.unknown[k]++;
       return;
     }
-    if (constantGrid && one && one->x > 0 && one->y > 0 && one->z > 0)
-      gridShape = *one;
+    // (A dimension the host code does not show stays 0: the others hold.)
+    if (constantGrid && one)
+      gridShape = {std::max<int64_t>(one->x, 0), std::max<int64_t>(one->y, 0),
+                   std::max<int64_t>(one->z, 0)};
     for (const Shape &s : shapes) {
       if (s.x > 0 && s.y > 0 && s.z > 0) {
         Out.launches.push_back({call, k, s});
@@ -1438,11 +1440,37 @@ launchGrid(const LaunchSites &sites, const FunctionDecl *kernel,
   for (const LaunchSites::GridLaunch &g : it->second) {
     if (!(g.block == block))
       continue;
-    if (g.grid.x <= 0 || (out && !(out->first == g.grid)))
+    if (g.grid.x <= 0 || g.grid.y <= 0 || g.grid.z <= 0 ||
+        (out && !(out->first == g.grid)))
       return std::nullopt;
     if (!out)
       out = {g.grid, g.where};
   }
+  return out;
+}
+
+std::optional<std::pair<Shape, std::string>>
+launchGridDims(const LaunchSites &sites, const FunctionDecl *kernel,
+               const Shape &block) {
+  auto it = sites.grids.find(kernel->getCanonicalDecl());
+  if (it == sites.grids.end())
+    return std::nullopt;
+  std::optional<std::pair<Shape, std::string>> out;
+  for (const LaunchSites::GridLaunch &g : it->second) {
+    if (!(g.block == block))
+      continue;
+    if (!out) {
+      out = {g.grid, g.where};
+      continue;
+    }
+    int64_t *mine[3] = {&out->first.x, &out->first.y, &out->first.z};
+    const int64_t theirs[3] = {g.grid.x, g.grid.y, g.grid.z};
+    for (int d = 0; d < 3; ++d)
+      if (*mine[d] != theirs[d])
+        *mine[d] = 0;
+  }
+  if (!out || (out->first.x <= 0 && out->first.y <= 0 && out->first.z <= 0))
+    return std::nullopt;
   return out;
 }
 

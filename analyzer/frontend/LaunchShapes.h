@@ -130,6 +130,14 @@ std::optional<std::pair<Shape, std::string>>
 launchGrid(const LaunchSites &sites, const clang::FunctionDecl *kernel,
            const Shape &block);
 
+/// The same per dimension: each dimension that every launch of `kernel`
+/// with block `block` gives as one and the same constant (`dim3 grid((n +
+/// 7) / 8, (m + 7) / 8, 2)`: z is 2), 0 for the others; none when no
+/// dimension is known.
+std::optional<std::pair<Shape, std::string>>
+launchGridDims(const LaunchSites &sites, const clang::FunctionDecl *kernel,
+               const Shape &block);
+
 /// The block shapes a kernel is analyzed with: shapes[0] is used; with an
 /// assumed shape, the others are alternatives every warning must hold for.
 struct ShapeChoice {

@@ -140,6 +140,8 @@ std::vector<Env> unknownAssignments(const Context &ctx, const Props &p) {
 
 EnvEnumeration::EnvEnumeration(const Context &ctx, const Props &p) {
   active = p.usesBlockIdx || !p.loops.empty();
+  for (int d = 0; d < 3; ++d)
+    grid[d] = ctx.grid[d];
   // Loops that share an iteration count (several induction variables of one
   // loop) are sampled through their primary loop.
   for (int l : p.loops) {
@@ -176,6 +178,14 @@ void EnvEnumeration::apply(Env &env, int e) const {
   env.blockIdx[0] = e;
   env.blockIdx[1] = (5 * e + 1) % NumEnumerated;
   env.blockIdx[2] = (3 * e + 2) % NumEnumerated;
+  // Within the grid where the launch gives an extent that divides the
+  // samples (two blocks in z), each block as often as the others. Of a
+  // grid that does not (12 blocks), the samples past its end stay there
+  // and, as a bounds guard on the grid's threads leaves them no lane, each
+  // block within counts once.
+  for (int d = 0; d < 3; ++d)
+    if (grid[d] > 0 && grid[d] < NumEnumerated && NumEnumerated % grid[d] == 0)
+      env.blockIdx[d] %= grid[d];
   if (mirrored)
     for (int d = 0; d < 3; ++d)
       env.blockIdx[d] = std::max<int64_t>(0, env.gridDim[d] - 1 - env.blockIdx[d]);

@@ -76,6 +76,7 @@ public:
 private:
   bool mirrored = false;
   bool active = false;
+  int64_t grid[3] = {0, 0, 0}; // Context::grid: the extents the launch gives
   std::vector<int> primaries;
   std::vector<int> radix; // trip counts, when useTripCounts applied
   int product = 1, count = 0;
