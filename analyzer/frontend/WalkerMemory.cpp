@@ -197,17 +197,17 @@ void Walker::record(const Expr *e, const Addr &a, bool store, bool atomic) {
   // several instructions, each as wide as its alignment allows (a float3 is
   // three 4-byte loads 12 bytes apart per lane, a double4 two 16-byte
   // loads): each is a request of its own, as the GPU counts them. So is a
-  // global element whose type is less aligned than it is wide (a struct of
-  // four __half is four 2-byte loads): nvcc knows no more of a global
-  // pointer than its type.
+  // global element or member whose type is less aligned than it is wide (a
+  // struct of four __half is four 2-byte loads; a struct of four ints
+  // copied out of a larger element, four 4-byte loads): nvcc knows no more
+  // of a global pointer than its type.
   int bytes = a.elementBytes;
   QualType t = e->getType();
   int align = t.isNull() || t->isIncompleteType() || t->isDependentType()
                   ? 1
                   : int(AC.getTypeAlignInChars(t).getQuantity());
   if (bytes > 16 || (bytes & (bytes - 1)) ||
-      (a.ptr.space == Space::Global && align < bytes && !a.structMember &&
-       t->isRecordType())) {
+      (a.ptr.space == Space::Global && align < bytes && t->isRecordType())) {
     int chunk = 16;
     while (chunk > 1 && (chunk > align || bytes % chunk != 0))
       chunk /= 2;
