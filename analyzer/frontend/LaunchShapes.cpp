@@ -526,9 +526,14 @@ const HostFacts NoFacts;
 /// with them (and not changed after), simple arithmetic, and a parameter of
 /// the launching function when every call of that function in the
 /// translation unit passes constants (a launcher wrapper called with fixed
-/// sizes). Several values are kept (at most MaxValues), one per call.
+/// sizes). Several values are kept (at most MaxInts), one per call; at
+/// most MaxValues block shapes or calls of a launcher.
 struct HostEval {
   static constexpr size_t MaxValues = 8;
+  /// A host loop over a table of sizes (`for (i = 0; i < 11; i++)
+  /// launch(w[i], h[i])`): each is a launch, the first the one a profiler
+  /// shows first.
+  static constexpr size_t MaxInts = 16;
   ASTContext &ac;
   const HostFacts &facts;
   /// One call of the launching function whose arguments its parameters
@@ -956,7 +961,7 @@ struct HostEval {
   static bool add(std::vector<int64_t> &out, int64_t v) {
     if (std::find(out.begin(), out.end(), v) == out.end())
       out.push_back(v);
-    return out.size() <= MaxValues;
+    return out.size() <= MaxInts;
   }
 
   /// One value, or none.
