@@ -354,6 +354,12 @@ private:
   /// Does any field of `r` (or of an object in it) differ between lanes?
   bool recordVaries(const RecordVal &r);
   Val construct(const CXXConstructExpr *c);
+  Val closure(const clang::LambdaExpr *le);
+  /// In the call operator of a lambda just entered: the captured variables
+  /// the body reads, from the closure object or (by reference) the caller.
+  void lambdaCaptures(const clang::CXXMethodDecl *op,
+                      const std::shared_ptr<const RecordVal> &object,
+                      const VarEnv &caller);
 
   // --- memory ---------------------------------------------------------------
   static Space spaceOf(const VarDecl *v);

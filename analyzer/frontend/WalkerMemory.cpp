@@ -905,6 +905,7 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
   auto *savedReturns = Returns;
   std::vector<std::pair<LaneExpr, Val>> returns;
   Env = std::move(callee);
+  lambdaCaptures(method, object, savedEnv);
   OuterMask = fullMask();
   Mask = nullptr;
   Terminated = false;

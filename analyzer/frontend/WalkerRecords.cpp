@@ -339,6 +339,61 @@ Val Walker::construct(const CXXConstructExpr *c) {
   return out;
 }
 
+// A lambda's closure object: a field per captured variable, holding the
+// variable's value where the lambda is written. Its call operator then
+// reads them (lambdaCaptures()), wherever the closure is called from (a
+// helper that takes the functor: `for_each_item(in, n, f)`).
+Val Walker::closure(const LambdaExpr *le) {
+  auto r = std::make_shared<RecordVal>();
+  llvm::DenseMap<const ValueDecl *, FieldDecl *> fields;
+  FieldDecl *thisField = nullptr;
+  le->getLambdaClass()->getCaptureFields(fields, thisField);
+  for (const LambdaCapture &cap : le->captures()) {
+    if (!cap.capturesVariable())
+      continue;
+    auto *v = dyn_cast_or_null<VarDecl>(cap.getCapturedVar());
+    auto f = v ? fields.find(v) : fields.end();
+    if (f == fields.end())
+      continue;
+    if (auto it = Env.find(v); it != Env.end())
+      r->fields[f->second] = it->second;
+    else if (auto *p = dyn_cast<ParmVarDecl>(v))
+      r->fields[f->second] = Env[v] = param(p);
+  }
+  return recordVal(r);
+}
+
+void Walker::lambdaCaptures(const CXXMethodDecl *op,
+                            const std::shared_ptr<const RecordVal> &object,
+                            const VarEnv &caller) {
+  const CXXRecordDecl *cls = op ? op->getParent() : nullptr;
+  if (!cls || !cls->isLambda())
+    return;
+  llvm::DenseMap<const ValueDecl *, FieldDecl *> fields;
+  FieldDecl *thisField = nullptr;
+  cls->getCaptureFields(fields, thisField);
+  for (const LambdaCapture &cap : cls->captures()) {
+    if (!cap.capturesVariable())
+      continue;
+    auto *v = dyn_cast_or_null<VarDecl>(cap.getCapturedVar());
+    if (!v || Env.count(v))
+      continue;
+    // By reference, the variable as it is now, where the caller still
+    // holds it (a `[&]` lambda called where it is written); otherwise, and
+    // by copy, the value the closure took.
+    if (cap.getCaptureKind() == LCK_ByRef)
+      if (auto it = caller.find(v); it != caller.end()) {
+        Env[v] = it->second;
+        continue;
+      }
+    auto f = fields.find(v);
+    if (!object || f == fields.end())
+      continue;
+    if (auto it = object->fields.find(f->second); it != object->fields.end())
+      Env[v] = it->second;
+  }
+}
+
 Val Walker::recordOf(const Expr *e) {
   e = e->IgnoreParens();
   if (auto *ce = dyn_cast<ImplicitCastExpr>(e))
@@ -364,6 +419,8 @@ Val Walker::recordOf(const Expr *e) {
   }
   if (auto *c = dyn_cast<CXXConstructExpr>(e))
     return construct(c);
+  if (auto *le = dyn_cast<LambdaExpr>(e))
+    return closure(le);
   // `c ? shared[i] : identity`: each arm's object, for the lanes that take
   // it, merged field by field.
   if (auto *co = dyn_cast<ConditionalOperator>(e))
