@@ -2,6 +2,7 @@
 #include "Sampling.h"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <map>
 #include <vector>
@@ -848,6 +849,57 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
   return r;
 }
 
+// The tuples of iterations nested loops run in the representative block's
+// first warp, outer loop first (loops are numbered as the walk meets them),
+// each inner loop's trip count taken at its outer loops' iteration (a
+// triangular nest: `for (j = k; j > 0; j >>= 1)` inside a loop over k).
+// Listed with loops[0] changing fastest; empty when the nest runs more
+// than MaxTuples or a loop more than 32 iterations, or evaluating it fails.
+static std::vector<std::vector<int>>
+iterationTuples(const Context &ctx, const Shape &shape, Env env,
+                const std::vector<int> &loops) {
+  std::vector<size_t> order(loops.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return loops[a] < loops[b]; });
+  std::vector<std::vector<int>> out;
+  std::vector<int> tuple(loops.size(), 0);
+  bool ok = true;
+  std::function<void(size_t)> walk = [&](size_t depth) {
+    if (!ok)
+      return;
+    if (depth == order.size()) {
+      out.push_back(tuple);
+      ok = out.size() <= EnvEnumeration::MaxTuples;
+      return;
+    }
+    const int l = loops[order[depth]];
+    int n = 0;
+    {
+      WarpEval ev(ctx, shape, env, 0);
+      for (LaneMask m : ev.loopActiveSequence(l, 33))
+        n += m != 0;
+      ok = !ev.undefined && n <= 32;
+    }
+    for (int i = 0; i < n && ok; ++i) {
+      env.loopIter[size_t(l)] = i;
+      tuple[order[depth]] = i;
+      walk(depth + 1);
+    }
+    env.loopIter[size_t(l)] = 0;
+  };
+  walk(0);
+  if (!ok)
+    return {};
+  std::sort(out.begin(), out.end(),
+            [](const std::vector<int> &a, const std::vector<int> &b) {
+              return std::lexicographical_compare(a.rbegin(), a.rend(),
+                                                  b.rbegin(), b.rend());
+            });
+  return out;
+}
+
 static AccessResult analyzeAccessUncached(const Access &acc,
                                           const Context &ctx,
                                           const std::vector<Shape> &shapes,
@@ -882,20 +934,9 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   // subsample (every 4th block/iteration, about 8 warps) and compared with the
   // representative run on the same subsample.
   EnvEnumeration enumeration(ctx, all);
-  if (enumeration.loops().size() >= 2) {
-    // Nested loops: their trip counts in the representative block and
-    // warp, so that the enumeration meets every tuple of iterations.
-    std::vector<int> trips;
-    WarpEval ev(prep.ctx, shapes[0], assignments[0], 0);
-    for (int l : enumeration.loops()) {
-      int n = 0;
-      for (LaneMask m : ev.loopActiveSequence(l, 33))
-        n += m != 0;
-      trips.push_back(n);
-    }
-    if (!ev.undefined)
-      enumeration.useTripCounts(trips);
-  }
+  if (enumeration.loops().size() >= 2)
+    enumeration.useTuples(iterationTuples(prep.ctx, shapes[0], assignments[0],
+                                          enumeration.loops()));
   const std::vector<char> invariantLoops = sequenceInvariantLoops(prep.ctx);
   size_t work = 0;
   for (const Shape &sh : shapes)

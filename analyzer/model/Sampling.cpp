@@ -152,7 +152,21 @@ EnvEnumeration::EnvEnumeration(const Context &ctx, const Props &p) {
 }
 
 int EnvEnumeration::size() const {
-  return !active ? 1 : radix.empty() ? NumEnumerated : count;
+  return !active ? 1 : radix.empty() && tuples.empty() ? NumEnumerated : count;
+}
+
+void EnvEnumeration::useTuples(std::vector<std::vector<int>> t) {
+  if (!active || primaries.size() < 2 || t.empty() || t.size() > MaxTuples)
+    return;
+  for (const auto &x : t)
+    if (x.size() != primaries.size())
+      return;
+  tuples = std::move(t);
+  radix.clear();
+  const int n = int(tuples.size());
+  // Every tuple equally often, as many blocks as that leaves; or one
+  // sample each of 32 tuples spread over them.
+  count = n <= NumEnumerated ? n * (NumEnumerated / n) : NumEnumerated;
 }
 
 void EnvEnumeration::useTripCounts(const std::vector<int> &trips) {
@@ -189,6 +203,15 @@ void EnvEnumeration::apply(Env &env, int e) const {
   if (mirrored)
     for (int d = 0; d < 3; ++d)
       env.blockIdx[d] = std::max<int64_t>(0, env.gridDim[d] - 1 - env.blockIdx[d]);
+  if (!tuples.empty()) {
+    const size_t n = tuples.size();
+    const std::vector<int> &t =
+        n <= size_t(NumEnumerated) ? tuples[size_t(e) % n]
+                                   : tuples[size_t(e) * n / NumEnumerated];
+    for (size_t i = 0; i < primaries.size(); ++i)
+      env.loopIter[primaries[i]] = t[i];
+    return;
+  }
   if (!radix.empty()) {
     // Mixed radix over the loops' trip counts.
     int idx = e % product;

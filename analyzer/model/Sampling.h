@@ -68,6 +68,13 @@ public:
   /// permutation (which meets most tuples out of range, so a nested loop
   /// saw only its first iteration).
   void useTripCounts(const std::vector<int> &trips);
+  /// The tuples of iterations the loops() actually run, each in the order
+  /// of loops() (an inner loop's trip count may depend on the outer one's
+  /// iteration: a bitonic network's `for (j = k; j > 0; j >>= 1)`): up to
+  /// 32 of them are enumerated equally often; up to MaxTuples, 32 spread
+  /// evenly over them. More, or none, leave the enumeration as it was.
+  static constexpr size_t MaxTuples = 256;
+  void useTuples(std::vector<std::vector<int>> tuples);
   /// The blocks counted from the end of the grid instead of its start
   /// (gridDim - 1, - 2, ...): a boundary condition on the last block
   /// (`if (i == N - 1)`) that no block near the start takes.
@@ -79,6 +86,7 @@ private:
   int64_t grid[3] = {0, 0, 0}; // Context::grid: the extents the launch gives
   std::vector<int> primaries;
   std::vector<int> radix; // trip counts, when useTripCounts applied
+  std::vector<std::vector<int>> tuples; // when useTuples applied
   int product = 1, count = 0;
 };
 
