@@ -113,28 +113,128 @@ static void dropRepeatedLoads(KernelModel &m,
 // .y (one 64-bit load, one 64-bit store, measured on hexciton).
 static bool mayAlias(const AccessSite &st, const AccessSite &ld,
                      const Context &ctx) {
-  return st.atomic || st.base != ld.base ||
-         !disjointAtConstantDistance(st.access, ld.access, ctx, Shape{});
+  if (st.atomic)
+    return true;
+  if (st.base == ld.base &&
+      disjointAtConstantDistance(st.access, ld.access, ctx, Shape{}))
+    return false;
+  // Through any pointers: two members of one struct type whose bytes in it
+  // do not overlap never alias (type-based alias analysis by field path:
+  // `e[i].x = h` between `p[j].x += h` and `p[j].y -= h` of float2s leaves
+  // the loads of .x and .y one 64-bit load, as measured on the H200).
+  auto member = [](const AccessSite &s)
+      -> std::optional<std::tuple<const clang::RecordDecl *, int64_t, int64_t>> {
+    auto *m = s.expr ? llvm::dyn_cast<clang::MemberExpr>(s.expr->IgnoreParens())
+                     : nullptr;
+    auto *f = m ? llvm::dyn_cast<clang::FieldDecl>(m->getMemberDecl()) : nullptr;
+    if (!f || f->isBitField())
+      return std::nullopt;
+    const clang::RecordDecl *rd = f->getParent();
+    const clang::ASTContext &ac = f->getASTContext();
+    if (!rd || rd->isUnion() || rd->isInvalidDecl() || !rd->getDefinition())
+      return std::nullopt;
+    int64_t off = int64_t(ac.getFieldOffset(f) / ac.getCharWidth());
+    return std::make_tuple(static_cast<const clang::RecordDecl *>(rd->getCanonicalDecl()), off,
+                           off + int64_t(s.access.elementBytes));
+  };
+  auto a = member(st), b = member(ld);
+  if (a && b && std::get<0>(*a) == std::get<0>(*b) &&
+      (std::get<2>(*a) <= std::get<1>(*b) || std::get<2>(*b) <= std::get<1>(*a)))
+    return false;
+  return true;
+}
+
+/// A load of the bytes a store of its straight-line region wrote, with no
+/// store between them that may write them, in the lanes the store wrote,
+/// reads the register the store wrote: nvcc issues no load (`Y[t].Re =
+/// Y[t].Re * b; ... Y[t].Re = Y[t].Re + a;`, the second line's load
+/// measured absent). It joins the store, as a merged access does, and
+/// reads no memory that would keep the store from being dead.
+static void forwardStoredValues(KernelModel &m,
+                                const std::vector<size_t> &order) {
+  using Key = std::tuple<const Node *, const clang::ValueDecl *, int, int>;
+  std::map<Key, std::pair<size_t, std::set<const Node *>>> stored;
+  OriginFreeMemo memo;
+  int stmt = -1, epoch = -1;
+  for (size_t i : order) {
+    AccessSite &s = m.accesses[i];
+    if (s.stmt != stmt || s.epoch != epoch) {
+      stored.clear();
+      stmt = s.stmt;
+      epoch = s.epoch;
+    }
+    if (s.space == Space::Local || !s.base || s.isVolatile ||
+        s.mergedInto >= 0 || !s.intrinsic.empty())
+      continue;
+    Key key{withoutOrigins(s.access.offset, memo).get(), s.base,
+            s.access.elementBytes, int(s.space)};
+    std::set<const Node *> mine;
+    conjuncts(withoutOrigins(s.access.mask, memo), mine);
+    if (s.store || s.atomic) {
+      for (auto it = stored.begin(); it != stored.end();)
+        if (mayAlias(s, m.accesses[it->second.first], m.ctx))
+          it = stored.erase(it);
+        else
+          ++it;
+      if (!s.atomic)
+        stored[key] = {i, std::move(mine)};
+      continue;
+    }
+    auto it = stored.find(key);
+    if (it != stored.end() &&
+        std::includes(mine.begin(), mine.end(), it->second.second.begin(),
+                      it->second.second.end()))
+      s.mergedInto = int(it->second.first);
+  }
 }
 
 /// What nvcc merges (Vectorize.h): accesses of one statement to one
-/// allocation, loads with loads and stores with stores, and loads only where
-/// no store that may write what they read comes between them.
+/// allocation, loads with loads and stores with stores; loads only where
+/// no store that may write what they read comes between them, and stores
+/// only where no load that may read what the first writes does (the first
+/// store is then not dead: `Y[t] = Y[t] * b; a = A[t]; Y[t] = Y[t] + a;`
+/// keeps both stores, A may be Y).
 static void mergeVectorAccesses(KernelModel &m,
                                 const std::vector<size_t> &order) {
   std::map<std::tuple<int, int, const clang::ValueDecl *, int, bool, int>, int>
       groups;
+  forwardStoredValues(m, order);
   // Per load: the last store or atomic of its region walked before it that
-  // may write what it reads (its position in walk order, or -1). Two loads
-  // with such a store between them differ here.
-  std::vector<int> lastWriter(m.accesses.size(), -1);
+  // may write what it reads (its position in walk order, or -1). Per store:
+  // the last access of its region that an earlier store of the region
+  // cannot move past (a load that may read what it wrote, a store to other
+  // memory that may overwrite it). Two loads with such a store between
+  // them differ here, and two stores with such an access.
+  std::vector<int> lastOther(m.accesses.size(), -1);
   std::vector<size_t> writers; // walked so far, in order
+  int barrier = -1, stmt = -1, epoch = -1;
   for (size_t k = 0; k < order.size(); ++k) {
     const AccessSite &s = m.accesses[order[k]];
+    if (s.stmt != stmt || s.epoch != epoch) {
+      barrier = -1;
+      stmt = s.stmt;
+      epoch = s.epoch;
+    }
     if (s.store || s.atomic) {
+      lastOther[order[k]] = barrier;
+      // A store to other memory that may write what an earlier store of
+      // the region wrote: that one cannot move past it to merge with a
+      // later one (`p[j].x += h; e[i].x = h; p[j].y -= h;`: three 4-byte
+      // stores, as measured).
+      for (size_t w = writers.size(); w-- > 0;) {
+        const AccessSite &st = m.accesses[order[writers[w]]];
+        if (st.stmt != s.stmt || st.epoch != s.epoch)
+          break;
+        if (st.space == s.space && st.base != s.base && mayAlias(s, st, m.ctx)) {
+          barrier = int(k);
+          break;
+        }
+      }
       writers.push_back(k);
       continue;
     }
+    if (s.mergedInto >= 0)
+      continue; // forwarded or repeated: it reads no memory
     // (Only this merge region's stores: loads of one region share all
     // that came before it.)
     for (size_t w = writers.size(); w-- > 0;) {
@@ -142,7 +242,8 @@ static void mergeVectorAccesses(KernelModel &m,
       if (st.stmt != s.stmt || st.epoch != s.epoch)
         break;
       if (st.space == s.space && mayAlias(st, s, m.ctx)) {
-        lastWriter[order[k]] = int(writers[w]);
+        lastOther[order[k]] = int(writers[w]);
+        barrier = int(k);
         break;
       }
     }
@@ -156,7 +257,7 @@ static void mergeVectorAccesses(KernelModel &m,
       continue;
     // Barriers end a region too (their epoch differs).
     auto key = std::make_tuple(s.stmt, s.epoch, s.base, int(s.space), s.store,
-                               s.store ? 0 : lastWriter[i]);
+                               lastOther[i]);
     int g = groups.emplace(key, int(groups.size())).first->second;
     in.push_back({s.access, g, s.align ? s.align : s.access.elementBytes});
     site.push_back(i);
