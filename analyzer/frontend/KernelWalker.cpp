@@ -153,7 +153,17 @@ static bool mayAlias(const AccessSite &st, const AccessSite &ld,
 static void forwardStoredValues(KernelModel &m,
                                 const std::vector<size_t> &order) {
   using Key = std::tuple<const Node *, const clang::ValueDecl *, int, int>;
-  std::map<Key, std::pair<size_t, std::set<const Node *>>> stored;
+  struct Stored {
+    Key key;
+    size_t site;
+    std::set<const Node *> lanes; // the store's mask's conjuncts
+  };
+  // The region's last few stores only: forwarding is from a store to a load
+  // soon after it, and each store is checked against every one kept, so
+  // that a region of thousands of stores stays linear. (A load whose
+  // store has left the window is counted, as before forwarding.)
+  constexpr size_t Window = 16;
+  std::vector<Stored> stored;
   OriginFreeMemo memo;
   int stmt = -1, epoch = -1;
   for (size_t i : order) {
@@ -171,20 +181,26 @@ static void forwardStoredValues(KernelModel &m,
     std::set<const Node *> mine;
     conjuncts(withoutOrigins(s.access.mask, memo), mine);
     if (s.store || s.atomic) {
-      for (auto it = stored.begin(); it != stored.end();)
-        if (mayAlias(s, m.accesses[it->second.first], m.ctx))
-          it = stored.erase(it);
-        else
-          ++it;
-      if (!s.atomic)
-        stored[key] = {i, std::move(mine)};
+      stored.erase(std::remove_if(stored.begin(), stored.end(),
+                                  [&](const Stored &x) {
+                                    return x.key == key ||
+                                           mayAlias(s, m.accesses[x.site],
+                                                    m.ctx);
+                                  }),
+                   stored.end());
+      if (!s.atomic) {
+        stored.push_back({key, i, std::move(mine)});
+        if (stored.size() > Window)
+          stored.erase(stored.begin());
+      }
       continue;
     }
-    auto it = stored.find(key);
-    if (it != stored.end() &&
-        std::includes(mine.begin(), mine.end(), it->second.second.begin(),
-                      it->second.second.end()))
-      s.mergedInto = int(it->second.first);
+    for (const Stored &x : stored)
+      if (x.key == key && std::includes(mine.begin(), mine.end(),
+                                        x.lanes.begin(), x.lanes.end())) {
+        s.mergedInto = int(x.site);
+        break;
+      }
   }
 }
 
