@@ -51,6 +51,13 @@ elif name == 'nested-loop-values.cu':
                                    for a in loads),
            'the 7 loads at the unranked element are reported, "not '
            'evaluated" with a reason')
+elif name == 'straight-stores.cu':
+    stores = [a for a in acc if a['op'] == 'store']
+    loads = [a for a in acc if a['op'] == 'load']
+    expect(len(stores) == 3000, 'all 3,000 stores reported (got %d)' % len(stores))
+    expect(len(loads) == 3000 and all(a['array'] == 'in' for a in loads),
+           'the 3,000 loads of in reported, every reload of out forwarded '
+           '(got %d loads)' % len(loads))
 else:
     sys.exit('no expectations for ' + name)
 for f in failures:
