@@ -400,7 +400,8 @@ static void printSummary(const warplint::Report &report,
     deep += k.callsNotFollowed;
   if (deep)
     errs() << "; " << deep << (deep == 1 ? " call" : " calls")
-           << " deeper than warplint follows not walked";
+           << " not followed (deeper than warplint follows, or defined in "
+              "another file)";
   if (intrinsics)
     errs() << "; " << intrinsics << " intrinsic access"
            << (intrinsics == 1 ? "" : "es")

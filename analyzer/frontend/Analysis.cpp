@@ -475,7 +475,7 @@ private:
         break;
       }
       kr.accessesLeftOut = int(m.accessesLeftOut);
-      kr.callsNotFollowed = m.callsTooDeep;
+      kr.callsNotFollowed = m.callsTooDeep + m.callsElsewhere;
       analyzeControlFlow(*AC, k, m, choice, Opts, *Rep, *this);
       kr.issue = estimateKernelIssue(k, m, choice, sites, Opts);
       Rep->kernels.push_back(kr);
@@ -495,6 +495,22 @@ private:
         (*Sink)({"", false, k->getLocation(), SourceRange(), msg, {}});
       else
         plain(k->getLocation(), WarnId, msg, /*always=*/true);
+    }
+    if (m.callsElsewhere) {
+      std::string msg =
+          std::to_string(m.callsElsewhere) +
+          (m.callsElsewhere == 1 ? " call" : " calls") + " (of '" +
+          m.firstElsewhere +
+          (m.callsElsewhere == 1 ? "')" : "', and others)") +
+          " to a function this file declares but does not define "
+          "(separately compiled device code) " +
+          (m.callsElsewhere == 1 ? "was" : "were") +
+          " not followed, and the memory accesses in " +
+          (m.callsElsewhere == 1 ? "it are" : "them are") + " missing";
+      if (Sink)
+        (*Sink)({"", true, k->getLocation(), SourceRange(), msg, {}});
+      else
+        plain(k->getLocation(), RemarkId, msg, /*always=*/true);
     }
     if (m.callsTooDeep) {
       std::string msg =

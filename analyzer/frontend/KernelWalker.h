@@ -151,6 +151,11 @@ struct KernelModel {
   /// one's callee names them.
   int callsTooDeep = 0;
   std::string firstTooDeep;
+  /// Calls of the program's own functions whose definition is not in this
+  /// translation unit (a -rdc project's `merge()` defined in another .cu):
+  /// not walked, counted and reported, with where the first is declared.
+  int callsElsewhere = 0;
+  std::string firstElsewhere;
 };
 
 /// Values the launch sites pass for integer parameters, by parameter index:

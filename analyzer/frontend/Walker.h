@@ -222,6 +222,14 @@ private:
     if (!M.callsTooDeep++)
       M.firstTooDeep = fn->getQualifiedNameAsString();
   }
+  /// A call of a function the program declares but this translation unit
+  /// does not define: not walked, counted for the report.
+  void definedElsewhere(const FunctionDecl *fn) {
+    if (NoRecord)
+      return;
+    if (!M.callsElsewhere++)
+      M.firstElsewhere = fn->getQualifiedNameAsString();
+  }
   /// The struct's line for a copy through `fn` when nvcc reports it there.
   static SourceLocation implicitCopyLine(const FunctionDecl *fn);
   std::vector<std::pair<LaneExpr, Val>> *Returns = nullptr;

@@ -722,6 +722,13 @@ Val Walker::call(const CallExpr *c) {
       return inlineCall(c, def);
     tooDeep(def);
   }
+  // The program's own function, defined in another translation unit (a
+  // separately compiled, -rdc, device function): what it touches is not
+  // seen here, and the report says so.
+  if (fd && !def && !fd->getBuiltinID() &&
+      !AC.getSourceManager().isInSystemHeader(fd->getLocation()) &&
+      fd->getName().starts_with("__") == false)
+    definedElsewhere(fd);
   bool anyVarying = false;
   for (const Expr *arg : c->arguments())
     anyVarying |= varying(rvalue(arg));
