@@ -1436,25 +1436,6 @@ private:
 } // namespace
 
 std::optional<std::pair<Shape, std::string>>
-launchGrid(const LaunchSites &sites, const FunctionDecl *kernel,
-           const Shape &block) {
-  auto it = sites.grids.find(kernel->getCanonicalDecl());
-  if (it == sites.grids.end())
-    return std::nullopt;
-  std::optional<std::pair<Shape, std::string>> out;
-  for (const LaunchSites::GridLaunch &g : it->second) {
-    if (!(g.block == block))
-      continue;
-    if (g.grid.x <= 0 || g.grid.y <= 0 || g.grid.z <= 0 ||
-        (out && !(out->first == g.grid)))
-      return std::nullopt;
-    if (!out)
-      out = {g.grid, g.where};
-  }
-  return out;
-}
-
-std::optional<std::pair<Shape, std::string>>
 launchGridDims(const LaunchSites &sites, const FunctionDecl *kernel,
                const Shape &block) {
   auto it = sites.grids.find(kernel->getCanonicalDecl());
@@ -1477,6 +1458,15 @@ launchGridDims(const LaunchSites &sites, const FunctionDecl *kernel,
   if (!out || (out->first.x <= 0 && out->first.y <= 0 && out->first.z <= 0))
     return std::nullopt;
   return out;
+}
+
+std::optional<std::pair<Shape, std::string>>
+launchGrid(const LaunchSites &sites, const FunctionDecl *kernel,
+           const Shape &block) {
+  auto g = launchGridDims(sites, kernel, block);
+  if (!g || g->first.x <= 0 || g->first.y <= 0 || g->first.z <= 0)
+    return std::nullopt;
+  return g;
 }
 
 namespace {
