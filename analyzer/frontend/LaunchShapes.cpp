@@ -20,18 +20,30 @@ template <class T> void addUnique(std::vector<T> &to, const T &v) {
 }
 
 /// `v.x = E`, `v.y = E`, `v.z = E` in the function that declares `v`, by
-/// member (0, 1, 2), the last in source order.
-std::map<int, const Expr *> memberAssignments(const VarDecl *v) {
+/// member (0, 1, 2), the last in source order before `use` (a launch's
+/// `threadsPerBlock`, whose members the function sets again for a later
+/// launch: ddbp's `.x = 256` before its first launch, `.x = 8; .y = 4; .z =
+/// 8` before another), or the last of all without one.
+std::map<int, const Expr *> memberAssignments(const VarDecl *v,
+                                              const Expr *use = nullptr) {
   std::map<int, const Expr *> out;
   auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
   if (!fd || !fd->getBody())
     return out;
+  const SourceManager &sm = fd->getASTContext().getSourceManager();
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *V;
     std::map<int, const Expr *> &Out;
-    Finder(const VarDecl *v, std::map<int, const Expr *> &o) : V(v), Out(o) {}
+    const SourceManager &SM;
+    const Expr *Use;
+    Finder(const VarDecl *v, std::map<int, const Expr *> &o,
+           const SourceManager &sm, const Expr *use)
+        : V(v), Out(o), SM(sm), Use(use) {}
     bool VisitBinaryOperator(BinaryOperator *b) {
       if (b->getOpcode() != BO_Assign)
+        return true;
+      if (Use && Use->getBeginLoc().isValid() && b->getBeginLoc().isValid() &&
+          !SM.isBeforeInTranslationUnit(b->getBeginLoc(), Use->getBeginLoc()))
         return true;
       auto *m = dyn_cast<MemberExpr>(b->getLHS()->IgnoreParenImpCasts());
       if (!m)
@@ -48,7 +60,7 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v) {
         Out[dim] = b->getRHS();
       return true;
     }
-  } f(v, out);
+  } f(v, out, sm, use);
   f.TraverseStmt(fd->getBody());
   return out;
 }
@@ -1038,7 +1050,7 @@ struct HostEval {
           auto s = dims(v->getInit(), depth + 1);
           // `dim3 b; b.x = 1; b.y = n;`: the members assigned later win; a
           // member set to a value that is not constant is unknown (0).
-          for (const auto &[dim, value] : memberAssignments(v)) {
+          for (const auto &[dim, value] : memberAssignments(v, d)) {
             if (!s)
               break;
             auto x = one(value, depth + 1);
