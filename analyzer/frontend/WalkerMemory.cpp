@@ -725,9 +725,12 @@ Val Walker::call(const CallExpr *c) {
   // The program's own function, defined in another translation unit (a
   // separately compiled, -rdc, device function): what it touches is not
   // seen here, and the report says so.
+  // (An operator or a conversion has no identifier; an intrinsic's name
+  // starts with two underscores.)
   if (fd && !def && !fd->getBuiltinID() &&
       !AC.getSourceManager().isInSystemHeader(fd->getLocation()) &&
-      fd->getName().starts_with("__") == false)
+      !(fd->getIdentifier() &&
+        fd->getIdentifier()->getName().starts_with("__")))
     definedElsewhere(fd);
   bool anyVarying = false;
   for (const Expr *arg : c->arguments())
