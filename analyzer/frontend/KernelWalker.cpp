@@ -214,7 +214,6 @@ static void mergeVectorAccesses(KernelModel &m,
                                 const std::vector<size_t> &order) {
   std::map<std::tuple<int, int, const clang::ValueDecl *, int, bool, int>, int>
       groups;
-  forwardStoredValues(m, order);
   // Per load: the last store or atomic of its region walked before it that
   // may write what it reads (its position in walk order, or -1). Per store:
   // the last access of its region that an earlier store of the region
@@ -510,6 +509,7 @@ KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
   classifyAtoms(m.ctx, exprs, offsets);
   std::vector<size_t> order = programOrder(m);
   dropRepeatedLoads(m, order);
+  forwardStoredValues(m, order);
   mergeVectorAccesses(m, order);
   mergeUnrolledIterations(m);
   return m;

@@ -152,7 +152,7 @@ EnvEnumeration::EnvEnumeration(const Context &ctx, const Props &p) {
 }
 
 int EnvEnumeration::size() const {
-  return !active ? 1 : radix.empty() && tuples.empty() ? NumEnumerated : count;
+  return !active ? 1 : tuples.empty() ? NumEnumerated : count;
 }
 
 void EnvEnumeration::useTuples(std::vector<std::vector<int>> t) {
@@ -162,28 +162,10 @@ void EnvEnumeration::useTuples(std::vector<std::vector<int>> t) {
     if (x.size() != primaries.size())
       return;
   tuples = std::move(t);
-  radix.clear();
   const int n = int(tuples.size());
   // Every tuple equally often, as many blocks as that leaves; or one
   // sample each of 32 tuples spread over them.
   count = n <= NumEnumerated ? n * (NumEnumerated / n) : NumEnumerated;
-}
-
-void EnvEnumeration::useTripCounts(const std::vector<int> &trips) {
-  if (!active || primaries.size() < 2 || trips.size() != primaries.size())
-    return;
-  int p = 1;
-  for (int t : trips) {
-    if (t < 1 || t > NumEnumerated)
-      return;
-    p *= t;
-    if (p > NumEnumerated)
-      return;
-  }
-  radix = trips;
-  product = p;
-  // Every tuple equally often, as many blocks as that leaves.
-  count = p * (NumEnumerated / p);
 }
 
 void EnvEnumeration::apply(Env &env, int e) const {
@@ -210,15 +192,6 @@ void EnvEnumeration::apply(Env &env, int e) const {
                                    : tuples[size_t(e) * n / NumEnumerated];
     for (size_t i = 0; i < primaries.size(); ++i)
       env.loopIter[primaries[i]] = t[i];
-    return;
-  }
-  if (!radix.empty()) {
-    // Mixed radix over the loops' trip counts.
-    int idx = e % product;
-    for (size_t i = 0; i < primaries.size(); ++i) {
-      env.loopIter[primaries[i]] = idx % radix[i];
-      idx /= radix[i];
-    }
     return;
   }
   // Odd multipliers permute 0..31, so each loop alone sees every iteration.

@@ -61,13 +61,6 @@ public:
   void apply(Env &env, int e) const;
   /// The loops enumerated (primary loops, in order).
   const std::vector<int> &loops() const { return primaries; }
-  /// The trip counts of loops(), where the caller knows them: when there
-  /// are several loops and their iterations fit in the enumeration together
-  /// (a 3x3 stencil's two loops, 9 tuples), every tuple of iterations is
-  /// enumerated equally often instead of each loop through its own
-  /// permutation (which meets most tuples out of range, so a nested loop
-  /// saw only its first iteration).
-  void useTripCounts(const std::vector<int> &trips);
   /// The tuples of iterations the loops() actually run, each in the order
   /// of loops() (an inner loop's trip count may depend on the outer one's
   /// iteration: a bitonic network's `for (j = k; j > 0; j >>= 1)`): up to
@@ -85,9 +78,8 @@ private:
   bool active = false;
   int64_t grid[3] = {0, 0, 0}; // Context::grid: the extents the launch gives
   std::vector<int> primaries;
-  std::vector<int> radix; // trip counts, when useTripCounts applied
   std::vector<std::vector<int>> tuples; // when useTuples applied
-  int product = 1, count = 0;
+  int count = 0;
 };
 
 /// Props of several expressions together.
