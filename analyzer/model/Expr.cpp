@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <unordered_map>
-#include <unordered_set>
+#include <vector>
 
 namespace warplint {
 
@@ -343,20 +343,65 @@ LaneExpr withOrigin(LaneExpr e, int origin) {
 
 namespace warplint {
 
+namespace {
+/// The nodes one walk has seen, past the few an array holds: an open-
+/// addressing table of pointers, linear probing, doubled at half full. A
+/// node-based hash set allocated per insertion, and a long kernel's walks
+/// (each access's mask reaching back through thousands of conditional
+/// updates) spent most of their time there.
+class SeenNodes {
+public:
+  bool empty() const { return Count == 0; }
+  bool insert(const Node *n) {
+    if (2 * (Count + 1) > Slots.size())
+      grow();
+    size_t mask = Slots.size() - 1;
+    for (size_t i = hash(n) & mask;; i = (i + 1) & mask) {
+      if (Slots[i] == n)
+        return false;
+      if (!Slots[i]) {
+        Slots[i] = n;
+        ++Count;
+        return true;
+      }
+    }
+  }
+
+private:
+  static size_t hash(const Node *n) {
+    uint64_t x = uint64_t(reinterpret_cast<uintptr_t>(n));
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return size_t(x);
+  }
+  void grow() {
+    std::vector<const Node *> old(std::max<size_t>(128, 2 * Slots.size()));
+    old.swap(Slots);
+    Count = 0;
+    for (const Node *n : old)
+      if (n)
+        insert(n);
+  }
+  std::vector<const Node *> Slots;
+  size_t Count = 0;
+};
+} // namespace
+
 void visitNodes(const LaneExpr &root,
                 const std::function<bool(const Node &)> &fn) {
   if (!root)
     return;
   // Most expressions have a few dozen nodes: those seen are searched in a
-  // small array, and a hash set takes over past that (a set per call cost
-  // more than the walk on small kernels).
+  // small array, and a hash table takes over past that (a table per call
+  // cost more than the walk on small kernels).
   constexpr size_t Inline = 32;
   const Node *few[Inline];
   size_t nFew = 0;
-  std::unordered_set<const Node *> many;
+  SeenNodes many;
   auto firstVisit = [&](const Node *n) {
     if (!many.empty())
-      return many.insert(n).second;
+      return many.insert(n);
     for (size_t i = 0; i < nFew; ++i)
       if (few[i] == n)
         return false;
@@ -364,8 +409,9 @@ void visitNodes(const LaneExpr &root,
       few[nFew++] = n;
       return true;
     }
-    many.insert(few, few + nFew);
-    return many.insert(n).second;
+    for (size_t i = 0; i < nFew; ++i)
+      many.insert(few[i]);
+    return many.insert(n);
   };
   std::vector<const Node *> stack;
   stack.reserve(16);
