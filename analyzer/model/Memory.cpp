@@ -428,6 +428,45 @@ static bool blockShiftInvariant(const Access &acc, const LaneExpr &mask,
   return true;
 }
 
+// Do the value and the mask see threadIdx.x, blockIdx.x and blockDim.x only
+// as the global index `blockIdx.x * blockDim.x + threadIdx.x`? Then every
+// warp of a 1-D block of any width (a multiple of 32) holds 32 consecutive
+// global indices starting at a multiple of 32, whatever the width: the
+// candidate widths of a kernel no launch sizes only sample other warps of
+// one sequence, and comparing them says nothing the block samples do not.
+static bool onlyGlobalX(const Access &acc, const LaneExpr &mask,
+                        const Context &ctx) {
+  auto is = [](const LaneExpr &e, Op op) {
+    return e && e->op == op && e->value == 0;
+  };
+  auto isProduct = [&](const LaneExpr &e) {
+    return e && e->op == Op::Mul &&
+           ((is(e->a, Op::BlockIdx) && is(e->b, Op::BlockDim)) ||
+            (is(e->a, Op::BlockDim) && is(e->b, Op::BlockIdx)));
+  };
+  bool only = true;
+  auto fn = [&](const Node &n) {
+    if (!only)
+      return false;
+    if (n.op == Op::Add && ((isProduct(n.a) && is(n.b, Op::ThreadIdx)) ||
+                            (is(n.a, Op::ThreadIdx) && isProduct(n.b))))
+      return false;
+    if ((n.op == Op::ThreadIdx || n.op == Op::BlockIdx ||
+         n.op == Op::BlockDim) &&
+        n.value == 0)
+      only = false;
+    return only;
+  };
+  visitWithLoops(acc.offset, ctx, fn);
+  if (only && mask)
+    visitWithLoops(mask, ctx, fn);
+  return only;
+}
+
+static bool oneDimensional(const Shape &sh) {
+  return sh.y == 1 && sh.z == 1 && sh.x > 0 && sh.x % WarpSize == 0;
+}
+
 // Does which lanes are active depend on the block? A loop whose condition
 // is assumed (a bounds guard) keeps every lane whatever its variable's
 // start, so only conditions the model evaluates count.
@@ -1069,7 +1108,12 @@ static AccessResult analyzeAccessUncached(const Access &acc,
         return true;
     return false;
   };
+  const bool widthsAlike =
+      shapes.size() > 1 && oneDimensional(shapes[repShape]) &&
+      onlyGlobalX(acc, prep.mask, prep.ctx);
   for (size_t sh = 0; sh < shapes.size(); ++sh) {
+    if (sh != repShape && widthsAlike && oneDimensional(shapes[sh]))
+      continue;
     for (size_t a = 0; a < assignments.size(); ++a) {
       if (sh == repShape && a == 0 && !subsample)
         continue; // the full representative run stands for itself

@@ -137,6 +137,42 @@ TEST(Unknowns, SharedResultsFollowTheFactsTheyRestOn) {
   EXPECT_DOUBLE_EQ(r3.actual, 4);
 }
 
+// A kernel no launch sizes is analyzed at 256 threads and compared at the
+// other 1-D widths. Where the address and its mask see the thread only as
+// the global index g = blockIdx.x * blockDim.x + threadIdx.x, every width
+// gives its warps 32 consecutive values of g from a multiple of 32: the
+// other widths only sample other warps, and are not run. An address that
+// reads the width itself still compares them.
+TEST(Unknowns, WidthsThatOnlyMoveTheGlobalIndexAreNotCompared) {
+  Context ctx;
+  int n = ctx.addAtom("n", AtomKind::Parameter);
+  const std::vector<Shape> one{Shape{256, 1, 1}};
+  const std::vector<Shape> widths{{256, 1, 1}, {128, 1, 1}, {1024, 1, 1},
+                                  {64, 1, 1}, {32, 1, 1}};
+  Access wrapped{bin(Op::Rem, g() * cst(3), unknown(n)) * cst(4), nullptr, 4};
+  AccessResult alone = analyzeAccess(wrapped, ctx, one, globalSectors);
+  AccessResult all = analyzeAccess(wrapped, ctx, widths, globalSectors);
+  ASSERT_TRUE(all.evaluated);
+  EXPECT_FALSE(all.exact); // it depends on n
+  EXPECT_EQ(all.samples.size(), alone.samples.size());
+  for (const auto &s : all.samples)
+    EXPECT_EQ(s.shape, 0);
+  EXPECT_DOUBLE_EQ(all.minRatio, alone.minRatio);
+  EXPECT_DOUBLE_EQ(all.maxRatio, alone.maxRatio);
+  // threadIdx.x * (1024 / blockDim.x): 4 elements apart at 256 threads, 32
+  // at 32 threads; the widths are compared and the range says so.
+  Access scaled{threadIdx(0) * bin(Op::Div, cst(1024), blockDim(0)) * cst(4),
+                nullptr, 4};
+  AccessResult byWidth = analyzeAccess(scaled, ctx, widths, globalSectors);
+  ASSERT_TRUE(byWidth.evaluated);
+  EXPECT_FALSE(byWidth.exact);
+  EXPECT_DOUBLE_EQ(byWidth.actual / byWidth.ideal, 4);
+  EXPECT_DOUBLE_EQ(byWidth.minRatio, 1); // 1024 threads: 1 element apart
+  EXPECT_DOUBLE_EQ(byWidth.maxRatio, 8);
+  EXPECT_TRUE(std::any_of(byWidth.samples.begin(), byWidth.samples.end(),
+                          [](const auto &s) { return s.shape != 0; }));
+}
+
 // Data a lane loads is one value per warp when every lane of each warp
 // loads it from one address under the shapes analyzed; only then.
 TEST(Unknowns, WarpUniformLoadsAreOneValuePerWarp) {
@@ -359,6 +395,32 @@ TEST(Scale, ConditionalChainIsLinear) {
   Access acc{x * cst(4), nullptr, 4};
   AccessResult r = analyzeAccess(acc, ctx, {Shape{32, 1, 1}}, globalSectors);
   EXPECT_TRUE(r.evaluated);
+}
+
+// A walk calls its function once per distinct node, however many paths
+// reach it, past the few its inline array holds as well: 150 selects that
+// each use the previous value twice are 150 * 4 + 2 nodes (each select, its
+// mask, its sum and the sum's constant; threadIdx.x and the mask's constant),
+// not 2^150 paths. Returning false skips a node's operands.
+TEST(Scale, WalksVisitEachSharedNodeOnce) {
+  LaneExpr x = threadIdx(0);
+  for (int i = 0; i < 150; ++i)
+    x = select(bin(Op::And, x, cst(1)), x + cst(i + 2), x);
+  ASSERT_LT(x->depth, MaxDepth);
+  std::unordered_map<const Node *, int> seen;
+  visitNodes(x, [&](const Node &n) {
+    ++seen[&n];
+    return true;
+  });
+  EXPECT_EQ(seen.size(), 150u * 4 + 2);
+  for (const auto &[n, times] : seen)
+    EXPECT_EQ(times, 1);
+  size_t shallow = 0;
+  visitNodes(x, [&](const Node &n) {
+    ++shallow;
+    return n.op != Op::Select;
+  });
+  EXPECT_EQ(shallow, 1u);
 }
 
 TEST(Scale, DepthIsBoundedAndReported) {
