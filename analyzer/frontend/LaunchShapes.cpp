@@ -599,6 +599,25 @@ struct HostEval {
         return ints(v->getInit(), depth + 1);
       return std::nullopt;
     }
+    if (auto *c = dyn_cast<ExplicitCastExpr>(s);
+        c && c->getType()->isIntegralOrEnumerationType() &&
+        c->getSubExpr()->getType()->isIntegralOrEnumerationType()) {
+      // `(unsigned)w`: each value, converted as C converts it.
+      auto vs = ints(c->getSubExpr(), depth + 1);
+      if (!vs)
+        return std::nullopt;
+      QualType t = c->getType();
+      unsigned bits = unsigned(ac.getIntWidth(t));
+      for (int64_t &v : *vs)
+        if (bits < 64) {
+          uint64_t low = uint64_t(v) & ((uint64_t(1) << bits) - 1);
+          bool negative = t->isSignedIntegerOrEnumerationType() &&
+                          ((low >> (bits - 1)) & 1);
+          v = negative ? int64_t(low | ~((uint64_t(1) << bits) - 1))
+                       : int64_t(low);
+        }
+      return vs;
+    }
     if (auto *m = dyn_cast<MemberExpr>(s)) {
       // `range.tpb` of a local object built by a constructor (fieldValue()).
       FieldValue v = fieldValue(m);
@@ -1256,10 +1275,19 @@ public:
     for (const CUDAKernelCallExpr *call : Direct)
       note(call, call->getDirectCallee(), configArg(call, 1),
            configArg(call, 0), true);
-    // The kernels a callee expression names: a kernel, or a variable set to
-    // some (through `(void *)`, `&`, an array element).
-    auto kernelsOf = [&](const Expr *callee) {
+    // The kernels a callee expression names: a kernel, a variable set to
+    // some (through `(void *)`, `&`, an array element), or a parameter of
+    // the launching function, which each call of it names (`template <class
+    // K> void launch(K kernel, int n) { kernel<<<...>>>(n); }` called as
+    // `launch(scale<4>, n)`).
+    auto kernelsOf = [&](const Expr *callee, const CallExpr *call) {
       std::vector<const FunctionDecl *> out;
+      auto add = [&](const FunctionDecl *k) {
+        if (std::none_of(out.begin(), out.end(), [&](const FunctionDecl *o) {
+              return o->getCanonicalDecl() == k->getCanonicalDecl();
+            }))
+          out.push_back(k);
+      };
       callee = callee->IgnoreParenCasts();
       if (auto *u = dyn_cast<UnaryOperator>(callee);
           u && u->getOpcode() == UO_AddrOf)
@@ -1272,25 +1300,74 @@ public:
           out.push_back(f);
         return out;
       }
+      if (const ParmVarDecl *p = kernelParameter(call)) {
+        for (const CallExpr *c : callsOf(launcherOf(call)))
+          if (const FunctionDecl *k = kernelPassed(c, p))
+            add(k);
+        return out;
+      }
       auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
       auto it = v ? Targets.find(v) : Targets.end();
       if (it == Targets.end())
         return out;
       for (const FunctionDecl *k : it->second)
-        if (std::none_of(out.begin(), out.end(), [&](const FunctionDecl *o) {
-              return o->getCanonicalDecl() == k->getCanonicalDecl();
-            }))
-          out.push_back(k);
+        add(k);
       return out;
     };
     for (const CUDAKernelCallExpr *call : Indirect)
-      for (const FunctionDecl *k : kernelsOf(call->getCallee()))
+      for (const FunctionDecl *k : kernelsOf(call->getCallee(), call))
         note(call, k, configArg(call, 1), configArg(call, 0), true);
     // Through the runtime API the kernel's arguments are an array of
     // pointers: only the grid and block shapes are read.
     for (const CallExpr *call : ApiLaunches)
-      for (const FunctionDecl *k : kernelsOf(call->getArg(0)))
+      for (const FunctionDecl *k : kernelsOf(call->getArg(0), call))
         note(call, k, call->getArg(2), call->getArg(1), false);
+  }
+
+  /// The kernel an expression names (through `&` and casts), if any.
+  static const FunctionDecl *namedKernel(const Expr *e) {
+    e = e->IgnoreParenCasts();
+    if (auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
+      e = u->getSubExpr()->IgnoreParenCasts();
+    auto *d = dyn_cast<DeclRefExpr>(e);
+    auto *f = d ? dyn_cast<FunctionDecl>(d->getDecl()) : nullptr;
+    return f && f->hasAttr<CUDAGlobalAttr>() ? f : nullptr;
+  }
+
+  /// The parameter of the launching function that a launch's kernel is
+  /// (`kernel<<<g, b>>>(...)` or `cudaLaunchKernel(kernel, ...)` with
+  /// `kernel` a parameter), or null.
+  const ParmVarDecl *kernelParameter(const CallExpr *call) const {
+    const Expr *callee = nullptr;
+    if (auto *k = dyn_cast<CUDAKernelCallExpr>(call))
+      callee = k->getCallee();
+    else if (call->getNumArgs() > 0)
+      callee = call->getArg(0);
+    auto *d = callee ? dyn_cast<DeclRefExpr>(callee->IgnoreParenCasts())
+                     : nullptr;
+    auto *p = d ? dyn_cast<ParmVarDecl>(d->getDecl()) : nullptr;
+    const FunctionDecl *launcher = launcherOf(call);
+    if (!p || !launcher || p->getDeclContext() != launcher ||
+        p->getFunctionScopeIndex() >= launcher->getNumParams())
+      return nullptr;
+    return p;
+  }
+
+  /// The calls of `launcher` in this file.
+  const std::vector<const CallExpr *> &callsOf(const FunctionDecl *launcher) const {
+    static const std::vector<const CallExpr *> none;
+    auto it = launcher ? Facts.calls.find(launcher->getCanonicalDecl())
+                       : Facts.calls.end();
+    return it == Facts.calls.end() ? none : it->second;
+  }
+
+  /// The kernel call `c` of a launcher passes as its parameter `p`.
+  static const FunctionDecl *kernelPassed(const CallExpr *c,
+                                          const ParmVarDecl *p) {
+    unsigned i = p->getFunctionScopeIndex();
+    return !isa<CXXOperatorCallExpr>(c) && i < c->getNumArgs()
+               ? namedKernel(c->getArg(i))
+               : nullptr;
   }
 
   std::string whereIs(const Expr *e) const { return warplint::whereIs(AC, e); }
@@ -1332,10 +1409,23 @@ public:
             it->second.size() <= HostEval::MaxValues)
           foreign = &it->second;
     }
+    // A launcher that takes the kernel as a parameter: the calls that pass
+    // this kernel.
+    const ParmVarDecl *kernelParam = kernelParameter(call);
+    auto passes = [&](const CallExpr *c) {
+      const FunctionDecl *named = kernelParam ? kernelPassed(c, kernelParam)
+                                              : nullptr;
+      return !kernelParam || (named && k &&
+                              named->getCanonicalDecl() == k->getCanonicalDecl());
+    };
     if (calls != Facts.calls.end() && launcher->getNumParams() > 0 &&
-        calls->second.size() <= HostEval::MaxValues)
-      for (const CallExpr *c : calls->second)
-        evals.push_back(HostEval{AC, Facts, launcher->getCanonicalDecl(), c});
+        size_t(std::count_if(calls->second.begin(), calls->second.end(),
+                             passes)) <= HostEval::MaxValues)
+      for (const CallExpr *c : calls->second) {
+        if (passes(c))
+          evals.push_back(
+              HostEval{AC, Facts, launcher->getCanonicalDecl(), c});
+      }
     else if (foreign)
       for (const CallValues &c : *foreign)
         evals.push_back(
