@@ -160,6 +160,13 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
   if (r.randomActual < threshold * r.randomIdeal - 1e-9)
     return std::nullopt;
   const bool shared = std::string(unit) == "wavefront";
+  // By default only narrow global elements, whose estimate the GPU bears
+  // out (RuleOptions::dataAddresses), and not where the data only shifts
+  // runs of lanes: those cost what one unaligned run costs, not what the
+  // random figure says.
+  if (opts.dataAddresses == RuleOptions::DataMasks::Narrow &&
+      (shared || f.access.elementBytes > 2 || r.dataElementOffset))
+    return std::nullopt;
   // Data that only shifts runs of lanes, coalesced where they agree on it
   // (`out[offset[bucket] + lane]`): a partitioned scatter, whose lanes
   // mostly share a bucket. Random values would say otherwise; no finding.

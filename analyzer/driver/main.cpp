@@ -133,9 +133,13 @@ static cl::opt<std::string> DataAddresses(
     "data-addresses",
     cl::desc("Accesses whose address depends on data loaded per lane "
              "(x[col[i]]): report their figure with the data drawn at random "
-             "as a 'remark', a 'warning', or not at all ('off', the default: "
-             "on real code such an estimate is right about as often as not)"),
-    cl::init("off"), cl::cat(Category));
+             "as a 'warning' for global elements of 1 or 2 bytes only "
+             "('narrow', the default: such a warp fits one or two sectors "
+             "only where the lanes' data is that close), as a 'remark' or a "
+             "'warning' for every element, or not at all ('off'; on real code "
+             "the estimate for wider elements is right about as often as "
+             "not)"),
+    cl::init("narrow"), cl::cat(Category));
 static cl::opt<bool> Remarks(
     "remarks", cl::desc("Print the model's view of every access as remarks"),
     cl::cat(Category));
@@ -269,8 +273,10 @@ static std::string docDirectory(const char *argv0) {
 
 /// remark, warning or off: how findings that rest on data are reported.
 static std::optional<warplint::RuleOptions::DataMasks>
-dataLevel(const std::string &s) {
+dataLevel(const std::string &s, bool narrow = false) {
   using L = warplint::RuleOptions::DataMasks;
+  if (narrow && s == "narrow")
+    return L::Narrow;
   if (s == "remark")
     return L::Remark;
   if (s == "warning")
@@ -337,7 +343,7 @@ static std::string applyConfig(const warplint::Config &c,
   if (c.dataMasks)
     o.rules.dataMasks = *dataLevel(*c.dataMasks);
   if (c.dataAddresses)
-    o.rules.dataAddresses = *dataLevel(*c.dataAddresses);
+    o.rules.dataAddresses = *dataLevel(*c.dataAddresses, true);
   if (c.dataDependentBranches)
     o.rules.warnDataDependentBranches = *c.dataDependentBranches;
   if (c.headerFilter) {
@@ -696,14 +702,15 @@ int main(int argc, const char **argv) {
   opts.rules.threshold = Threshold;
   opts.rules.enabled = Rules;
   opts.rules.warnDataDependentBranches = DataBranches;
-  for (auto [option, value, level] :
-       {std::tuple{"--data-masks", &DataMasks, &opts.rules.dataMasks},
+  for (auto [option, value, level, narrow] :
+       {std::tuple{"--data-masks", &DataMasks, &opts.rules.dataMasks, false},
         std::tuple{"--data-addresses", &DataAddresses,
-                   &opts.rules.dataAddresses}}) {
-    auto parsed = dataLevel(*value);
+                   &opts.rules.dataAddresses, true}}) {
+    auto parsed = dataLevel(*value, narrow);
     if (!parsed) {
-      errs() << "warplint: error: " << option
-             << " wants remark, warning or off, not '" << *value << "'\n";
+      errs() << "warplint: error: " << option << " wants "
+             << (narrow ? "narrow, " : "") << "remark, warning or off, not '"
+             << *value << "'\n";
       return 2;
     }
     *level = *parsed;

@@ -162,12 +162,15 @@ bool parseConfig(const std::string &text, const std::string &name,
       return bad("Thresholds: " + rule + " must be a number greater than 1");
     c.thresholds[rule] = t;
   }
-  for (auto [key, value] : {std::pair{"DataMasks", &raw.DataMasks},
-                             std::pair{"DataAddresses", &raw.DataAddresses}})
-    if (*value && **value != "remark" && **value != "warning" &&
-        **value != "off")
-      return bad(std::string(key) + " wants remark, warning or off, not '" +
-                 **value + "'");
+  if (raw.DataMasks && *raw.DataMasks != "remark" &&
+      *raw.DataMasks != "warning" && *raw.DataMasks != "off")
+    return bad("DataMasks wants remark, warning or off, not '" +
+               *raw.DataMasks + "'");
+  if (raw.DataAddresses && *raw.DataAddresses != "narrow" &&
+      *raw.DataAddresses != "remark" && *raw.DataAddresses != "warning" &&
+      *raw.DataAddresses != "off")
+    return bad("DataAddresses wants narrow, remark, warning or off, not '" +
+               *raw.DataAddresses + "'");
   c.dataMasks = raw.DataMasks;
   c.dataAddresses = raw.DataAddresses;
   c.dataDependentBranches = raw.DataDependentBranches;

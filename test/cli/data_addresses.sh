@@ -1,5 +1,7 @@
-# Addresses built from data: not evaluated, with an estimate in JSON; a
-# remark or a warning only when asked for (--data-addresses, DataAddresses).
+# Addresses built from data: not evaluated, with an estimate in JSON; by
+# default (narrow) a warning for global elements of 1 or 2 bytes only, a
+# remark or a warning for every element when asked for (--data-addresses,
+# DataAddresses).
 source "$(dirname "$0")/lib.bash"
 fx=$TESTDIR/fixtures/uncoalesced-global-access/data-addresses.cu
 
@@ -7,6 +9,17 @@ run default --fail-on=remark "$fx"
 expect_rc default 0
 expect_not_in default out "depends on data"
 expect_in default err "0 warnings in 1 file"
+
+bytes=$TESTDIR/fixtures/uncoalesced-global-access/data-bytes.cu
+run narrow --fail-on-warnings "$bytes"
+expect_rc narrow 1
+expect_in narrow out "warning: global load depends on data: if 'in[t]' differs at random between lanes"
+expect_in narrow err "2 warnings in 1 file"
+run narrow_off --data-addresses=off --fail-on-warnings "$bytes"
+expect_rc narrow_off 0
+expect_not_in narrow_off out "depends on data"
+run narrow_named --data-addresses=narrow --fail-on-warnings "$bytes"
+expect_rc narrow_named 1
 
 run json --format=json "$fx"
 expect_rc json 0
@@ -38,9 +51,12 @@ expect_not_in config_off out "depends on data"
 printf 'DataAddresses: sometimes\n' >"$TMP/p/.warplint.yaml"
 run config_bad "$TMP/p/k.cu"
 expect_rc config_bad 2
-expect_in config_bad err "DataAddresses wants remark, warning or off, not 'sometimes'"
+expect_in config_bad err "DataAddresses wants narrow, remark, warning or off, not 'sometimes'"
 
 run bad --data-addresses=maybe "$fx"
 expect_rc bad 2
-expect_in bad err "--data-addresses wants remark, warning or off"
+expect_in bad err "--data-addresses wants narrow, remark, warning or off"
+run bad_masks --data-masks=narrow "$fx"
+expect_rc bad_masks 2
+expect_in bad_masks err "--data-masks wants remark, warning or off, not 'narrow'"
 done_checks
