@@ -1111,6 +1111,22 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   const bool widthsAlike =
       shapes.size() > 1 && oneDimensional(shapes[repShape]) &&
       onlyGlobalX(acc, prep.mask, prep.ctx);
+  // Runs already made, by shape and the values of what the access reads:
+  // most of the realistic samples of a size (32, 64, ..., 1024) are also
+  // among its whole range's, and a run depends on nothing else that
+  // differs between assignments.
+  std::map<std::pair<size_t, std::vector<int64_t>>, Totals> made;
+  auto madeKey = [&](size_t sh, const Env &env) {
+    std::vector<int64_t> k;
+    k.reserve(all.unknowns.size() + 3);
+    for (int u : all.unknowns)
+      k.push_back(env.unknowns[size_t(u)]);
+    for (int d = 0; d < 3; ++d)
+      k.push_back(env.gridDim[d]);
+    return std::make_pair(sh, std::move(k));
+  };
+  if (!subsample)
+    made.emplace(madeKey(repShape, assignments[0]), rep);
   for (size_t sh = 0; sh < shapes.size(); ++sh) {
     if (sh != repShape && widthsAlike && oneDimensional(shapes[sh]))
       continue;
@@ -1122,7 +1138,13 @@ static AccessResult analyzeAccessUncached(const Access &acc,
       if (assignments[a].realisticPass && !varies())
         break;
       Totals t;
-      run(sh, a, !subsample, t);
+      auto key = madeKey(sh, assignments[a]);
+      if (auto it = made.find(key); it != made.end()) {
+        t = it->second;
+      } else {
+        run(sh, a, !subsample, t);
+        made.emplace(std::move(key), t);
+      }
       if (t.undefined)
         continue; // a sampled unknown made a divisor zero: no information
       r.maskDataDependent |= t.data;
