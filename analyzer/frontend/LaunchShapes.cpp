@@ -609,7 +609,9 @@ struct HostEval {
       QualType t = c->getType();
       unsigned bits = unsigned(ac.getIntWidth(t));
       for (int64_t &v : *vs)
-        if (bits < 64) {
+        if (t->isBooleanType()) {
+          v = v != 0;
+        } else if (bits < 64) {
           uint64_t low = uint64_t(v) & ((uint64_t(1) << bits) - 1);
           bool negative = t->isSignedIntegerOrEnumerationType() &&
                           ((low >> (bits - 1)) & 1);
