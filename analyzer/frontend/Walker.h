@@ -420,6 +420,9 @@ private:
   /// cub's block collectives (cub::BlockReduce, BlockScan, ...): library
   /// code whose shared traffic nvcc reports on the program's call.
   bool cubCollective(const CallExpr *c, StringRef name, Val &out);
+  /// Double-precision sin or cos of the math library: the loads of its
+  /// coefficient table.
+  bool mathTable(const CallExpr *c, StringRef name, Val &out);
   /// cooperative_groups::memcpy_async(group, dst, src, bytes).
   void groupCopy(const CallExpr *c, const std::string &what);
   /// One lane's asynchronous copy: its global read and its shared write
