@@ -202,6 +202,16 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
                std::string(shared ? "conflict less" : "share sectors") +
                ", so group or sort the work by that value where the data "
                "allows"});
+  // Single bytes or halves, each lane at its own place: a string per
+  // thread, or a byte table indexed by data.
+  if (!shared && f.access.elementBytes <= 2)
+    out.notes.push_back(
+        {-1, "each lane reads " + std::to_string(f.access.elementBytes) +
+                 (f.access.elementBytes == 1 ? " byte" : " bytes") +
+                 " from its own place: where each thread walks its own "
+                 "string or record, let the lanes of a warp read one "
+                 "together (or store the records interleaved); where they "
+                 "look up a small table, keep it in shared memory"});
   out.remark = opts.dataAddresses == RuleOptions::DataMasks::Remark;
   return out;
 }
