@@ -160,12 +160,15 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
   if (r.randomActual < threshold * r.randomIdeal - 1e-9)
     return std::nullopt;
   const bool shared = std::string(unit) == "wavefront";
-  // By default only narrow global elements, whose estimate the GPU bears
-  // out (RuleOptions::dataAddresses), and not where the data only shifts
-  // runs of lanes: those cost what one unaligned run costs, not what the
-  // random figure says.
+  // Single bytes or halves in global memory, each lane at its own place: a
+  // string per thread, or a byte table indexed by data.
+  const bool narrow = !shared && f.access.elementBytes <= 2;
+  // By default only those, whose estimate the GPU bears out
+  // (RuleOptions::dataAddresses), and not where the data only shifts runs
+  // of lanes: those cost what one unaligned run costs, not what the random
+  // figure says.
   if (opts.dataAddresses == RuleOptions::DataMasks::Narrow &&
-      (shared || f.access.elementBytes > 2 || r.dataElementOffset))
+      (!narrow || r.dataElementOffset))
     return std::nullopt;
   // Data that only shifts runs of lanes, coalesced where they agree on it
   // (`out[offset[bucket] + lane]`): a partitioned scatter, whose lanes
@@ -202,9 +205,7 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
                std::string(shared ? "conflict less" : "share sectors") +
                ", so group or sort the work by that value where the data "
                "allows"});
-  // Single bytes or halves, each lane at its own place: a string per
-  // thread, or a byte table indexed by data.
-  if (!shared && f.access.elementBytes <= 2)
+  if (narrow)
     out.notes.push_back(
         {-1, "each lane reads " + std::to_string(f.access.elementBytes) +
                  (f.access.elementBytes == 1 ? " byte" : " bytes") +

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace {
 /// One dimension of BlockDim.
@@ -162,15 +163,14 @@ bool parseConfig(const std::string &text, const std::string &name,
       return bad("Thresholds: " + rule + " must be a number greater than 1");
     c.thresholds[rule] = t;
   }
-  if (raw.DataMasks && *raw.DataMasks != "remark" &&
-      *raw.DataMasks != "warning" && *raw.DataMasks != "off")
-    return bad("DataMasks wants remark, warning or off, not '" +
-               *raw.DataMasks + "'");
-  if (raw.DataAddresses && *raw.DataAddresses != "narrow" &&
-      *raw.DataAddresses != "remark" && *raw.DataAddresses != "warning" &&
-      *raw.DataAddresses != "off")
-    return bad("DataAddresses wants narrow, remark, warning or off, not '" +
-               *raw.DataAddresses + "'");
+  // (Narrow, only of data addresses: global elements of 1 or 2 bytes.)
+  for (auto [key, value, narrow] :
+       {std::tuple{"DataMasks", &raw.DataMasks, false},
+        std::tuple{"DataAddresses", &raw.DataAddresses, true}})
+    if (*value && !(narrow && **value == "narrow") && **value != "remark" &&
+        **value != "warning" && **value != "off")
+      return bad(std::string(key) + " wants " + (narrow ? "narrow, " : "") +
+                 "remark, warning or off, not '" + **value + "'");
   c.dataMasks = raw.DataMasks;
   c.dataAddresses = raw.DataAddresses;
   c.dataDependentBranches = raw.DataDependentBranches;

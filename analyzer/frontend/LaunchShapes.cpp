@@ -1290,16 +1290,8 @@ public:
             }))
           out.push_back(k);
       };
-      callee = callee->IgnoreParenCasts();
-      if (auto *u = dyn_cast<UnaryOperator>(callee);
-          u && u->getOpcode() == UO_AddrOf)
-        callee = u->getSubExpr()->IgnoreParenCasts();
-      if (auto *s = dyn_cast<ArraySubscriptExpr>(callee))
-        callee = s->getBase()->IgnoreParenImpCasts();
-      auto *d = dyn_cast<DeclRefExpr>(callee);
-      if (auto *f = d ? dyn_cast<FunctionDecl>(d->getDecl()) : nullptr) {
-        if (f->hasAttr<CUDAGlobalAttr>())
-          out.push_back(f);
+      if (const FunctionDecl *f = namedKernel(callee)) {
+        out.push_back(f);
         return out;
       }
       if (const ParmVarDecl *p = kernelParameter(call)) {
@@ -1308,6 +1300,13 @@ public:
             add(k);
         return out;
       }
+      callee = callee->IgnoreParenCasts();
+      if (auto *u = dyn_cast<UnaryOperator>(callee);
+          u && u->getOpcode() == UO_AddrOf)
+        callee = u->getSubExpr()->IgnoreParenCasts();
+      if (auto *s = dyn_cast<ArraySubscriptExpr>(callee))
+        callee = s->getBase()->IgnoreParenImpCasts();
+      auto *d = dyn_cast<DeclRefExpr>(callee);
       auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
       auto it = v ? Targets.find(v) : Targets.end();
       if (it == Targets.end())
@@ -1414,20 +1413,19 @@ public:
     // A launcher that takes the kernel as a parameter: the calls that pass
     // this kernel.
     const ParmVarDecl *kernelParam = kernelParameter(call);
-    auto passes = [&](const CallExpr *c) {
-      const FunctionDecl *named = kernelParam ? kernelPassed(c, kernelParam)
-                                              : nullptr;
-      return !kernelParam || (named && k &&
-                              named->getCanonicalDecl() == k->getCanonicalDecl());
-    };
-    if (calls != Facts.calls.end() && launcher->getNumParams() > 0 &&
-        size_t(std::count_if(calls->second.begin(), calls->second.end(),
-                             passes)) <= HostEval::MaxValues)
+    std::vector<const CallExpr *> passing;
+    if (calls != Facts.calls.end())
       for (const CallExpr *c : calls->second) {
-        if (passes(c))
-          evals.push_back(
-              HostEval{AC, Facts, launcher->getCanonicalDecl(), c});
+        const FunctionDecl *named =
+            kernelParam ? kernelPassed(c, kernelParam) : nullptr;
+        if (!kernelParam || (named && k &&
+                             named->getCanonicalDecl() == k->getCanonicalDecl()))
+          passing.push_back(c);
       }
+    if (calls != Facts.calls.end() && launcher->getNumParams() > 0 &&
+        passing.size() <= HostEval::MaxValues)
+      for (const CallExpr *c : passing)
+        evals.push_back(HostEval{AC, Facts, launcher->getCanonicalDecl(), c});
     else if (foreign)
       for (const CallValues &c : *foreign)
         evals.push_back(
