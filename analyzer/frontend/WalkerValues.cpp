@@ -25,6 +25,14 @@ std::string Walker::text(const Expr *e) {
 
 Val Walker::opaque(const Expr *e, bool varying) {
   int a = M.ctx.addAtom(text(e), varying ? AtomKind::Data : AtomKind::Uniform);
+  // A value of a narrow integer type (a thread's own `uint8_t state[8]`)
+  // takes only that type's values when drawn at random.
+  QualType t = e->getType();
+  if (varying && t->isIntegralOrEnumerationType() && !t->isDependentType()) {
+    Atom &at = M.ctx.atoms[size_t(a)];
+    at.dataBits = t->isBooleanType() ? 1 : int(AC.getTypeSize(t));
+    at.dataSigned = t->isSignedIntegerOrEnumerationType();
+  }
   return intVal(varying ? data(a) : unknown(a));
 }
 

@@ -14,7 +14,9 @@ bytes=$TESTDIR/fixtures/uncoalesced-global-access/data-bytes.cu
 run narrow --fail-on-warnings "$bytes"
 expect_rc narrow 1
 expect_in narrow out "warning: global load depends on data: if 'in[t]' differs at random between lanes"
-expect_in narrow err "2 warnings in 1 file"
+expect_in narrow out "if 'state[0]' differs at random between lanes, 7.9 sectors per request"
+expect_not_in narrow out "'state[1]' differs"
+expect_in narrow err "3 warnings in 1 file"
 run narrow_off --data-addresses=off --fail-on-warnings "$bytes"
 expect_rc narrow_off 0
 expect_not_in narrow_off out "depends on data"
