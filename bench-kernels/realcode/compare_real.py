@@ -594,6 +594,20 @@ def predicted_excess(accesses, space, how='ratio'):
     return sum(c / i for c, i in pairs) / len(pairs)
 
 
+def estimated_excess(accesses, space):
+    """The figure a warned data-dependent line's diagnostic states: its
+    accesses' random-data estimate (JSON data_estimate.random), as one
+    ratio. None when no access on the line has one."""
+    spec = SPACES[space]
+    pairs = [(d[spec['cost']], d[spec['ideal']]) for d in
+             ((a.get('data_estimate') or {}).get('random') for a in accesses
+              if not a.get('evaluated'))
+             if d and d.get(spec['cost']) is not None and d.get(spec['ideal'])]
+    if not pairs:
+        return None
+    return sum(c for c, _ in pairs) / sum(i for _, i in pairs)
+
+
 def excess_of(a):
     """An evaluated access's cost over ideal, or 0."""
     for spec in SPACES.values():
@@ -780,6 +794,11 @@ def join(run, prog, progdir, how):
         pred = predicted_excess(accs, space, how)
         pred_alt = predicted_excess(accs, space, 'ratio' if how == 'mean' else 'mean')
         w = bool(warned.get(key))
+        # A line warned on an estimate (the address depends on data) has the
+        # estimate its warning states as its figure; an unwarned one has none.
+        estimated = pred is None and w and estimated_excess(accs, space) is not None
+        if estimated:
+            pred = pred_alt = estimated_excess(accs, space)
         row = dict(program=run['program'], file=os.path.relpath(path, progdir),
                    path=path, line=line, space=space, measured=round(excess, 4),
                    actual=m['actual'], ideal=m['ideal'], sass=m['sass'],
@@ -790,6 +809,7 @@ def join(run, prog, progdir, how):
                    predicted=None if pred is None else round(pred, 4),
                    predicted_alt=None if pred_alt is None else round(pred_alt, 4),
                    warned=w, diagnostics=len(warned.get(key, [])),
+                   estimated=estimated,
                    accesses=len(accs),
                    evaluated=sum(1 for a in accs if a.get('evaluated')),
                    agree=agrees(pred, excess),
@@ -854,7 +874,14 @@ def describe(accs, space):
     wide = max([a.get('element_bytes') or 0 for a in accs] or [0])
     shape_assumed = any(s.startswith('block shape') and s.endswith('(assumed)')
                         for s in assumptions)
+    est = [(a.get('data_estimate') or {}) for a in accs if not a.get('evaluated')]
+    def est_ratio(which):
+        xs = [e[which][spec['cost']] / e[which][spec['ideal']] for e in est
+              if e.get(which) and e[which].get(spec['ideal'])]
+        return round(max(xs), 3) if xs else None
     return dict(unknown_reasons=reasons, assumptions=assumptions,
+                estimate_random=est_ratio('random'),
+                estimate_agree=est_ratio('agree'),
                 shape_assumed=shape_assumed, below_ideal=below_ideal,
                 element_bytes=wide,
                 max_access_excess=round(max(ex), 3) if ex else None,
@@ -910,6 +937,7 @@ def summarize(rows, stray, runs):
             agree=sum(1 for x in r if x['agree']),
             agree_rate=round(sum(1 for x in r if x['agree']) / len(r), 4) if r else 1.0,
             agree_alt=sum(1 for x in r if x['agree_alt']),
+            agree_estimated=sum(1 for x in r if x['agree'] and x['estimated']),
             no_access=sum(1 for x in r if x['accesses'] == 0),
             outside_corpus=sum(1 for x in outside if x['space'] == space),
             not_evaluated=sum(1 for x in r if x['accesses'] and not x['evaluated']))
@@ -956,10 +984,10 @@ def print_table(gpu, s, how):
                   v['warned_not_executed'], v['diagnostics_not_executed'], space,
                   v['warned_never_ran']))
         print('%-7s figure within %d%%: %d of %d lines (%s) [other aggregate: %d]; '
-              '%d without an access, %d not evaluated' % (
+              '%d by a warned data estimate; %d without an access, %d not evaluated' % (
                   space, round(100 * TOLERANCE), v['agree'], v['lines'],
-                  pct(v['agree'], v['lines']), v['agree_alt'], v['no_access'],
-                  v['not_evaluated']))
+                  pct(v['agree'], v['lines']), v['agree_alt'],
+                  v['agree_estimated'], v['no_access'], v['not_evaluated']))
         if v['outside_corpus']:
             print('%-7s (%d executed lines in toolkit headers not counted)' % (
                 space, v['outside_corpus']))
@@ -988,7 +1016,7 @@ def print_table(gpu, s, how):
 
 DETAIL_FIELDS = ['program', 'file', 'line', 'space', 'measured', 'predicted',
                  'predicted_alt', 'warned', 'classification', 'accesses',
-                 'evaluated', 'figures', 'per_inst', 'sass', 'kernels',
+                 'evaluated', 'estimated', 'estimate_random', 'estimate_agree', 'figures', 'per_inst', 'sass', 'kernels',
                  'unknown_reasons', 'depends_on', 'assumptions',
                  'data_dependent_mask', 'parameter_dependent', 'shape_assumed',
                  'below_ideal', 'element_bytes',
