@@ -5,6 +5,7 @@
 #include "ProjectLaunches.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Frontend/ASTUnit.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
@@ -294,6 +295,34 @@ std::optional<FileFacts> parseLaunches(const std::string &file,
   return out;
 }
 
+
+/// A file parsed device side with its own compile command, kept as an AST
+/// (the definitions of separately compiled device functions are imported
+/// from it); null when it cannot be parsed.
+std::unique_ptr<ASTUnit> parseUnit(const std::string &file,
+                                   const ToolOptions &opts,
+                                   const CompilationDatabase *userDb) {
+  if (!precheck(file, opts.maxFileBytes).empty())
+    return nullptr;
+  ParseCommand fc = fileCommand(file, opts, userDb);
+  if (!fc.errors.empty())
+    return nullptr;
+  DeviceDatabase db;
+  db.commands[fc.file] = CompileCommand(fc.dir, fc.file, fc.argv, "");
+  ClangTool tool(db, {fc.file}, std::make_shared<PCHContainerOperations>(),
+                 ownFileSystem());
+  IgnoringDiagConsumer quiet;
+  tool.setDiagnosticConsumer(&quiet);
+  tool.setPrintErrorMessage(false);
+  std::vector<std::unique_ptr<ASTUnit>> units;
+  if (tool.buildASTs(units) != 0 || units.size() != 1 || !units[0])
+    return nullptr;
+  // The unit outlives `quiet`: its diagnostics (an import's notes on the
+  // file it reads from) go to a client it owns.
+  units[0]->getDiagnostics().setClient(new IgnoringDiagConsumer,
+                                       /*ShouldOwnClient=*/true);
+  return std::move(units[0]);
+}
 
 /// Where a file's records begin in the report, and the kernel
 /// configurations analyzed before it: its FileSpan once it is done.
@@ -612,6 +641,9 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
       projectFiles.push_back(absolutePath(f));
   ProjectLaunches project(projectFiles, [&](const std::string &f) {
     return parseLaunches(f, runOpts, userDb.get());
+  });
+  project.setUnitParser([&](const std::string &f) {
+    return parseUnit(f, runOpts, userDb.get());
   });
   // Each file's own options: the project configuration applied to a copy.
   const std::vector<std::string> &files = runOpts.files;

@@ -5,6 +5,7 @@
 #include "ControlFlow.h"
 #include "KernelWalker.h"
 #include "LaunchShapes.h"
+#include "ForeignDefinitions.h"
 #include "ProjectLaunches.h"
 #include "Suppressions.h"
 #include "model/Explain.h"
@@ -238,6 +239,14 @@ public:
     Suppressions.clear();
     KernelCollector kc(ac.getSourceManager(), Run.onlyFile);
     kc.TraverseDecl(ac.getTranslationUnitDecl());
+    // Device functions the kernels call and another file of the project
+    // defines (-rdc): their definitions join this translation unit, kept
+    // while it is analyzed.
+    std::optional<ForeignDefinitions> foreign;
+    if (Run.project && !kc.kernels.empty())
+      foreign.emplace(importDefinitions(ac, kc.kernels, *Run.project,
+                                        mainFile(ac.getSourceManager())));
+    ForeignScope foreignScope(foreign ? &*foreign : nullptr);
     Run.uninstantiated = kc.uninstantiated;
     Run.libraryKernels = kc.library;
     LaunchSites sites = collectLaunchSites(ac);
@@ -507,6 +516,8 @@ private:
           (m.callsElsewhere == 1 ? "was" : "were") +
           " not followed, and the memory accesses in " +
           (m.callsElsewhere == 1 ? "it are" : "them are") + " missing";
+      if (std::string why = whyNotDefined(m.firstElsewhere); !why.empty())
+        msg += " ('" + m.firstElsewhere + "': " + why + ")";
       if (Sink)
         (*Sink)({"", true, k->getLocation(), SourceRange(), msg, {}});
       else

@@ -2,6 +2,7 @@
 
 #include "clang/AST/GlobalDecl.h"
 #include "clang/AST/Mangle.h"
+#include "clang/Frontend/ASTUnit.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -134,6 +135,21 @@ bool ProjectLaunches::mentions(const std::string &file,
       return true;
   }
   return false;
+}
+
+std::unique_ptr<clang::ASTUnit>
+ProjectLaunches::parseUnit(const std::string &file) {
+  return ParseUnit ? ParseUnit(file) : nullptr;
+}
+
+std::vector<std::string>
+ProjectLaunches::filesNaming(const std::string &ident,
+                             const std::string &except) {
+  std::vector<std::string> out;
+  for (const std::string &f : Files)
+    if (f != except && mentions(f, ident, false))
+      out.push_back(f);
+  return out;
 }
 
 const FileFacts *ProjectLaunches::factsOf(const std::string &file) {

@@ -29,6 +29,10 @@
 #include <string>
 #include <vector>
 
+namespace clang {
+class ASTUnit;
+}
+
 namespace warplint {
 
 /// What the launches of one kernel in other files say, without Clang.
@@ -83,6 +87,17 @@ public:
   CallTable callsOf(const std::vector<std::string> &names,
                     const std::string &except);
 
+  /// Parses a file device side with its own compile command into an AST
+  /// the caller keeps (separately compiled device functions are imported
+  /// from it); null when it cannot be parsed.
+  using UnitParser =
+      std::function<std::unique_ptr<clang::ASTUnit>(const std::string &)>;
+  void setUnitParser(UnitParser parse) { ParseUnit = std::move(parse); }
+  std::unique_ptr<clang::ASTUnit> parseUnit(const std::string &file);
+  /// The files other than `except` whose text names `ident`, in order.
+  std::vector<std::string> filesNaming(const std::string &ident,
+                                       const std::string &except);
+
 private:
   /// The facts of every file other than `except` whose text names one of
   /// `names` (and launches a kernel, with `launch`).
@@ -96,6 +111,7 @@ private:
 
   std::vector<std::string> Files;
   Parser Parse;
+  UnitParser ParseUnit;
   /// Files analyzed at once (-j) share these: a file is read and parsed by
   /// the first that asks, the others wait for its result.
   std::mutex Lock;

@@ -9,6 +9,7 @@
 #ifndef WARPLINT_FRONTEND_WALKER_H
 #define WARPLINT_FRONTEND_WALKER_H
 
+#include "ForeignDefinitions.h"
 #include "KernelWalker.h"
 
 #include "clang/AST/Attr.h"

@@ -657,10 +657,9 @@ Val Walker::call(const CallExpr *c) {
   // A function the program defines itself is walked into, even when its name
   // looks like an intrinsic (atomic_min, an atomicAdd(double *) fallback, a
   // __ldg wrapper): its body says what it touches.
-  const FunctionDecl *def = nullptr;
+  const FunctionDecl *def = definitionOf(fd);
   bool userDefined =
-      fd && fd->hasBody(def) && def &&
-      !AC.getSourceManager().isInSystemHeader(def->getLocation());
+      def && !AC.getSourceManager().isInSystemHeader(def->getLocation());
   // atomicAdd(p, v), atomicCAS(p, c, v), atomicAdd_block(...), the
   // __nv_atomic_* forms: a read-modify-write of *p, except the atomic loads
   // and stores, which nvcc emits as plain (strong) loads and stores.

@@ -58,9 +58,8 @@ int Walker::weightUncached(const Stmt *s) {
       calls += 2;
       // A call costs what the function it calls does (a few levels deep);
       // an intrinsic from a system header costs its two.
-      const FunctionDecl *def = nullptr;
-      auto *fd = c->getDirectCallee();
-      if (fd && fd->hasBody(def) && def && WeightDepth < 3 &&
+      const FunctionDecl *def = definitionOf(c->getDirectCallee());
+      if (def && WeightDepth < 3 &&
           !def->getASTContext().getSourceManager().isInSystemHeader(
               def->getLocation())) {
         ++WeightDepth;
@@ -1004,8 +1003,9 @@ static bool straightLine(const Stmt *s, const ASTContext &ac, int depth = 0) {
             n.contains("fence") || n.starts_with("__shfl") ||
             n.starts_with("__nv_atomic"))
           straight = false;
-        else if (f->hasBody() &&
-                 (Depth >= 3 || !straightLine(f->getBody(), AC, Depth + 1)))
+        else if (const FunctionDecl *def = definitionOf(f);
+                 def && (Depth >= 3 ||
+                         !straightLine(def->getBody(), AC, Depth + 1)))
           straight = false;
       }
       if (auto *b = dyn_cast<BinaryOperator>(x);

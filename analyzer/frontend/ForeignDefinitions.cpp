@@ -1,0 +1,200 @@
+#include "ForeignDefinitions.h"
+
+#include "ProjectLaunches.h"
+
+#include "clang/AST/ASTImporter.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace warplint {
+
+ForeignDefinitions::ForeignDefinitions() = default;
+ForeignDefinitions::ForeignDefinitions(ForeignDefinitions &&) = default;
+ForeignDefinitions::~ForeignDefinitions() = default;
+
+namespace {
+thread_local const ForeignDefinitions *Current = nullptr;
+} // namespace
+
+ForeignScope::ForeignScope(const ForeignDefinitions *defs) : Saved(Current) {
+  Current = defs;
+}
+ForeignScope::~ForeignScope() { Current = Saved; }
+
+const FunctionDecl *definitionOf(const FunctionDecl *f) {
+  if (!f)
+    return nullptr;
+  const FunctionDecl *def = nullptr;
+  if (f->hasBody(def) && def)
+    return def;
+  if (Current) {
+    auto it = Current->byName.find(f->getCanonicalDecl());
+    if (it != Current->byName.end())
+      return it->second;
+  }
+  return nullptr;
+}
+
+std::string whyNotDefined(const std::string &name) {
+  if (!Current)
+    return "";
+  auto it = Current->why.find(name);
+  return it == Current->why.end() ? "" : it->second;
+}
+
+namespace {
+
+bool deviceSide(const FunctionDecl *f) {
+  return f->hasAttr<CUDAGlobalAttr>() || f->hasAttr<CUDADeviceAttr>();
+}
+
+/// Is `f` a device function of the program's own (not the toolkit's, not
+/// a builtin or an intrinsic), with external linkage, not a template or a
+/// method, that no declaration in this translation unit defines?
+bool definedElsewhere(const FunctionDecl *f, const SourceManager &sm) {
+  return f && !f->hasBody() && !f->getBuiltinID() && f->getIdentifier() &&
+         !f->getName().starts_with("__") && f->hasAttr<CUDADeviceAttr>() &&
+         f->isExternallyVisible() && !f->isTemplateInstantiation() &&
+         !f->getDescribedFunctionTemplate() && !isa<CXXMethodDecl>(f) &&
+         !sm.isInSystemHeader(f->getLocation());
+}
+
+/// The functions defined elsewhere that the kernels call, directly or
+/// through the functions they call that are defined here.
+struct UndefinedCallees : RecursiveASTVisitor<UndefinedCallees> {
+  const SourceManager &SM;
+  std::vector<const FunctionDecl *> found, work;
+  std::set<const FunctionDecl *> seen;
+  explicit UndefinedCallees(const SourceManager &sm) : SM(sm) {}
+  void from(const std::vector<const FunctionDecl *> &kernels) {
+    for (const FunctionDecl *k : kernels)
+      add(k);
+    while (!work.empty()) {
+      const FunctionDecl *f = work.back();
+      work.pop_back();
+      TraverseStmt(f->getBody());
+    }
+  }
+  void add(const FunctionDecl *f) {
+    if (const FunctionDecl *def = definitionOf(f)) {
+      if (seen.insert(def).second && !SM.isInSystemHeader(def->getLocation()))
+        work.push_back(def);
+    } else if (definedElsewhere(f, SM) &&
+               seen.insert(f->getCanonicalDecl()).second) {
+      found.push_back(f);
+    }
+  }
+  bool VisitCallExpr(CallExpr *c) {
+    if (const FunctionDecl *f = c->getDirectCallee())
+      add(f);
+    return true;
+  }
+};
+
+/// The definition of the function the linker knows as `mangled` in `ac`.
+struct FindDefinition : RecursiveASTVisitor<FindDefinition> {
+  ASTContext &AC;
+  const std::string &Name, &Mangled;
+  FunctionDecl *found = nullptr;
+  FindDefinition(ASTContext &ac, const std::string &name,
+                 const std::string &mangled)
+      : AC(ac), Name(name), Mangled(mangled) {}
+  bool VisitFunctionDecl(FunctionDecl *f) {
+    if (!found && f->getIdentifier() && f->getName() == Name &&
+        f->doesThisDeclarationHaveABody() && deviceSide(f) &&
+        mangledName(AC, f) == Mangled)
+      found = f;
+    return !found;
+  }
+};
+
+} // namespace
+
+ForeignDefinitions
+importDefinitions(ASTContext &ac,
+                  const std::vector<const FunctionDecl *> &kernels,
+                  ProjectLaunches &project, const std::string &mainFile,
+                  size_t maxFiles) {
+  ForeignDefinitions out;
+  ForeignScope scope(&out);
+  std::map<std::string, ASTUnit *> parsed; // null: it did not parse
+  std::map<ASTUnit *, std::unique_ptr<ASTImporter>> importers;
+  std::set<std::string> tried;
+  // Rounds: an imported definition may call another defined elsewhere.
+  for (int round = 0; round < 4; ++round) {
+    UndefinedCallees uc(ac.getSourceManager());
+    uc.from(kernels);
+    bool progress = false;
+    for (const FunctionDecl *f : uc.found) {
+      std::string mangled = mangledName(ac, f);
+      if (!tried.insert(mangled).second)
+        continue;
+      std::string name = f->getName().str();
+      std::string &why = out.why[f->getQualifiedNameAsString()];
+      why = "no file of the run or of the compile database defines it";
+      bool capped = false;
+      for (const std::string &file : project.filesNaming(name, mainFile)) {
+        auto it = parsed.find(file);
+        if (it == parsed.end()) {
+          if (parsed.size() >= maxFiles) {
+            capped = true;
+            break;
+          }
+          std::unique_ptr<ASTUnit> unit = project.parseUnit(file);
+          it = parsed.emplace(file, unit.get()).first;
+          if (unit)
+            out.units.push_back(std::move(unit));
+        }
+        ASTUnit *unit = it->second;
+        if (!unit) {
+          why = "a file that names it, " +
+                llvm::sys::path::filename(file).str() + ", could not be parsed";
+          continue;
+        }
+        FindDefinition fd(unit->getASTContext(), name, mangled);
+        fd.TraverseDecl(unit->getASTContext().getTranslationUnitDecl());
+        if (!fd.found)
+          continue;
+        std::unique_ptr<ASTImporter> &imp = importers[unit];
+        if (!imp)
+          imp = std::make_unique<ASTImporter>(
+              ac, ac.getSourceManager().getFileManager(),
+              unit->getASTContext(), unit->getFileManager(),
+              /*MinimalImport=*/false);
+        llvm::Expected<Decl *> to = imp->Import(fd.found);
+        std::string where = llvm::sys::path::filename(file).str();
+        if (!to) {
+          out.why[f->getQualifiedNameAsString()] =
+              "its definition in " + where +
+              " could not be imported: " + llvm::toString(to.takeError());
+        } else {
+          out.imported.push_back(name + " (" + where + ")");
+          out.why.erase(f->getQualifiedNameAsString());
+          progress = true;
+          if (!f->hasBody())
+            if (auto *def = dyn_cast<FunctionDecl>(*to))
+              out.byName[f->getCanonicalDecl()] = def;
+        }
+        break;
+      }
+      if (capped && out.why.count(f->getQualifiedNameAsString()))
+        out.why[f->getQualifiedNameAsString()] =
+            "warplint reads at most " + std::to_string(maxFiles) +
+            " other files for a file's separately compiled device functions";
+    }
+    if (!progress)
+      break;
+  }
+  return out;
+}
+
+} // namespace warplint
