@@ -159,7 +159,8 @@ struct KernelModel {
 };
 
 /// Values the launch sites pass for integer parameters, by parameter index:
-/// the constants, and where they come from ("the launch at main.cu:52").
+/// the constants, and where they come from ("the launch at main.cu:52");
+/// or no constants, where the command line sets the value, and where.
 using ParamBindings =
     std::map<unsigned, std::pair<std::vector<int64_t>, std::string>>;
 

@@ -1465,12 +1465,12 @@ public:
       if (!arg->getType()->isIntegralOrEnumerationType())
         continue;
       LaunchSites::ArgValues &av = Out.args[k][i];
+      std::vector<int64_t> values;
       for (const HostEval &eval : evals) {
         if (auto vs = eval.ints(arg, 0)) {
           for (int64_t v : *vs)
-            if (std::find(av.values.begin(), av.values.end(), v) ==
-                av.values.end())
-              av.values.push_back(v);
+            if (std::find(values.begin(), values.end(), v) == values.end())
+              values.push_back(v);
         } else {
           av.allConstant = false;
         }
@@ -1478,6 +1478,25 @@ public:
       std::vector<std::string> defaults;
       takeDefaults(defaults);
       av.where.push_back(where + assuming(defaults));
+      // A value the command line may set is the run's, not the default's
+      // (rushlarsen's one node by default, 100000 in its run): the
+      // parameter stays unknown, and its assumption gives the default.
+      if (!defaults.empty()) {
+        av.allConstant = false;
+        std::string v, by;
+        for (int64_t x : values)
+          v += (v.empty() ? "" : ", ") + std::to_string(x);
+        for (size_t d = 0; d < defaults.size(); ++d)
+          by += (d ? d + 1 == defaults.size() ? " and " : ", " : "") +
+                defaults[d];
+        av.commandLine.push_back(whereIs(call) + " (" + v + " is only " + by +
+                                 ")");
+        continue;
+      }
+      for (int64_t v : values)
+        if (std::find(av.values.begin(), av.values.end(), v) ==
+            av.values.end())
+          av.values.push_back(v);
     }
     std::vector<Shape> shapes;
     bool blockKnown = true;
@@ -1741,9 +1760,17 @@ launchBindings(const LaunchSites &sites, const FunctionDecl *kernel) {
   auto it = sites.args.find(kernel->getCanonicalDecl());
   if (it == sites.args.end())
     return out;
-  for (const auto &[index, av] : it->second)
-    if (av.allConstant && !av.values.empty())
+  for (const auto &[index, av] : it->second) {
+    if (av.allConstant && !av.values.empty()) {
       out[index] = {av.values, launchesText(av.where)};
+    } else if (!av.commandLine.empty()) {
+      std::string text = "set by the command line at " + av.commandLine[0];
+      if (av.commandLine.size() > 1)
+        text += ", and at " + std::to_string(av.commandLine.size() - 1) +
+                " more launch" + (av.commandLine.size() > 2 ? "es" : "");
+      out[index] = {{}, text};
+    }
+  }
   return out;
 }
 
@@ -1756,6 +1783,8 @@ std::map<unsigned, ParamRelation> launchRelations(const LaunchSites &sites,
     return out;
   const auto &launches = it->second;
   auto bound = launchBindings(sites, kernel);
+  for (auto b = bound.begin(); b != bound.end();)
+    b = b->second.first.empty() ? bound.erase(b) : std::next(b);
   unsigned n = kernel->getNumParams();
   // The parameters every launch passes a form with variables in.
   std::vector<unsigned> open;

@@ -78,6 +78,11 @@ struct LaunchSites {
     std::vector<int64_t> values; // distinct, in source order
     std::vector<std::string> where; // "main.cu:52", one per launch
     bool allConstant = true;
+    /// Launches whose value for it the command line may set (`n =
+    /// atoi(argv[2])`, an option of getopt's loop): not a constant, though
+    /// the program gives it a default; "main.cu:73 (10 by default, when
+    /// the command line gives none (main.cu:16))".
+    std::vector<std::string> commandLine;
   };
   std::map<const clang::FunctionDecl *, std::map<unsigned, ArgValues>> args;
   /// Every launch of a kernel, in source order: its integer arguments as
@@ -104,6 +109,8 @@ LaunchSites collectLaunchSites(clang::ASTContext &ac,
 
 /// The parameters every launch of `kernel` in the translation unit passes a
 /// constant for, by parameter index: values and "the launch at main.cu:52".
+/// A parameter that a launch passes a value the command line may set has
+/// no values, and its text says so and gives the program's default.
 std::map<unsigned, std::pair<std::vector<int64_t>, std::string>>
 launchBindings(const LaunchSites &sites, const clang::FunctionDecl *kernel);
 

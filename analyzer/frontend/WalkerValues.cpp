@@ -87,8 +87,14 @@ Val Walker::param(const ParmVarDecl *p) {
     auto bound = Bindings.find(p->getFunctionScopeIndex());
     if (Depth == 0 && p->getType()->isIntegralOrEnumerationType() &&
         bound != Bindings.end()) {
-      M.ctx.atoms[atom].known = bound->second.first;
-      M.ctx.atoms[atom].knownFrom = bound->second.second;
+      // No values: the command line sets it, and the text says where.
+      if (bound->second.first.empty()) {
+        M.ctx.atoms[atom].related =
+            "'" + p->getName().str() + "' " + bound->second.second;
+      } else {
+        M.ctx.atoms[atom].known = bound->second.first;
+        M.ctx.atoms[atom].knownFrom = bound->second.second;
+      }
     }
     it = ParamAtoms.emplace(p, atom).first;
   }

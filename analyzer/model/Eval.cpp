@@ -239,7 +239,21 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
   // Offsets: atoms that some lane-varying address adds, and that no
   // expression multiplies, divides, masks or shifts (sums and comparisons
   // keep a value an offset; anything else makes it a size or stride).
-  std::vector<char> inAddress(ctx.atoms.size()), scaled(ctx.atoms.size());
+  std::vector<char> inAddress(ctx.atoms.size()), scaled(ctx.atoms.size()),
+      bounds(ctx.atoms.size());
+  // An atom a lane-varying value is compared below (`i < n`, `n > i`, `i
+  // <= n - 1`): a count of elements, so a size, even where an address adds
+  // it scaled only by a constant (`states[n * STATE_m + i]`).
+  auto upper = [&](const LaneExpr &lo, const LaneExpr &hi) {
+    if (!lo || !hi || !props(lo, ctx).laneVarying)
+      return;
+    const LaneExpr *u = &hi;
+    int64_t c = 0;
+    if (((*u)->op == Op::Add || (*u)->op == Op::Sub) && constValue((*u)->b, c))
+      u = &(*u)->a;
+    if ((*u)->op == Op::Unknown && size_t((*u)->value) < ctx.atoms.size())
+      bounds[(*u)->value] = 1;
+  };
   std::set<std::tuple<const Node *, bool, bool>> seen;
   std::function<void(const LaneExpr &, bool, bool)> walk =
       [&](const LaneExpr &e, bool keeps, bool address) {
@@ -275,7 +289,14 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
         case Op::Add: case Op::Sub: case Op::Neg: case Op::Min: case Op::Max:
         case Op::Select:
           break;
-        case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq:
+        case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
+          if (e->op == Op::Lt || e->op == Op::Le)
+            upper(e->a, e->b);
+          else
+            upper(e->b, e->a);
+          address = false;
+          break;
+        case Op::Eq:
         case Op::Ne: case Op::LAnd: case Op::LOr: case Op::LNot:
         case Op::Assumed:
           address = false;
@@ -304,7 +325,8 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
   for (const LaneExpr &r : roots)
     walk(r, true, false);
   for (size_t i = 0; i < ctx.atoms.size(); ++i)
-    if (inAddress[i] && !scaled[i] && ctx.atoms[i].role == AtomRole::Size)
+    if (inAddress[i] && !scaled[i] && !bounds[i] &&
+        ctx.atoms[i].role == AtomRole::Size)
       ctx.atoms[i].role = AtomRole::Offset;
   ++ctx.generation; // roles changed
 }

@@ -272,6 +272,29 @@ TEST(Unknowns, OffsetsAreAddedAndNeverScaled) {
   EXPECT_TRUE(isRealistic(ctx.atoms[z0], 0));
 }
 
+TEST(Unknowns, ACountTheLanesAreBoundedByIsASize) {
+  // if (g < n) out[g] = states[n * 3 + g]: rows of n elements, structure of
+  // arrays. `n` is added scaled only by a constant, as an offset would be,
+  // but the thread index is compared below it: a count of elements, so a
+  // size (1024, rows aligned), not an offset at an odd alignment. A value
+  // compared below the thread index (`g >= start`) stays an offset.
+  Context ctx;
+  int n = ctx.addAtom("n", AtomKind::Parameter);
+  int start = ctx.addAtom("start", AtomKind::Parameter);
+  LaneExpr rows = (unknown(n) * cst(3) + g()) * cst(4);
+  LaneExpr from = (unknown(start) + g()) * cst(4);
+  LaneExpr below = bin(Op::Lt, g(), unknown(n));
+  LaneExpr above = bin(Op::Ge, g(), unknown(start));
+  classifyAtoms(ctx, {rows, from, below, above}, {rows, from});
+  EXPECT_EQ(ctx.atoms[n].role, AtomRole::Size);
+  EXPECT_EQ(ctx.atoms[start].role, AtomRole::Offset);
+  Access acc{rows, below, 4};
+  AccessResult r = analyzeAccess(acc, ctx, {Shape{256, 1, 1}}, globalSectors);
+  ASSERT_TRUE(r.evaluated) << r.unknownReason;
+  EXPECT_DOUBLE_EQ(r.actual, 4); // at n = 1024: aligned rows
+  EXPECT_DOUBLE_EQ(r.maxActual, 5); // an n not a multiple of 8 splits them
+}
+
 TEST(Unknowns, RangesStartAtZero) {
   // in[g * (last - first + 1)]: `first` starts a range, so its
   // representative is 0 and the row keeps a size's length (1025 elements,
