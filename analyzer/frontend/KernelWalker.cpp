@@ -204,6 +204,94 @@ static void forwardStoredValues(KernelModel &m,
   }
 }
 
+/// Across a loop's back edge: a load in the body, before any store of its
+/// body that may write it, of bytes that the region just before the loop
+/// stored and that the body stores again after it, with no other store of
+/// the body that may write them, reads a register: the pre-loop store's
+/// value in the first iteration, the body's store's in the others (a
+/// cipher's `state[0] = cipher[0] ^ key[0]` at the top of each round, after
+/// `cipher[0] = ...` before the loop and at the end of each round; measured
+/// without a load). It joins the body's store.
+static void forwardAcrossLoops(KernelModel &m,
+                               const std::vector<size_t> &order) {
+  OriginFreeMemo memo;
+  using Key = std::tuple<const Node *, const clang::ValueDecl *, int, int>;
+  auto keyOf = [&](const AccessSite &s) {
+    return Key{withoutOrigins(s.access.offset, memo).get(), s.base,
+               s.access.elementBytes, int(s.space)};
+  };
+  auto eligible = [](const AccessSite &s) {
+    return s.space != Space::Local && s.base && !s.isVolatile &&
+           s.mergedInto < 0 && s.intrinsic.empty();
+  };
+  for (const LoopRegions &lr : m.loopRegions) {
+    // The stores of the region before the loop that no later store of it
+    // may overwrite, and the body's accesses in walk order.
+    std::vector<size_t> before, body;
+    int epoch = -1;
+    bool oneEpoch = true;
+    for (size_t i : order) {
+      const AccessSite &s = m.accesses[i];
+      if (s.stmt == lr.before || (s.stmt >= lr.first && s.stmt <= lr.last)) {
+        if (epoch >= 0 && s.epoch != epoch)
+          oneEpoch = false;
+        epoch = s.epoch;
+      }
+      if (s.stmt == lr.before && (s.store || s.atomic)) {
+        before.erase(std::remove_if(before.begin(), before.end(),
+                                    [&](size_t x) {
+                                      return keyOf(m.accesses[x]) == keyOf(s) ||
+                                             mayAlias(s, m.accesses[x], m.ctx);
+                                    }),
+                     before.end());
+        if (!s.atomic && eligible(s))
+          before.push_back(i);
+      } else if (s.stmt >= lr.first && s.stmt <= lr.last) {
+        body.push_back(i);
+      }
+    }
+    if (!oneEpoch || before.empty())
+      continue;
+    for (size_t k = 0; k < body.size(); ++k) {
+      AccessSite &ld = m.accesses[body[k]];
+      if (ld.store || ld.atomic || !eligible(ld))
+        continue;
+      Key key = keyOf(ld);
+      std::set<const Node *> mine;
+      conjuncts(withoutOrigins(ld.access.mask, memo), mine);
+      auto covers = [&](const AccessSite &st) {
+        std::set<const Node *> theirs;
+        conjuncts(withoutOrigins(st.access.mask, memo), theirs);
+        return std::includes(mine.begin(), mine.end(), theirs.begin(),
+                             theirs.end());
+      };
+      bool stored = std::any_of(before.begin(), before.end(), [&](size_t x) {
+        return keyOf(m.accesses[x]) == key && covers(m.accesses[x]);
+      });
+      if (!stored)
+        continue;
+      // Every store of the body: one of these bytes after the load, by
+      // the load's lanes at least, or one that cannot write them.
+      int again = -1;
+      bool clean = true;
+      for (size_t j = 0; j < body.size() && clean; ++j) {
+        const AccessSite &st = m.accesses[body[j]];
+        if (!st.store && !st.atomic)
+          continue;
+        bool same = !st.atomic && keyOf(st) == key;
+        if (same && j > k && covers(st)) {
+          again = int(body[j]);
+          continue;
+        }
+        if (same || mayAlias(st, ld, m.ctx))
+          clean = false;
+      }
+      if (clean && again >= 0)
+        ld.mergedInto = again;
+    }
+  }
+}
+
 /// What nvcc merges (Vectorize.h): accesses of one statement to one
 /// allocation, loads with loads and stores with stores; loads only where
 /// no store that may write what they read comes between them, and stores
@@ -510,6 +598,7 @@ KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
   std::vector<size_t> order = programOrder(m);
   dropRepeatedLoads(m, order);
   forwardStoredValues(m, order);
+  forwardAcrossLoops(m, order);
   mergeVectorAccesses(m, order);
   mergeUnrolledIterations(m);
   return m;

@@ -132,9 +132,16 @@ struct IfFrame {
   int parent = -1;
 };
 
+/// A loop's merge regions (AccessSite::stmt): the straight-line region
+/// just before it, and the first and last of its body's.
+struct LoopRegions {
+  int before = 0, first = 0, last = 0;
+};
+
 struct KernelModel {
   Context ctx;
   std::vector<AccessSite> accesses;
+  std::vector<LoopRegions> loopRegions;
   std::vector<BranchSite> branches;
   std::vector<SyncSite> syncs;
   std::vector<WorkSite> work;

@@ -243,6 +243,8 @@ private:
   std::vector<const FunctionDecl *> Inlining;
   int Seq = 0, Epoch = 0;
   int StmtId = 0; // the statement being walked, for merging its accesses
+  /// The region a loop statement begins after (its StmtId before the loop).
+  int LoopBefore = 0;
   /// The next loop is marked `#pragma unroll 1` or `#pragma nounroll`.
   bool NoUnrollNext = false;
   /// Per loop being walked (innermost last; a switch pushes one too, since

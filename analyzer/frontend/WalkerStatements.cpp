@@ -1020,6 +1020,7 @@ static bool straightLine(const Stmt *s, const ASTContext &ac, int depth = 0) {
 
 void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
           bool testAfterBody) {
+  const int before = LoopBefore;
   bool unrollable = !NoUnrollNext;
   NoUnrollNext = false;
   AssignedVars incVars;
@@ -1228,6 +1229,7 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   if (!testAfterBody)
     conditionAccesses();
   BreakScopes.push_back({Mask, false});
+  const int bodyFirst = StmtId;
   stmt(body);
   bool breakVaries = BreakScopes.back().second;
   BreakScopes.pop_back();
@@ -1236,6 +1238,10 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
     conditionAccesses();
   if (inc)
     rvalue(inc); // accesses in the increment, once per iteration
+  // The code after the loop is another basic block: a region of its own.
+  if (!NoRecord)
+    M.loopRegions.push_back({before, bodyFirst, StmtId});
+  ++StmtId;
   Terminated = false;
   Mask = savedMask;
   IfFrameNow = savedFrame;
@@ -1305,6 +1311,8 @@ void Walker::stmt(const Stmt *s) {
   // A straight-line run of expression and declaration statements is one
   // merge region (nvcc vectorizes within a basic block); any other
   // statement, and the start and end of a block, begins a new one.
+  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(s))
+    LoopBefore = StmtId;
   if (!isa<Expr>(s) && !isa<DeclStmt>(s))
     ++StmtId;
   if (auto *cs = dyn_cast<CompoundStmt>(s)) {
