@@ -268,14 +268,17 @@ private:
   std::optional<FileFacts> &Out;
 };
 
-std::optional<FileFacts> parseLaunches(const std::string &file,
-                                         const ToolOptions &opts,
-                                         const CompilationDatabase *userDb) {
+/// Runs `use` on a ClangTool that parses `file` device side with its own
+/// compile command, its diagnostics dropped (another file, read for what it
+/// tells this one); false when the file or its command fails the checks.
+template <class Use>
+bool withQuietTool(const std::string &file, const ToolOptions &opts,
+                   const CompilationDatabase *userDb, Use use) {
   if (!precheck(file, opts.maxFileBytes).empty())
-    return std::nullopt;
+    return false;
   ParseCommand fc = fileCommand(file, opts, userDb);
   if (!fc.errors.empty())
-    return std::nullopt;
+    return false;
   DeviceDatabase db;
   db.commands[fc.file] = CompileCommand(fc.dir, fc.file, fc.argv, "");
   ClangTool tool(db, {fc.file}, std::make_shared<PCHContainerOperations>(),
@@ -283,6 +286,13 @@ std::optional<FileFacts> parseLaunches(const std::string &file,
   IgnoringDiagConsumer quiet;
   tool.setDiagnosticConsumer(&quiet);
   tool.setPrintErrorMessage(false);
+  use(tool);
+  return true;
+}
+
+std::optional<FileFacts> parseLaunches(const std::string &file,
+                                         const ToolOptions &opts,
+                                         const CompilationDatabase *userDb) {
   std::optional<FileFacts> out;
   struct Factory : FrontendActionFactory {
     std::optional<FileFacts> &Out;
@@ -291,10 +301,9 @@ std::optional<FileFacts> parseLaunches(const std::string &file,
       return std::make_unique<LaunchCollector>(Out);
     }
   } factory(out);
-  tool.run(&factory);
+  withQuietTool(file, opts, userDb, [&](ClangTool &tool) { tool.run(&factory); });
   return out;
 }
-
 
 /// A file parsed device side with its own compile command, kept as an AST
 /// (the definitions of separately compiled device functions are imported
@@ -302,23 +311,15 @@ std::optional<FileFacts> parseLaunches(const std::string &file,
 std::unique_ptr<ASTUnit> parseUnit(const std::string &file,
                                    const ToolOptions &opts,
                                    const CompilationDatabase *userDb) {
-  if (!precheck(file, opts.maxFileBytes).empty())
-    return nullptr;
-  ParseCommand fc = fileCommand(file, opts, userDb);
-  if (!fc.errors.empty())
-    return nullptr;
-  DeviceDatabase db;
-  db.commands[fc.file] = CompileCommand(fc.dir, fc.file, fc.argv, "");
-  ClangTool tool(db, {fc.file}, std::make_shared<PCHContainerOperations>(),
-                 ownFileSystem());
-  IgnoringDiagConsumer quiet;
-  tool.setDiagnosticConsumer(&quiet);
-  tool.setPrintErrorMessage(false);
   std::vector<std::unique_ptr<ASTUnit>> units;
-  if (tool.buildASTs(units) != 0 || units.size() != 1 || !units[0])
+  bool built = false;
+  withQuietTool(file, opts, userDb, [&](ClangTool &tool) {
+    built = tool.buildASTs(units) == 0 && units.size() == 1 && units[0];
+  });
+  if (!built)
     return nullptr;
-  // The unit outlives `quiet`: its diagnostics (an import's notes on the
-  // file it reads from) go to a client it owns.
+  // The unit outlives the tool's consumer: its diagnostics (an import's
+  // notes on the file it reads from) go to a client it owns.
   units[0]->getDiagnostics().setClient(new IgnoringDiagConsumer,
                                        /*ShouldOwnClient=*/true);
   return std::move(units[0]);
