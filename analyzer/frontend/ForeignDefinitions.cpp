@@ -100,21 +100,23 @@ struct UndefinedCallees : RecursiveASTVisitor<UndefinedCallees> {
   }
 };
 
-/// The definition of the function the linker knows as `mangled` in `ac`.
-struct FindDefinition : RecursiveASTVisitor<FindDefinition> {
-  ASTContext &AC;
-  const std::string &Name, &Mangled;
-  FunctionDecl *found = nullptr;
-  FindDefinition(ASTContext &ac, const std::string &name,
-                 const std::string &mangled)
-      : AC(ac), Name(name), Mangled(mangled) {}
+/// A file's device function definitions by name, gathered once per file.
+struct Definitions : RecursiveASTVisitor<Definitions> {
+  std::multimap<std::string, FunctionDecl *> byName;
   bool VisitFunctionDecl(FunctionDecl *f) {
-    if (!found && f->getIdentifier() && f->getName() == Name &&
-        f->doesThisDeclarationHaveABody() && deviceSide(f) &&
-        mangledName(AC, f) == Mangled)
-      found = f;
-    return !found;
+    if (f->getIdentifier() && f->doesThisDeclarationHaveABody() &&
+        deviceSide(f))
+      byName.emplace(f->getName().str(), f);
+    return true;
   }
+};
+
+/// A file another one reads: its AST (null: it did not parse), its
+/// definitions, and the importer that brings them over.
+struct Source {
+  ASTUnit *unit = nullptr;
+  Definitions defs;
+  std::unique_ptr<ASTImporter> importer;
 };
 
 } // namespace
@@ -126,8 +128,7 @@ importDefinitions(ASTContext &ac,
                   size_t maxFiles) {
   ForeignDefinitions out;
   ForeignScope scope(&out);
-  std::map<std::string, ASTUnit *> parsed; // null: it did not parse
-  std::map<ASTUnit *, std::unique_ptr<ASTImporter>> importers;
+  std::map<std::string, Source> sources; // by file, each parsed once
   std::set<std::string> tried;
   // Rounds: an imported definition may call another defined elsewhere.
   for (int round = 0; round < 4; ++round) {
@@ -139,57 +140,58 @@ importDefinitions(ASTContext &ac,
       if (!tried.insert(mangled).second)
         continue;
       std::string name = f->getName().str();
-      std::string &why = out.why[f->getQualifiedNameAsString()];
-      why = "no file of the run or of the compile database defines it";
-      bool capped = false;
+      std::string why = "no file of the run or of the compile database "
+                        "defines it";
+      bool imported = false;
       for (const std::string &file : project.filesNaming(name, mainFile)) {
-        auto it = parsed.find(file);
-        if (it == parsed.end()) {
-          if (parsed.size() >= maxFiles) {
-            capped = true;
+        std::string where = llvm::sys::path::filename(file).str();
+        auto it = sources.find(file);
+        if (it == sources.end()) {
+          if (sources.size() >= maxFiles) {
+            why = "warplint reads at most " + std::to_string(maxFiles) +
+                  " other files for a file's separately compiled device "
+                  "functions";
             break;
           }
-          std::unique_ptr<ASTUnit> unit = project.parseUnit(file);
-          it = parsed.emplace(file, unit.get()).first;
-          if (unit)
+          it = sources.emplace(file, Source()).first;
+          if (std::unique_ptr<ASTUnit> unit = project.parseUnit(file)) {
+            it->second.unit = unit.get();
+            it->second.defs.TraverseDecl(
+                unit->getASTContext().getTranslationUnitDecl());
             out.units.push_back(std::move(unit));
+          }
         }
-        ASTUnit *unit = it->second;
-        if (!unit) {
-          why = "a file that names it, " +
-                llvm::sys::path::filename(file).str() + ", could not be parsed";
+        Source &src = it->second;
+        if (!src.unit) {
+          why = "a file that names it, " + where + ", could not be parsed";
           continue;
         }
-        FindDefinition fd(unit->getASTContext(), name, mangled);
-        fd.TraverseDecl(unit->getASTContext().getTranslationUnitDecl());
-        if (!fd.found)
+        FunctionDecl *def = nullptr;
+        auto [from, to] = src.defs.byName.equal_range(name);
+        for (auto d = from; d != to && !def; ++d)
+          if (mangledName(src.unit->getASTContext(), d->second) == mangled)
+            def = d->second;
+        if (!def)
           continue;
-        std::unique_ptr<ASTImporter> &imp = importers[unit];
-        if (!imp)
-          imp = std::make_unique<ASTImporter>(
+        if (!src.importer)
+          src.importer = std::make_unique<ASTImporter>(
               ac, ac.getSourceManager().getFileManager(),
-              unit->getASTContext(), unit->getFileManager(),
+              src.unit->getASTContext(), src.unit->getFileManager(),
               /*MinimalImport=*/false);
-        llvm::Expected<Decl *> to = imp->Import(fd.found);
-        std::string where = llvm::sys::path::filename(file).str();
-        if (!to) {
-          out.why[f->getQualifiedNameAsString()] =
-              "its definition in " + where +
-              " could not be imported: " + llvm::toString(to.takeError());
+        llvm::Expected<Decl *> copy = src.importer->Import(def);
+        if (!copy) {
+          why = "its definition in " + where + " could not be imported: " +
+                llvm::toString(copy.takeError());
         } else {
-          out.imported.push_back(name + " (" + where + ")");
-          out.why.erase(f->getQualifiedNameAsString());
-          progress = true;
+          imported = progress = true;
           if (!f->hasBody())
-            if (auto *def = dyn_cast<FunctionDecl>(*to))
-              out.byName[f->getCanonicalDecl()] = def;
+            if (auto *d = dyn_cast<FunctionDecl>(*copy))
+              out.byName[f->getCanonicalDecl()] = d;
         }
         break;
       }
-      if (capped && out.why.count(f->getQualifiedNameAsString()))
-        out.why[f->getQualifiedNameAsString()] =
-            "warplint reads at most " + std::to_string(maxFiles) +
-            " other files for a file's separately compiled device functions";
+      if (!imported)
+        out.why[f->getQualifiedNameAsString()] = why;
     }
     if (!progress)
       break;

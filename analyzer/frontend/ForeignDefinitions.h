@@ -29,11 +29,9 @@ class ProjectLaunches;
 
 /// What importDefinitions did: the other files' ASTs, which the imported
 /// definitions were read from (kept for as long as the translation unit is
-/// analyzed), the functions imported, and those that could not be.
+/// analyzed), and the functions left without a definition.
 struct ForeignDefinitions {
   std::vector<std::unique_ptr<clang::ASTUnit>> units;
-  /// "name (file)" of each definition imported.
-  std::vector<std::string> imported;
   /// Why a function (by name) stays without a definition: no file of the
   /// project defines it, or its definition could not be imported.
   std::map<std::string, std::string> why;

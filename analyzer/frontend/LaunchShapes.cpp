@@ -1376,12 +1376,14 @@ public:
   /// " (with the default of option -i (main.cu:63))": what the values read
   /// at a launch or call rest on, or "".
   static std::string assuming(const std::vector<std::string> &defaults) {
-    if (defaults.empty())
-      return "";
-    std::string out = " (with ";
-    for (size_t i = 0; i < defaults.size(); ++i)
-      out += (i ? i + 1 == defaults.size() ? " and " : ", " : "") + defaults[i];
-    return out + ")";
+    return defaults.empty() ? "" : " (with " + listed(defaults) + ")";
+  }
+  /// "a, b and c".
+  static std::string listed(const std::vector<std::string> &items) {
+    std::string out;
+    for (size_t i = 0; i < items.size(); ++i)
+      out += (i ? i + 1 == items.size() ? " and " : ", " : "") + items[i];
+    return out;
   }
 
   /// The function a launch is written in.
@@ -1483,14 +1485,11 @@ public:
       // parameter stays unknown, and its assumption gives the default.
       if (!defaults.empty()) {
         av.allConstant = false;
-        std::string v, by;
+        std::string v;
         for (int64_t x : values)
           v += (v.empty() ? "" : ", ") + std::to_string(x);
-        for (size_t d = 0; d < defaults.size(); ++d)
-          by += (d ? d + 1 == defaults.size() ? " and " : ", " : "") +
-                defaults[d];
-        av.commandLine.push_back(whereIs(call) + " (" + v + " is only " + by +
-                                 ")");
+        av.commandLine.push_back(whereIs(call) + " (" + v + " is only " +
+                                 listed(defaults) + ")");
         continue;
       }
       for (int64_t v : values)

@@ -796,9 +796,10 @@ def join(run, prog, progdir, how):
         w = bool(warned.get(key))
         # A line warned on an estimate (the address depends on data) has the
         # estimate its warning states as its figure; an unwarned one has none.
-        estimated = pred is None and w and estimated_excess(accs, space) is not None
+        estimate = estimated_excess(accs, space) if pred is None and w else None
+        estimated = estimate is not None
         if estimated:
-            pred = pred_alt = estimated_excess(accs, space)
+            pred = pred_alt = estimate
         row = dict(program=run['program'], file=os.path.relpath(path, progdir),
                    path=path, line=line, space=space, measured=round(excess, 4),
                    actual=m['actual'], ideal=m['ideal'], sass=m['sass'],
