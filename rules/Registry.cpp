@@ -163,12 +163,17 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
   // Single bytes or halves in global memory, each lane at its own place: a
   // string per thread, or a byte table indexed by data.
   const bool narrow = !shared && f.access.elementBytes <= 2;
-  // By default only those, whose estimate the GPU bears out
-  // (RuleOptions::dataAddresses), and not where the data only shifts runs
-  // of lanes: those cost what one unaligned run costs, not what the random
+  // A global atomic at an address built from data read as bits: a
+  // scatter-add or a histogram by key, whose lanes land where their keys
+  // send them (a particle's cell computed in floating point is shared by
+  // its neighbours more often than not).
+  const bool scatter = !shared && f.atomic && !r.dataFromFloat;
+  // By default only those and fields of data's bits (`table[w & 0xff]`),
+  // whose estimate the GPU bears out (RuleOptions::dataAddresses), and not
+  // where the data only shifts runs of lanes: those cost what one unaligned run costs, not what the random
   // figure says.
   if (opts.dataAddresses == RuleOptions::DataMasks::Narrow &&
-      (!narrow || r.dataElementOffset))
+      ((!narrow && !r.dataDigest && !scatter) || r.dataElementOffset))
     return std::nullopt;
   // Data that only shifts runs of lanes, coalesced where they agree on it
   // (`out[offset[bucket] + lane]`): a partitioned scatter, whose lanes
@@ -213,6 +218,14 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
                  "string or record, let the lanes of a warp read one "
                  "together (or store the records interleaved); where they "
                  "look up a small table, keep it in shared memory"});
+  else if (r.dataDigest)
+    out.notes.push_back(
+        {-1, "the index is a field of the data's bits (a byte, a digit, a "
+             "hash): lanes with different data land on unrelated elements "
+             "of its range, so expect the random figure" +
+                 std::string(shared ? ""
+                                    : "; a lookup table it indexes is best "
+                                      "kept in shared memory")});
   out.remark = opts.dataAddresses == RuleOptions::DataMasks::Remark;
   return out;
 }

@@ -28,6 +28,8 @@ Val Walker::opaque(const Expr *e, bool varying) {
   // A value of a narrow integer type (a thread's own `uint8_t state[8]`)
   // takes only that type's values when drawn at random.
   QualType t = e->getType();
+  if (varying && t->isRealFloatingType())
+    M.ctx.atoms[size_t(a)].fromFloat = true;
   if (varying && t->isIntegralOrEnumerationType() && !t->isDependentType()) {
     Atom &at = M.ctx.atoms[size_t(a)];
     at.dataBits = t->isBooleanType() ? 1 : int(AC.getTypeSize(t));

@@ -90,6 +90,9 @@ struct Atom {
   uint64_t loadBase = 0;
   int dataBits = 0;
   bool dataSigned = false;
+  /// For a Data atom: computed in floating point (a coordinate truncated
+  /// to an integer), not read from memory as bits.
+  bool fromFloat = false;
   /// A pointer read per lane, or one the model cannot follow: no value
   /// drawn for it says anything about where it points (Env::dataSeed).
   bool pointer = false;

@@ -564,6 +564,45 @@ std::optional<AccessResult> analyzeWithinTable(const Access &acc,
   return r;
 }
 
+// Does `e` hold data read from memory as bits (not a pointer, not a value
+// computed in floating point)?
+static bool holdsDataBits(const LaneExpr &e, const Context &ctx) {
+  bool found = false;
+  visitWithLoops(e, ctx, [&](const Node &n) {
+    if (n.op == Op::Data && ctx.atoms[n.value].kind == AtomKind::Data &&
+        !ctx.atoms[n.value].pointer && !ctx.atoms[n.value].fromFloat)
+      found = true;
+    return !found;
+  });
+  return found;
+}
+
+// Does the address take a field of data's bits: `x & 0xff` (a mask of low
+// bits) or `x % 16` (a constant modulus) of such data? Bytes of a message,
+// digits of a key, a hash: lanes with different data land on unrelated
+// elements of the field's range, as the random draws have them.
+static bool takesDataBits(const LaneExpr &offset, const Context &ctx) {
+  bool found = false;
+  visitWithLoops(offset, ctx, [&](const Node &n) {
+    if (found)
+      return false;
+    const bool mask = n.op == Op::And;
+    const bool modulus = n.op == Op::Rem;
+    if (!mask && !modulus)
+      return true;
+    for (int side = 0; side < 2 && !found; ++side) {
+      const LaneExpr &c = side ? n.a : n.b, &x = side ? n.b : n.a;
+      if (!c || c->op != Op::Const || c->value < 3 || (modulus && side))
+        continue;
+      if (mask && (c->value & (c->value + 1)) != 0)
+        continue; // not a run of low bits
+      found = holdsDataBits(x, ctx);
+    }
+    return !found;
+  });
+  return found;
+}
+
 std::optional<AccessResult> analyzeDataAddress(const Access &acc,
                                                const Context &ctx,
                                                const Shape &shape,
@@ -653,6 +692,9 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
     }
     r.dataElementOffset = fine && varying;
   }
+  r.dataDigest = takesDataBits(acc.offset, ctx);
+  r.dataFromFloat = std::all_of(r.dataAtoms.begin(), r.dataAtoms.end(),
+                                [&](int a) { return ctx.atoms[a].fromFloat; });
   r.randomActual = random.actual / random.requests;
   r.randomIdeal = random.ideal / random.requests;
   r.agreeActual = agree.actual / agree.requests;

@@ -141,6 +141,15 @@ struct AccessResult {
   /// (`out[offset[bucket] + lane]`): data that shifts runs of lanes, as a
   /// partitioned scatter does, where lanes of one run usually share it.
   bool dataElementOffset = false;
+  /// With dataEstimated: the address takes a bit field of data read from
+  /// memory (`table[word & 0xff]`, `bins[(key >> 8) % 16]`): a digest of
+  /// the data's bits, which lanes holding different data spread over the
+  /// field's range as random values do.
+  bool dataDigest = false;
+  /// With dataEstimated: every datum the address depends on was computed
+  /// in floating point (`field[(int)(x / dx)]`, a particle's cell), which
+  /// neighbouring lanes share more often than not.
+  bool dataFromFloat = false;
 };
 
 /// An access whose address depends on data, into an object of `extent`
