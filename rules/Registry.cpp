@@ -168,12 +168,16 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
   // send them (a particle's cell computed in floating point is shared by
   // its neighbours more often than not).
   const bool scatter = !shared && f.atomic && !r.dataFromFloat;
+  // Each lane walking a segment of its own (`p[start[i] + k]` up to
+  // `start[i + 1]`): lanes a segment apart.
+  const bool segment = !shared && r.dataSegment;
   // By default only those and fields of data's bits (`table[w & 0xff]`),
   // whose estimate the GPU bears out (RuleOptions::dataAddresses), and not
   // where the data only shifts runs of lanes: those cost what one unaligned run costs, not what the random
   // figure says.
   if (opts.dataAddresses == RuleOptions::DataMasks::Narrow &&
-      ((!narrow && !r.dataDigest && !scatter) || r.dataElementOffset))
+      ((!narrow && !r.dataDigest && !scatter && !segment) ||
+       r.dataElementOffset))
     return std::nullopt;
   // Data that only shifts runs of lanes, coalesced where they agree on it
   // (`out[offset[bucket] + lane]`): a partitioned scatter, whose lanes
@@ -218,6 +222,12 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
                  "string or record, let the lanes of a warp read one "
                  "together (or store the records interleaved); where they "
                  "look up a small table, keep it in shared memory"});
+  else if (segment)
+    out.notes.push_back(
+        {-1, "each lane walks a segment of its own (a row or a record per "
+             "thread), so consecutive lanes are a segment apart: let the "
+             "lanes of a warp walk one segment together, reading "
+             "consecutive elements (a warp per row)"});
   else if (r.dataDigest)
     out.notes.push_back(
         {-1, "the index is a field of the data's bits (a byte, a digit, a "

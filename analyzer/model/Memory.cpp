@@ -603,6 +603,43 @@ static bool takesDataBits(const LaneExpr &offset, const Context &ctx) {
   return found;
 }
 
+// Is one of `atoms` a lane's segment start: read by lane l at element l of
+// an array (consecutive lanes, consecutive elements), whose next element
+// the kernel reads too, at the same lane (`start[i]` and `start[i + 1]`,
+// the bounds of row i of a CSR matrix or of thread i's record)?
+static bool startsOwnSegment(const std::vector<int> &atoms, const Context &ctx,
+                             const Shape &shape) {
+  Env env = representativeEnv(ctx);
+  for (int a : atoms) {
+    const Atom &x = ctx.atoms[a];
+    if (!x.loadAddress || !x.loadBase || x.dataBits < 8)
+      continue;
+    const int64_t bytes = x.dataBits / 8;
+    WarpEval e(ctx, shape, env, 0);
+    LaneMask on = e.present();
+    const Lanes from = e.value(x.loadAddress);
+    bool consecutive = !e.undefined && on;
+    for (int l = 1; l < WarpSize && consecutive; ++l)
+      if ((on >> l) & 1)
+        consecutive = from[l] - from[l - 1] == bytes;
+    if (!consecutive)
+      continue;
+    for (const Atom &y : ctx.atoms) {
+      if (&y == &x || y.loadBase != x.loadBase || !y.loadAddress ||
+          y.dataBits != x.dataBits)
+        continue;
+      const Lanes to = e.value(y.loadAddress);
+      bool next = !e.undefined;
+      for (int l = 0; l < WarpSize && next; ++l)
+        if ((on >> l) & 1)
+          next = to[l] - from[l] == bytes;
+      if (next)
+        return true;
+    }
+  }
+  return false;
+}
+
 std::optional<AccessResult> analyzeDataAddress(const Access &acc,
                                                const Context &ctx,
                                                const Shape &shape,
@@ -693,6 +730,7 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
     r.dataElementOffset = fine && varying;
   }
   r.dataDigest = takesDataBits(acc.offset, ctx);
+  r.dataSegment = startsOwnSegment(r.dataAtoms, ctx, shape);
   r.dataFromFloat = std::all_of(r.dataAtoms.begin(), r.dataAtoms.end(),
                                 [&](int a) { return ctx.atoms[a].fromFloat; });
   r.randomActual = random.actual / random.requests;

@@ -150,6 +150,11 @@ struct AccessResult {
   /// in floating point (`field[(int)(x / dx)]`, a particle's cell), which
   /// neighbouring lanes share more often than not.
   bool dataFromFloat = false;
+  /// With dataEstimated: the address starts from a per-lane offset that
+  /// lane i reads at element i of an array whose element i + 1 the kernel
+  /// also reads (`p + start[i]` with `start[i + 1]` its end, a CSR row or
+  /// a record per thread): each lane walks a segment of its own.
+  bool dataSegment = false;
 };
 
 /// An access whose address depends on data, into an object of `extent`
