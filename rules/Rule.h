@@ -200,7 +200,7 @@ struct RuleOptions {
   /// elements fit one or two sectors only where the lanes' data lies within
   /// 32 or 64 bytes, which data seldom does (per-thread strings, byte
   /// tables: 115 of 118 such lines of the real-code suite measure at least
-  /// 1.5x; fields of bits 34 of 35, atomics 17 of 17, segments 13 of 13).
+  /// 1.5x; fields of bits 34 of 35, atomics 17 of 17, segments 19 of 19).
   /// For other wider elements the estimate is right about as often as not
   /// (a mesh's connectivity is mostly local, a sparse matrix's columns are
   /// not; docs/model.md).

@@ -606,9 +606,23 @@ static bool takesDataBits(const LaneExpr &offset, const Context &ctx) {
 // Is one of `atoms` a lane's segment start: read by lane l at element l of
 // an array (consecutive lanes, consecutive elements), whose next element
 // the kernel reads too, at the same lane (`start[i]` and `start[i + 1]`,
-// the bounds of row i of a CSR matrix or of thread i's record)?
-static bool startsOwnSegment(const std::vector<int> &atoms, const Context &ctx,
-                             const Shape &shape) {
+// the bounds of row i of a CSR matrix or of thread i's record)? So is a
+// value read from such a segment (`x[col[k]]` for k in the lane's row):
+// lanes a segment apart read unrelated entries of an index array, however
+// close its neighbouring entries are.
+static bool startsOwnSegment(const std::vector<int> &direct,
+                             const Context &ctx, const Shape &shape) {
+  std::vector<int> atoms = direct;
+  for (size_t i = 0; i < atoms.size() && atoms.size() < 64; ++i) {
+    const LaneExpr &from = ctx.atoms[atoms[i]].loadAddress;
+    if (from)
+      visitWithLoops(from, ctx, [&](const Node &n) {
+        if (n.op == Op::Data && ctx.atoms[n.value].kind == AtomKind::Data &&
+            std::find(atoms.begin(), atoms.end(), int(n.value)) == atoms.end())
+          atoms.push_back(int(n.value));
+        return true;
+      });
+  }
   Env env = representativeEnv(ctx);
   for (int a : atoms) {
     const Atom &x = ctx.atoms[a];

@@ -6,12 +6,14 @@ source "$(dirname "$0")/lib.bash"
 fx=$TESTDIR/fixtures/uncoalesced-global-access/data-addresses.cu
 
 # By default only the segment spmv's lanes each walk (`val[n]` from
-# `rowp[i]` to `rowp[i + 1]`) is a warning.
+# `rowp[i]` to `rowp[i + 1]`) and the gather through it (`x[col[n]]`) are
+# warnings.
 run default --fail-on=remark "$fx"
 expect_rc default 1
 expect_in default out "warning: global load depends on data: if 'rowp[i]' and 'rowp[i + 1]' differ at random between lanes"
 expect_not_in default out "if 'label"
-expect_in default err "1 warning in 1 file"
+expect_in default out "warning: global load depends on data: if 'col[n]' differs at random between lanes"
+expect_in default err "2 warnings in 1 file"
 
 bytes=$TESTDIR/fixtures/uncoalesced-global-access/data-bytes.cu
 run narrow --fail-on-warnings "$bytes"
@@ -32,7 +34,7 @@ expect_rc narrow_named 1
 
 run json --format=json "$fx"
 expect_rc json 0
-json json "[x['kernel'] for x in d['diagnostics']] == ['spmv']"
+json json "[x['kernel'] for x in d['diagnostics']] == ['spmv', 'spmv']"
 # The gather's estimate: scattered at random, one element where lanes agree.
 json json "[a['data_estimate']['random']['sectors_per_request'] > 20 and a['data_estimate']['agree']['sectors_per_request'] == 1 for a in d['accesses'] if a['expr'] == 'x[col[n]]'] == [True]"
 json json "[a['data_estimate']['data'] for a in d['accesses'] if a['expr'] == 'x[col[n]]'] == [['col[n]']]"
