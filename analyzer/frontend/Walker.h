@@ -376,6 +376,10 @@ private:
   static Space spaceOf(const VarDecl *v);
   bool pointsIntoSharedArrays(const VarDecl *v);
   std::map<const VarDecl *, bool> SharedPointerVars;
+  /// A thread's own array initialized from a list and only ever read by
+  /// subscript (`int64_t offsets[] = {i, i, 0};`): its elements' values.
+  std::map<const VarDecl *, std::vector<Val>> ReadOnlyArrays;
+  static bool onlyReadBySubscript(const VarDecl *v);
   Val dataPointer(const std::string &name, const std::string &why);
 
   int64_t bytesOf(QualType t);

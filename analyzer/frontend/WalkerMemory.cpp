@@ -293,8 +293,18 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
     return recordOf(lv);
   if (auto a = lvalue(lv)) {
     record(lv, *a, false);
-    if (a->ptr.space == Space::Local)
+    if (a->ptr.space == Space::Local) {
+      // An element of a read-only array at a constant index: its value.
+      auto *v = dyn_cast_or_null<VarDecl>(a->ptr.base);
+      auto known = v ? ReadOnlyArrays.find(v) : ReadOnlyArrays.end();
+      int64_t at = 0, size = 0;
+      if (known != ReadOnlyArrays.end() && constValue(a->ptr.v, at) &&
+          (size = bytesOf(lv->getType())) > 0 && at % size == 0 &&
+          at / size >= 0 && size_t(at / size) < known->second.size() &&
+          known->second[size_t(at / size)].kind == Val::Int)
+        return known->second[size_t(at / size)];
       return opaque(whole, true); // each thread's own element
+    }
     if (lv->getType()->isPointerType())
       return loadedPointer(lv, a->ptr);
     // Every lane loading from one address gets one value; where the address
@@ -326,6 +336,50 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
   if (LaneExpr b = builtin(lv->IgnoreParens()))
     return intVal(withOrigin(b, origin(lv)));
   return opaque(whole, true);
+}
+
+// Is every use of the local array `v` in its function a read of one element
+// by subscript (`a[k]` as a value, never assigned, incremented, its address
+// taken or the array passed on)?
+bool Walker::onlyReadBySubscript(const VarDecl *v) {
+  auto *fd = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
+  if (!fd || !fd->hasBody())
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    int refs = 0, reads = 0;
+    bool written = false;
+    bool isElement(const Expr *e) const {
+      auto *s = dyn_cast<ArraySubscriptExpr>(e->IgnoreParens());
+      if (!s)
+        return false;
+      auto *d = dyn_cast<DeclRefExpr>(s->getBase()->IgnoreParenImpCasts());
+      return d && d->getDecl() == V;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *d) {
+      refs += d->getDecl() == V;
+      return true;
+    }
+    bool VisitImplicitCastExpr(ImplicitCastExpr *c) {
+      if (c->getCastKind() == CK_LValueToRValue && isElement(c->getSubExpr()))
+        ++reads;
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      written |= b->isAssignmentOp() && isElement(b->getLHS());
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *u) {
+      written |= (u->isIncrementDecrementOp() ||
+                  u->getOpcode() == UO_AddrOf) &&
+                 isElement(u->getSubExpr());
+      return true;
+    }
+  } f;
+  f.V = v;
+  f.TraverseStmt(fd->getBody());
+  // Every mention of the array is the base of an element read as a value.
+  return !f.written && f.refs == f.reads;
 }
 
 // Does every assignment to a `__shared__` pointer variable point it at the

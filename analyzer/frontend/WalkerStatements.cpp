@@ -286,6 +286,20 @@ void Walker::declare(const VarDecl *v) {
     return;
   }
   if (v->getType()->isArrayType()) {
+    auto *list = dyn_cast<InitListExpr>(init->IgnoreParenImpCasts());
+    auto *arr = AC.getAsConstantArrayType(v->getType());
+    if (list && arr && arr->getElementType()->isIntegralOrEnumerationType() &&
+        list->getNumInits() <= arr->getSize().getZExtValue() &&
+        arr->getSize().getZExtValue() <= 64 && onlyReadBySubscript(v)) {
+      std::vector<Val> elems;
+      for (const Expr *e : list->inits())
+        elems.push_back(rvalue(e));
+      // Elements the list leaves out are zero.
+      elems.resize(arr->getSize().getZExtValue(), intVal(cst(0)));
+      ReadOnlyArrays[v] = std::move(elems);
+      return;
+    }
+    ReadOnlyArrays.erase(v);
     rvalue(init);
     return;
   }
