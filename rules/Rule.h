@@ -196,14 +196,14 @@ struct RuleOptions {
   /// Narrow, the default: a warning for global elements of 1 or 2 bytes,
   /// for any element picked by a field of data's bits (`table[w & 0xff]`,
   /// AccessResult::dataDigest), for global atomics by key, and for a
-  /// segment per lane (AccessResult::dataSegment). A warp's 32 such
-  /// elements fit one or two sectors only where the lanes' data lies within
-  /// 32 or 64 bytes, which data seldom does (per-thread strings, byte
-  /// tables: 115 of 118 such lines of the real-code suite measure at least
-  /// 1.5x; fields of bits 34 of 35, atomics 17 of 17, segments 19 of 19).
-  /// For other wider elements the estimate is right about as often as not
-  /// (a mesh's connectivity is mostly local, a sparse matrix's columns are
-  /// not; docs/model.md).
+  /// segment or a record per lane (AccessResult::dataSegment, dataRecord).
+  /// A warp's 32 such elements fit one or two sectors only where the lanes'
+  /// data lies within 32 or 64 bytes, which data seldom does (per-thread
+  /// strings, byte tables: 115 of 118 such lines of the real-code suite
+  /// measure at least 1.5x; fields of bits 34 of 35, atomics 17 of 17,
+  /// segments 19 of 19, records 11 of 11). For other wider elements the
+  /// estimate is right about as often as not (a mesh's connectivity is
+  /// mostly local, a sparse matrix's columns are not; docs/model.md).
   DataMasks dataAddresses = DataMasks::Narrow;
 };
 

@@ -135,7 +135,7 @@ static cl::opt<std::string> DataAddresses(
              "(x[col[i]]): report their figure with the data drawn at random "
              "as a 'warning' for global elements of 1 or 2 bytes, for "
              "addresses that take a field of data's bits (table[w & 0xff]) "
-             "and for global atomics by key or a segment per lane "
+             "and for global atomics by key or a segment or record per lane "
              "('narrow', the default: such a warp fits one or two sectors "
              "only where the lanes' data is that close), as a 'remark' or a "
              "'warning' for every element, or not at all ('off'; on real code "

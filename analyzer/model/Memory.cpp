@@ -603,6 +603,46 @@ static bool takesDataBits(const LaneExpr &offset, const Context &ctx) {
   return found;
 }
 
+// Does the address scale data read from memory by a size it cannot see
+// (`table[key * width + j]`, a record of `width` elements picked per lane
+// by a key)? Lanes with different keys are then at least a realistic size
+// apart.
+static bool picksDataRecords(const LaneExpr &offset, const Context &ctx) {
+  bool found = false;
+  auto sized = [&](const LaneExpr &e) {
+    bool size = false;
+    visitWithLoops(e, ctx, [&](const Node &n) {
+      if (n.op == Op::Unknown && ctx.atoms[n.value].kind != AtomKind::Data &&
+          ctx.atoms[n.value].role == AtomRole::Size)
+        size = true;
+      return !size;
+    });
+    return size;
+  };
+  // A key as read from memory: a loaded value, nothing computed in
+  // floating point on the way.
+  auto key = [&](const LaneExpr &e) {
+    bool loaded = false, computed = false;
+    visitWithLoops(e, ctx, [&](const Node &n) {
+      if (n.op == Op::Data && ctx.atoms[n.value].kind == AtomKind::Data) {
+        const Atom &a = ctx.atoms[n.value];
+        loaded |= a.loadAddress && !a.pointer;
+        computed |= a.fromFloat || !a.loadAddress;
+      }
+      return !computed;
+    });
+    return loaded && !computed;
+  };
+  visitWithLoops(offset, ctx, [&](const Node &n) {
+    if (found)
+      return false;
+    if (n.op == Op::Mul && n.a && n.b)
+      found = (key(n.a) && sized(n.b)) || (key(n.b) && sized(n.a));
+    return !found;
+  });
+  return found;
+}
+
 // Is one of `atoms` a lane's segment start: read by lane l at element l of
 // an array (consecutive lanes, consecutive elements), whose next element
 // the kernel reads too, at the same lane (`start[i]` and `start[i + 1]`,
@@ -742,6 +782,12 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
       break;
     }
     r.dataElementOffset = fine && varying;
+    // A record per lane is read at one place of each record: lanes that
+    // agree on the key read one address. Where the lanes also run along
+    // the record (`table[label * width + x]`, a row picked per pixel by
+    // its label), lanes that agree are coalesced, and neighbouring keys
+    // agree as often as not.
+    r.dataRecord = !varying && picksDataRecords(acc.offset, ctx);
   }
   r.dataDigest = takesDataBits(acc.offset, ctx);
   r.dataSegment = startsOwnSegment(r.dataAtoms, ctx, shape);

@@ -155,6 +155,10 @@ struct AccessResult {
   /// also reads (`p + start[i]` with `start[i + 1]` its end, a CSR row or
   /// a record per thread): each lane walks a segment of its own.
   bool dataSegment = false;
+  /// With dataEstimated: data read from memory scaled by a size the model
+  /// cannot see (`table[key * width + j]`), and lanes that agree on it read
+  /// one address: a record picked per lane.
+  bool dataRecord = false;
 };
 
 /// An access whose address depends on data, into an object of `extent`
