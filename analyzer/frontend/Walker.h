@@ -379,6 +379,14 @@ private:
   /// A thread's own array initialized from a list and only ever read by
   /// subscript (`int64_t offsets[] = {i, i, 0};`): its elements' values.
   std::map<const VarDecl *, std::vector<Val>> ReadOnlyArrays;
+  /// The value each load of a known allocation read, by allocation,
+  /// address (without source origins) and type, until anything may write
+  /// memory (a store, an atomic, a call warplint does not walk) or a loop
+  /// begins or ends: a second load of one element reads the same value, as
+  /// the one load nvcc keeps for both does (`e[p[i]] - e[p[i + 1]]` and
+  /// `e[p[i]] + e[p[i + 1]]` on the next line).
+  std::map<std::tuple<uint64_t, const Node *, const void *>, Val> LoadedValues;
+  OriginFreeMemo LoadedMemo;
   static bool onlyReadBySubscript(const VarDecl *v);
   Val dataPointer(const std::string &name, const std::string &why);
 

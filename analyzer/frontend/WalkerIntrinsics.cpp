@@ -38,6 +38,8 @@ void Walker::recordIntrinsic(const Expr *at, const Val &ptr, int bytes,
                              const std::string &intrinsic) {
   auto alternatives = std::move(NextAlternatives);
   NextAlternatives.clear();
+  if (store)
+    LoadedValues.clear();
   if (NoRecord)
     return;
   if (!ptr.isPtr()) {
@@ -73,6 +75,8 @@ void Walker::recordCopy(const Expr *srcAt, const Expr *dstAt, const Val &src,
 void Walker::recordUnknown(const Expr *at, Space space, bool store,
                            const std::string &intrinsic,
                            const std::string &why) {
+  if (store)
+    LoadedValues.clear();
   if (NoRecord || space == Space::Local)
     return;
   if (AccessSite *s = intrinsicSite(at, space, store, intrinsic)) {

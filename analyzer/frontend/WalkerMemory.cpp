@@ -157,6 +157,8 @@ std::optional<Addr> Walker::lvalue(const Expr *e) {
 }
 
 void Walker::record(const Expr *e, const Addr &a, bool store, bool atomic) {
+  if (store || atomic)
+    LoadedValues.clear();
   if (NoRecord || a.ptr.space == Space::Local || a.elementBytes <= 0)
     return;
   if (M.accesses.size() >= MaxAccesses) {
@@ -307,21 +309,32 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
     }
     if (lv->getType()->isPointerType())
       return loadedPointer(lv, a->ptr);
+    // A stable id of the allocation (the same from run to run, unlike the
+    // declaration's address): its name, FNV-1a.
+    uint64_t base = 0;
+    if (a->ptr.base) {
+      uint64_t h = 1469598103934665603ull;
+      for (char ch : a->ptr.base->getQualifiedNameAsString())
+        h = (h ^ uint64_t((unsigned char)ch)) * 1099511628211ull;
+      base = h | 1;
+    }
+    std::optional<std::tuple<uint64_t, const Node *, const void *>> key;
+    if (base && a->ptr.v && !lv->getType().isVolatileQualified())
+      key.emplace(base, withoutOrigins(a->ptr.v, LoadedMemo).get(),
+                  whole->getType().getCanonicalType().getAsOpaquePtr());
+    if (key)
+      if (auto seen = LoadedValues.find(*key); seen != LoadedValues.end())
+        return seen->second;
     // Every lane loading from one address gets one value; where the address
     // varies in the source, the shapes may still make it one per warp
     // (markWarpUniformData()).
     Val v = opaque(whole, varying(a->ptr));
+    if (key)
+      LoadedValues[*key] = v;
     if (v.v && v.v->op == Op::Data) {
       Atom &at = M.ctx.atoms[v.v->value];
       at.loadAddress = a->ptr.v;
-      // A stable id (the same from run to run, unlike the declaration's
-      // address): its name, FNV-1a.
-      if (a->ptr.base) {
-        uint64_t h = 1469598103934665603ull;
-        for (char ch : a->ptr.base->getQualifiedNameAsString())
-          h = (h ^ uint64_t((unsigned char)ch)) * 1099511628211ull;
-        at.loadBase = h | 1;
-      }
+      at.loadBase = base;
       QualType t = whole->getType();
       if (t->isIntegralOrEnumerationType() && !t->isDependentType()) {
         at.dataBits = int(AC.getTypeSize(t));
@@ -546,6 +559,10 @@ static int tileCollective(const CallExpr *c, const FunctionDecl *fd,
 
 Val Walker::call(const CallExpr *c) {
   const FunctionDecl *fd = c->getDirectCallee();
+  // A function warplint does not walk may write memory (a barrier makes
+  // other threads' stores visible).
+  if (!fd || !fd->hasBody())
+    LoadedValues.clear();
   StringRef name = fd && fd->getIdentifier() ? fd->getName() : "";
   // A tile's rank: its thread's lane within the tile, and the tile's index
   // among the block's tiles (tiles are consecutive lanes of a warp); its

@@ -1034,6 +1034,12 @@ static bool straightLine(const Stmt *s, const ASTContext &ac, int depth = 0) {
 
 void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
           bool testAfterBody) {
+  // A later iteration may read what this one stores.
+  LoadedValues.clear();
+  struct ClearAfter {
+    Walker &W;
+    ~ClearAfter() { W.LoadedValues.clear(); }
+  } clearAfter{*this};
   const int before = LoopBefore;
   bool unrollable = !NoUnrollNext;
   NoUnrollNext = false;
