@@ -171,9 +171,10 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
   // Each lane walking a segment of its own (`p[start[i] + k]` up to
   // `start[i + 1]`): lanes a segment apart.
   const bool segment = !shared && (r.dataSegment || r.dataRecord);
-  // By default only those and fields of data's bits (`table[w & 0xff]`),
-  // whose estimate the GPU bears out (RuleOptions::dataAddresses), and not
-  // where the data only shifts runs of lanes: those cost what one unaligned run costs, not what the random
+  // By default only those, fields of data's bits (`table[w & 0xff]`),
+  // scatters and segments, whose estimate the GPU bears out
+  // (RuleOptions::dataAddresses), and not where the data only shifts runs
+  // of lanes: those cost what one unaligned run costs, not what the random
   // figure says.
   if (opts.dataAddresses == RuleOptions::DataMasks::Narrow &&
       ((!narrow && !r.dataDigest && !scatter && !segment) ||

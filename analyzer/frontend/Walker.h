@@ -387,7 +387,10 @@ private:
   /// `e[p[i]] + e[p[i + 1]]` on the next line).
   std::map<std::tuple<uint64_t, const Node *, const void *>, Val> LoadedValues;
   OriginFreeMemo LoadedMemo;
-  static bool onlyReadBySubscript(const VarDecl *v);
+  /// Read once per array and kernel (a function inlined at every call
+  /// declares its arrays again).
+  bool onlyReadBySubscript(const VarDecl *v);
+  std::map<const VarDecl *, bool> ReadOnlyChecked;
   Val dataPointer(const std::string &name, const std::string &why);
 
   int64_t bytesOf(QualType t);

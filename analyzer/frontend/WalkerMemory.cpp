@@ -355,9 +355,12 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
 // by subscript (`a[k]` as a value, never assigned, incremented, its address
 // taken or the array passed on)?
 bool Walker::onlyReadBySubscript(const VarDecl *v) {
+  auto known = ReadOnlyChecked.find(v);
+  if (known != ReadOnlyChecked.end())
+    return known->second;
   auto *fd = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
   if (!fd || !fd->hasBody())
-    return false;
+    return ReadOnlyChecked[v] = false;
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *V;
     int refs = 0, reads = 0;
@@ -392,7 +395,7 @@ bool Walker::onlyReadBySubscript(const VarDecl *v) {
   f.V = v;
   f.TraverseStmt(fd->getBody());
   // Every mention of the array is the base of an element read as a value.
-  return !f.written && f.refs == f.reads;
+  return ReadOnlyChecked[v] = !f.written && f.refs == f.reads;
 }
 
 // Does every assignment to a `__shared__` pointer variable point it at the

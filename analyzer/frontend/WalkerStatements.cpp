@@ -7,6 +7,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/ScopeExit.h"
 
 #include <unordered_map>
 
@@ -1036,10 +1037,7 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
           bool testAfterBody) {
   // A later iteration may read what this one stores.
   LoadedValues.clear();
-  struct ClearAfter {
-    Walker &W;
-    ~ClearAfter() { W.LoadedValues.clear(); }
-  } clearAfter{*this};
+  auto clearAfter = llvm::make_scope_exit([&] { LoadedValues.clear(); });
   const int before = LoopBefore;
   bool unrollable = !NoUnrollNext;
   NoUnrollNext = false;
