@@ -229,6 +229,13 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
         if (a.role == AtomRole::Size || (a.role == AtomRole::Log2Size && !log2))
           a.role = log2 ? AtomRole::Log2Size : AtomRole::Shift;
       }
+      // Data shifted right by a constant: its high bits are read.
+      if (int64_t k = 0; n.op == Op::Shr && constValue(n.b, k) && k > 0)
+        visitNodes(n.a, [&](const Node &d) {
+          if (d.op == Op::Data && size_t(d.value) < ctx.atoms.size())
+            ctx.atoms[size_t(d.value)].wholeBits = true;
+          return true;
+        });
       // `hi - lo` of two unknowns: `lo` is where a range starts.
       if (n.op == Op::Sub && n.a && n.a->op == Op::Unknown && n.b &&
           n.b->op == Op::Unknown && n.a->value != n.b->value &&
@@ -501,8 +508,11 @@ Lanes WarpEval::drawData(int atom) {
   // Values an index plausibly takes: 0..1023, as many as the
   // representative size of an unknown (docs/model.md: an index below the
   // sizes it is compared with), or its type's range when that is narrower.
+  // A value whose high bits an expression reads (`(w >> 8) & 0xff`) takes
+  // its type's whole range.
   const bool narrow = at.dataBits > 0 && at.dataBits < 10;
-  const int bits = narrow ? at.dataBits : 10;
+  const bool whole = at.wholeBits && at.dataBits >= 10;
+  const int bits = narrow ? at.dataBits : whole ? std::min(at.dataBits, 62) : 10;
   const bool sign = narrow && at.dataSigned;
   const uint64_t span = uint64_t(1) << bits;
   auto draw = [&](uint64_t key) {

@@ -93,6 +93,10 @@ struct Atom {
   /// For a Data atom: computed in floating point (a coordinate truncated
   /// to an integer), not read from memory as bits.
   bool fromFloat = false;
+  /// For a Data atom an expression shifts right by a constant (`(w >> 8) &
+  /// 0xff`, `key >> 20`): its high bits matter, so random draws take its
+  /// type's whole range rather than an index's 0..1023.
+  bool wholeBits = false;
   /// A pointer read per lane, or one the model cannot follow: no value
   /// drawn for it says anything about where it points (Env::dataSeed).
   bool pointer = false;

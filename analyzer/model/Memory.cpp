@@ -594,8 +594,8 @@ static bool takesDataBits(const LaneExpr &offset, const Context &ctx) {
       const LaneExpr &c = side ? n.a : n.b, &x = side ? n.b : n.a;
       if (!c || c->op != Op::Const || c->value < 3 || (modulus && side))
         continue;
-      if (mask && (c->value & (c->value + 1)) != 0)
-        continue; // not a run of low bits
+      if (mask && ((c->value & (c->value + 1)) != 0 || c->value > 0xffff))
+        continue; // not a run of up to 16 low bits (a wider one unpacks)
       found = holdsDataBits(x, ctx);
     }
     return !found;
