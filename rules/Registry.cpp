@@ -150,6 +150,37 @@ static std::string quoted(const std::vector<int> &atoms, const Context &ctx) {
   return out;
 }
 
+// Single bytes or halves in global memory, each lane at its own place: a
+// string per thread, or a byte table indexed by data.
+static bool narrowData(const AccessFacts &f) {
+  return f.space != Space::Shared && f.access.elementBytes <= 2;
+}
+
+bool expectsRandomData(const AccessFacts &f, const RuleOptions &opts) {
+  const AccessResult &r = f.result;
+  // Data that only shifts runs of lanes (`out[offset[bucket] + lane]`)
+  // costs what one unaligned run costs, not what the random figure says.
+  if (!r.dataEstimated || r.dataElementOffset)
+    return false;
+  if (opts.dataAddresses == RuleOptions::DataMasks::Warning ||
+      opts.dataAddresses == RuleOptions::DataMasks::Remark)
+    return true;
+  const bool shared = f.space == Space::Shared;
+  // A global atomic at an address built from data read as bits: a
+  // scatter-add or a histogram by key, whose lanes land where their keys
+  // send them (a particle's cell computed in floating point is shared by
+  // its neighbours more often than not).
+  // The read before a compare-and-swap loop lands where the atomic does.
+  const bool scatter =
+      !shared && (f.atomic || f.atAtomicAddress) && !r.dataFromFloat;
+  // Each lane walking a segment of its own (`p[start[i] + k]` up to
+  // `start[i + 1]`), or a record picked by a key: lanes a segment apart.
+  const bool segment = !shared && (r.dataSegment || r.dataRecord);
+  // Those, and fields of data's bits (`table[w & 0xff]`), are the kinds
+  // whose estimate the GPU bears out (RuleOptions::dataAddresses).
+  return narrowData(f) || r.dataDigest || scatter || segment;
+}
+
 std::optional<Finding> dataAddressFinding(const AccessFacts &f,
                                           const RuleOptions &opts,
                                           double threshold, const char *unit) {
@@ -160,25 +191,9 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
   if (r.randomActual < threshold * r.randomIdeal - 1e-9)
     return std::nullopt;
   const bool shared = std::string(unit) == "wavefront";
-  // Single bytes or halves in global memory, each lane at its own place: a
-  // string per thread, or a byte table indexed by data.
-  const bool narrow = !shared && f.access.elementBytes <= 2;
-  // A global atomic at an address built from data read as bits: a
-  // scatter-add or a histogram by key, whose lanes land where their keys
-  // send them (a particle's cell computed in floating point is shared by
-  // its neighbours more often than not).
-  const bool scatter = !shared && f.atomic && !r.dataFromFloat;
-  // Each lane walking a segment of its own (`p[start[i] + k]` up to
-  // `start[i + 1]`): lanes a segment apart.
-  const bool segment = !shared && (r.dataSegment || r.dataRecord);
-  // By default only those, fields of data's bits (`table[w & 0xff]`),
-  // scatters and segments, whose estimate the GPU bears out
-  // (RuleOptions::dataAddresses), and not where the data only shifts runs
-  // of lanes: those cost what one unaligned run costs, not what the random
-  // figure says.
+  // By default only the kinds whose estimate the GPU bears out.
   if (opts.dataAddresses == RuleOptions::DataMasks::Narrow &&
-      ((!narrow && !r.dataDigest && !scatter && !segment) ||
-       r.dataElementOffset))
+      !expectsRandomData(f, opts))
     return std::nullopt;
   // Data that only shifts runs of lanes, coalesced where they agree on it
   // (`out[offset[bucket] + lane]`): a partitioned scatter, whose lanes
@@ -186,6 +201,8 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
   if (!shared && r.dataElementOffset &&
       r.agreeActual < threshold * r.agreeIdeal - 1e-9)
     return std::nullopt;
+  const bool narrow = narrowData(f);
+  const bool segment = !shared && (r.dataSegment || r.dataRecord);
   auto about = formatEstimate;
   auto units = [&](double v) {
     std::string n = about(v);
@@ -229,6 +246,11 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
              "thread), so consecutive lanes are a segment apart: let the "
              "lanes of a warp walk one segment together, reading "
              "consecutive elements (a warp per row)"});
+  else if (f.atAtomicAddress)
+    out.notes.push_back(
+        {-1, "an atomic of this kernel updates the same element (a "
+             "compare-and-swap loop): the read lands where the keys send "
+             "the atomic"});
   else if (r.dataDigest)
     out.notes.push_back(
         {-1, "the index is a field of the data's bits (a byte, a digit, a "

@@ -64,6 +64,9 @@ struct AccessFacts {
   /// words. A rule offers the first that it verifies.
   const std::vector<std::pair<LaneExpr, std::string>> *alternatives = nullptr;
   bool atomic = false; // an atomic read-modify-write
+  /// A plain access at the address of an atomic of the same kernel (the
+  /// read before a compare-and-swap loop).
+  bool atAtomicAddress = false;
   /// Where a launch site's shape rests on a command-line default: "block
   /// shape 256x1x1 from the launch at main.cu:40 (with the default of
   /// option -t (main.cu:22))"; empty otherwise.
@@ -220,6 +223,14 @@ bool qualifyDataMask(Finding &f, const AccessResult &r,
 std::optional<Finding> dataAddressFinding(const AccessFacts &f,
                                           const RuleOptions &opts,
                                           double threshold, const char *unit);
+
+/// For an access whose address depends on data: whether warplint takes
+/// its random-data figure (the kinds of data address whose estimate the GPU
+/// bears out, or every kind under --data-addresses=warning or remark)
+/// rather than its figure with neighbouring lanes agreeing on the data (a
+/// mesh's connectivity, sorted or consecutive indices). The figure taken
+/// is the line's figure in the report, stated as an assumption.
+bool expectsRandomData(const AccessFacts &f, const RuleOptions &opts);
 
 using AccessCheck = std::optional<Finding> (*)(const AccessFacts &,
                                                const RuleOptions &);

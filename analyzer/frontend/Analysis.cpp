@@ -691,13 +691,6 @@ private:
                                      m.ctx, shape);
       ar.sameAddressLanes = sameAddressLanes(req.addr, req.active);
     }
-    Rep->accesses.push_back(ar);
-
-    if (Opts.remarks)
-      remark(loc, ar, r, choice.assumed);
-    if (explaining(ar.pos))
-      explain(m, site, ar, r, choice);
-
     AccessFacts facts{site.access, r, m.ctx, shape, choice.assumed,
                       site.space, site.store, site.structMember,
                       site.elementStride, array ? &*array : nullptr,
@@ -705,6 +698,22 @@ private:
                       site.alternatives.empty() ? nullptr : &site.alternatives,
                       site.atomic};
     facts.shapeFrom = shapeFrom;
+    if (r.dataEstimated && !site.atomic)
+      for (const AccessSite &s : m.accesses)
+        if (s.atomic && s.base == site.base &&
+            s.access.offset == site.access.offset) {
+          facts.atAtomicAddress = true;
+          break;
+        }
+    if (ar.dataEstimate)
+      ar.dataEstimate->expectsRandom = expectsRandomData(facts, Opts.rules);
+    Rep->accesses.push_back(ar);
+
+    if (Opts.remarks)
+      remark(loc, ar, r, choice.assumed);
+    if (explaining(ar.pos))
+      explain(m, site, ar, r, choice);
+
     // Inline PTX is reported where its statement ends (its operand is
     // elsewhere): that place is the finding's whole range.
     SourceRange siteRange = !site.intrinsic.empty() && site.reportAt.isValid()
@@ -948,6 +957,12 @@ private:
                unit + (about(r.randomActual) == "1" ? "" : "s") +
                " per request (ideal " + about(r.randomIdeal) + "), " +
                about(r.agreeActual) + " where the lanes of a warp agree on it";
+        if (ar.dataEstimate)
+          msg += ar.dataEstimate->expectsRandom
+                     ? "; the figure taken is the random one (a kind of data "
+                       "address whose lanes land apart)"
+                     : "; the figure taken is the one where they agree "
+                       "(assumed: neighbouring lanes' data close together)";
       }
     } else if (r.tableBytes) {
       std::string unit = ar.space == "global" ? " sector" : " wavefront";

@@ -112,7 +112,8 @@ Object jsonObject(const Report &r) {
           {"agree", Object{{unit + "_per_request", d.agreeCost},
                            {"ideal_" + unit + "_per_request", d.agreeIdeal}}},
           {"data", strings(d.data)},
-          {"element_offset", d.elementOffset}};
+          {"element_offset", d.elementOffset},
+          {"expected", d.expectsRandom ? "random" : "agree"}};
     }
     accesses.push_back(std::move(o));
   }

@@ -105,6 +105,9 @@ struct AccessRecord {
     std::vector<std::string> data;
     /// The data only shifts lanes that agree on it by element offsets.
     bool elementOffset = false;
+    /// The figure warplint takes for the access: the random one (true) or
+    /// the one with the lanes agreeing (rules' expectsRandomData).
+    bool expectsRandom = false;
   };
   std::optional<DataEstimate> dataEstimate;
 };

@@ -391,6 +391,7 @@ struct Reader {
         d.agreeIdeal = num(agr, "ideal_" + unit + "_per_request");
         d.data = strings(e, "data");
         d.elementOffset = boolean(e, "element_offset");
+        d.expectsRandom = str(e, "expected") == "random";
         a.dataEstimate = std::move(d);
       }
       r.accesses.push_back(a);

@@ -595,13 +595,16 @@ def predicted_excess(accesses, space, how='ratio'):
 
 
 def estimated_excess(accesses, space):
-    """The figure a warned data-dependent line's diagnostic states: its
-    accesses' random-data estimate (JSON data_estimate.random), as one
-    ratio. None when no access on the line has one."""
+    """The figure warplint takes for a line whose addresses depend on data:
+    each access's estimate of the kind it expects (JSON data_estimate.
+    expected: the random draw for the kinds it warns on by default, the
+    lanes agreeing otherwise), as one ratio. None when no access on the
+    line has one."""
     spec = SPACES[space]
+    ests = [a.get('data_estimate') or {} for a in accesses
+            if not a.get('evaluated')]
     pairs = [(d[spec['cost']], d[spec['ideal']]) for d in
-             ((a.get('data_estimate') or {}).get('random') for a in accesses
-              if not a.get('evaluated'))
+             (e.get(e.get('expected', 'random')) for e in ests)
              if d and d.get(spec['cost']) is not None and d.get(spec['ideal'])]
     if not pairs:
         return None
@@ -794,9 +797,10 @@ def join(run, prog, progdir, how):
         pred = predicted_excess(accs, space, how)
         pred_alt = predicted_excess(accs, space, 'ratio' if how == 'mean' else 'mean')
         w = bool(warned.get(key))
-        # A line warned on an estimate (the address depends on data) has the
-        # estimate its warning states as its figure; an unwarned one has none.
-        estimate = estimated_excess(accs, space) if pred is None and w else None
+        # A line whose addresses depend on data has the estimate warplint
+        # takes for them as its figure (stated in its report), the random
+        # one where it warns.
+        estimate = estimated_excess(accs, space) if pred is None else None
         estimated = estimate is not None
         if estimated:
             pred = pred_alt = estimate
@@ -939,6 +943,8 @@ def summarize(rows, stray, runs):
             agree_rate=round(sum(1 for x in r if x['agree']) / len(r), 4) if r else 1.0,
             agree_alt=sum(1 for x in r if x['agree_alt']),
             agree_estimated=sum(1 for x in r if x['agree'] and x['estimated']),
+            agree_estimated_warned=sum(1 for x in r if x['agree'] and x['estimated']
+                                       and x['warned']),
             no_access=sum(1 for x in r if x['accesses'] == 0),
             outside_corpus=sum(1 for x in outside if x['space'] == space),
             not_evaluated=sum(1 for x in r if x['accesses'] and not x['evaluated']))
@@ -985,10 +991,11 @@ def print_table(gpu, s, how):
                   v['warned_not_executed'], v['diagnostics_not_executed'], space,
                   v['warned_never_ran']))
         print('%-7s figure within %d%%: %d of %d lines (%s) [other aggregate: %d]; '
-              '%d by a warned data estimate; %d without an access, %d not evaluated' % (
+              '%d by a data estimate (%d warned); %d without an access, %d not evaluated' % (
                   space, round(100 * TOLERANCE), v['agree'], v['lines'],
                   pct(v['agree'], v['lines']), v['agree_alt'],
-                  v['agree_estimated'], v['no_access'], v['not_evaluated']))
+                  v['agree_estimated'], v['agree_estimated_warned'], v['no_access'],
+                  v['not_evaluated']))
         if v['outside_corpus']:
             print('%-7s (%d executed lines in toolkit headers not counted)' % (
                 space, v['outside_corpus']))

@@ -40,6 +40,18 @@ json json "[a['data_estimate']['random']['sectors_per_request'] > 20 and a['data
 json json "[a['data_estimate']['data'] for a in d['accesses'] if a['expr'] == 'x[col[n]]'] == [['col[n]']]"
 json json "[a['data_estimate']['element_offset'] for a in d['accesses'] if a['expr'] == 'out[offsets[k & 15] + t]'] == [True]"
 json json "all(not a['evaluated'] for a in d['accesses'] if 'data_estimate' in a)"
+# The figure taken: the random one for the segment's gather, the one where
+# the lanes agree for a row picked by a label and for a partitioned scatter.
+json json "[a['data_estimate']['expected'] for a in d['accesses'] if a['expr'] == 'x[col[n]]'] == ['random']"
+json json "{a['data_estimate']['expected'] for a in d['accesses'] if a['expr'].startswith('table[row')} == {'agree'}"
+json json "[a['data_estimate']['expected'] for a in d['accesses'] if a['expr'] == 'out[offsets[k & 15] + t]'] == ['agree']"
+run json_all --format=json --data-addresses=warning "$fx"
+json json_all "{a['data_estimate']['expected'] for a in d['accesses'] if a['expr'].startswith('table[row')} == {'random'}"
+json json_all "[a['data_estimate']['expected'] for a in d['accesses'] if a['expr'] == 'out[offsets[k & 15] + t]'] == ['agree']"
+# --remarks says which figure is taken and on what assumption.
+run remarks --remarks "$fx"
+expect_in remarks out "the figure taken is the one where they agree (assumed: neighbouring lanes' data close together)"
+expect_in remarks out "the figure taken is the random one"
 
 run remark --data-addresses=remark --fail-on-warnings "$fx"
 expect_rc remark 0
