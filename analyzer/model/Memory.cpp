@@ -330,34 +330,41 @@ double verdictRatio(const Totals &t) {
 }
 } // namespace
 
-/// One warp of one environment.
+/// One warp of one environment, added to `t` and, where given, to `also`
+/// (the representative run's subsample, gathered as the full run goes).
 static void accumulate(const Access &acc, const LaneExpr &mask,
                        const Context &ctx, const Shape &sh, const Env &env,
                        const CostModel &cost, Totals &t, int w,
-                       LoopSequences &seq) {
-  {
-    WarpEval ev(ctx, sh, env, w, &seq);
-    LaneMask active = ev.mask(mask);
-    t.data |= ev.usedDataCondition;
-    t.guard |= ev.assumedGuard;
+                       LoopSequences &seq, Totals *also = nullptr) {
+  WarpEval ev(ctx, sh, env, w, &seq);
+  LaneMask active = ev.mask(mask);
+  Lanes addr;
+  Cost c;
+  if (active) {
+    addr = ev.value(acc.offset);
+    c = cost(addr, active, acc.elementBytes);
+  }
+  for (Totals *to : {&t, also}) {
+    if (!to)
+      continue;
+    to->data |= ev.usedDataCondition;
+    to->guard |= ev.assumedGuard;
     if (!active)
-      return;
-    Lanes addr = ev.value(acc.offset);
-    t.undefined |= ev.undefined;
-    t.unended |= ev.loopUnended;
-    Cost c = cost(addr, active, acc.elementBytes);
-    t.requests += 1;
-    t.actual += c.actual;
-    t.ideal += c.ideal;
-    t.lanes += __builtin_popcount(active);
+      continue;
+    to->undefined |= ev.undefined;
+    to->unended |= ev.loopUnended;
+    to->requests += 1;
+    to->actual += c.actual;
+    to->ideal += c.ideal;
+    to->lanes += __builtin_popcount(active);
     if (active == ev.present()) {
-      t.fullRequests += 1;
-      t.fullActual += c.actual;
-      t.fullIdeal += c.ideal;
+      to->fullRequests += 1;
+      to->fullActual += c.actual;
+      to->fullIdeal += c.ideal;
     }
     int prev = -1;
     // The most common distance is only reported for the first request.
-    const bool first = t.requests == 1;
+    const bool first = to->requests == 1;
     std::map<int64_t, int> diffs;
     for (int l = 0; l < WarpSize; ++l) {
       if (!((active >> l) & 1))
@@ -370,22 +377,22 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
         if (first)
           diffs[d]++;
         if (l - prev != 1 && gap % (l - prev) != 0)
-          t.strideConstant = false;
-        if (!t.strideSeen) {
-          t.stride = d;
-          t.strideSeen = true;
-        } else if (d != t.stride) {
-          t.strideConstant = false;
+          to->strideConstant = false;
+        if (!to->strideSeen) {
+          to->stride = d;
+          to->strideSeen = true;
+        } else if (d != to->stride) {
+          to->strideConstant = false;
         }
       }
       prev = l;
     }
     if (first && !diffs.empty())
-      t.firstCommon = std::max_element(diffs.begin(), diffs.end(),
-                                       [](const auto &x, const auto &y) {
-                                         return x.second < y.second;
-                                       })
-                          ->first;
+      to->firstCommon = std::max_element(diffs.begin(), diffs.end(),
+                                         [](const auto &x, const auto &y) {
+                                           return x.second < y.second;
+                                         })
+                            ->first;
   }
 }
 
@@ -1127,10 +1134,16 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   // reported next to the mean.
   std::vector<std::pair<double, double>> perEnv;
   size_t repShape = 0; // the shape the figures are for
-  auto run = [&](size_t s, size_t a, bool full, Totals &t) {
+  bool mirrored = false; // blocks counted from the grid's end
+  // A full run of the representative assignment also gathers, in `sub`,
+  // what the subsampled run of it would (the same warps and environments
+  // in the same order), which the comparisons then use.
+  auto run = [&](size_t s, size_t a, bool full, Totals &t,
+                 Totals *sub = nullptr) {
     Env env = assignments[a];
     const int nEnvs = enumeration.size();
-    int warpStep = full ? 1 : std::max(1, shapes[s].warps() / 8);
+    const int subWarps = std::max(1, shapes[s].warps() / 8);
+    int warpStep = full ? 1 : subWarps;
     bool track = s == repShape && a == 0 && full;
     if (track)
       perEnv.assign(size_t(nEnvs), {0, 0});
@@ -1141,8 +1154,8 @@ static AccessResult analyzeAccessUncached(const Access &acc,
       for (int e = 0; e < nEnvs && !t.unended; e += full ? 1 : 4) {
         double a0 = t.actual, i0 = t.ideal;
         enumeration.apply(env, e);
-        accumulate(acc, prep.mask, prep.ctx, shapes[s], env, cost, t, w,
-                   seq);
+        accumulate(acc, prep.mask, prep.ctx, shapes[s], env, cost, t, w, seq,
+                   sub && w % subWarps == 0 && e % 4 == 0 ? sub : nullptr);
         if (track) {
           perEnv[e].first += t.actual - a0;
           perEnv[e].second += t.ideal - i0;
@@ -1152,14 +1165,18 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     // (A loop the model stopped following leaves the run undefined, and
     // an undefined run is not used: the rest of it would say nothing.)
   };
-  Totals rep;
-  run(0, 0, true, rep);
+  Totals rep, repSub;
+  auto runRep = [&](size_t s) {
+    rep = repSub = Totals();
+    run(s, 0, true, rep, subsample ? &repSub : nullptr);
+  };
+  runRep(0);
   if (rep.requests == 0 && !rep.undefined && all.usesBlockIdx) {
     // No lane of the first blocks runs it: a boundary condition, perhaps,
     // that only the last blocks of the grid take.
     enumeration.fromTheEnd();
-    rep = Totals();
-    run(0, 0, true, rep);
+    mirrored = true;
+    runRep(0);
   }
   // Still none, with an assumed shape and alternatives: the first
   // alternative under which a lane runs it (a kernel whose first 256
@@ -1167,8 +1184,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   for (size_t s = 1; s < shapes.size() && rep.requests == 0 && !rep.undefined;
        ++s) {
     repShape = s;
-    rep = Totals();
-    run(s, 0, true, rep);
+    runRep(s);
   }
   if (rep.requests == 0)
     repShape = 0;
@@ -1179,8 +1195,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   for (size_t a = 1;
        a < assignments.size() && rep.requests == 0 && !rep.undefined; ++a) {
     std::swap(assignments[0], assignments[a]);
-    rep = Totals();
-    run(0, 0, true, rep);
+    runRep(0);
     if (rep.requests > 0 && !rep.undefined) {
       for (int u : r.dependsOn)
         r.figureValues.push_back(assignments[0].unknowns[size_t(u)]);
@@ -1254,19 +1269,21 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   // Runs already made, by shape and the values of what the access reads:
   // most of the realistic samples of a size (32, 64, ..., 1024) are also
   // among its whole range's, and a run depends on nothing else that
-  // differs between assignments.
+  // differs between assignments. The grid's extent counts only where the
+  // access or its loops read it, or the blocks are counted from its end.
+  const bool gridMatters = all.usesGridDim || mirrored;
   std::map<std::pair<size_t, std::vector<int64_t>>, Totals> made;
   auto madeKey = [&](size_t sh, const Env &env) {
     std::vector<int64_t> k;
     k.reserve(all.unknowns.size() + 3);
     for (int u : all.unknowns)
       k.push_back(env.unknowns[size_t(u)]);
-    for (int d = 0; d < 3; ++d)
-      k.push_back(env.gridDim[d]);
+    if (gridMatters)
+      for (int d = 0; d < 3; ++d)
+        k.push_back(env.gridDim[d]);
     return std::make_pair(sh, std::move(k));
   };
-  if (!subsample)
-    made.emplace(madeKey(repShape, assignments[0]), rep);
+  made.emplace(madeKey(repShape, assignments[0]), subsample ? repSub : rep);
   for (size_t sh = 0; sh < shapes.size(); ++sh) {
     if (sh != repShape && widthsAlike && oneDimensional(shapes[sh]))
       continue;
