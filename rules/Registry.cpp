@@ -169,8 +169,8 @@ bool expectsRandomData(const AccessFacts &f, const RuleOptions &opts) {
   // A global atomic at an address built from data read as bits: a
   // scatter-add or a histogram by key, whose lanes land where their keys
   // send them (a particle's cell computed in floating point is shared by
-  // its neighbours more often than not).
-  // The read before a compare-and-swap loop lands where the atomic does.
+  // its neighbours more often than not); and the plain read a
+  // compare-and-swap loop makes first, which lands where the atomic does.
   const bool scatter =
       !shared && (f.atomic || f.atAtomicAddress) && !r.dataFromFloat;
   // Each lane walking a segment of its own (`p[start[i] + k]` up to

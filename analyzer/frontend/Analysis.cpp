@@ -463,6 +463,10 @@ private:
           offsets.push_back(site.access.offset);
       DataMarks marks = markWarpUniformData(m.ctx, offsets, choice.shapes);
       WarpUniformData = marks.atoms;
+      AtomicAddresses.clear();
+      for (const AccessSite &site : m.accesses)
+        if (site.atomic)
+          AtomicAddresses.insert({site.base, site.access.offset.get()});
       for (const AccessSite &site : m.accesses)
         if (site.space != Space::Local && site.mergedInto < 0) {
           if (outOfTime()) {
@@ -698,13 +702,9 @@ private:
                       site.alternatives.empty() ? nullptr : &site.alternatives,
                       site.atomic};
     facts.shapeFrom = shapeFrom;
-    if (r.dataEstimated && !site.atomic)
-      for (const AccessSite &s : m.accesses)
-        if (s.atomic && s.base == site.base &&
-            s.access.offset == site.access.offset) {
-          facts.atAtomicAddress = true;
-          break;
-        }
+    facts.atAtomicAddress =
+        r.dataEstimated && !site.atomic &&
+        AtomicAddresses.count({site.base, site.access.offset.get()});
     if (ar.dataEstimate)
       ar.dataEstimate->expectsRandom = expectsRandomData(facts, Opts.rules);
     Rep->accesses.push_back(ar);
@@ -943,6 +943,9 @@ private:
   /// Data atoms each warp loads from one address, for the kernel and
   /// shapes being analyzed (markWarpUniformData()).
   std::vector<int> WarpUniformData;
+  /// The allocations and offsets the atomics of the kernel being analyzed
+  /// update (AccessFacts::atAtomicAddress).
+  std::set<std::pair<const ValueDecl *, const Node *>> AtomicAddresses;
 
   void remark(SourceLocation loc, const AccessRecord &ar,
               const AccessResult &r, bool shapeAssumed) {
