@@ -889,6 +889,17 @@ private:
       if (!r.evaluated || req.active == 0) {
         os << "  not drawn: "
            << (r.evaluated ? "no warp issues it" : r.unknownReason) << "\n";
+        if (const auto &d = ar.dataEstimate) {
+          const bool random = d->expectsRandom;
+          os << "  figure taken: "
+             << formatEstimate(random ? d->randomCost : d->agreeCost) << " "
+             << unit << " per request, ideal "
+             << formatEstimate(random ? d->randomIdeal : d->agreeIdeal)
+             << (random ? ", with each lane's data drawn at random\n"
+                        : ", with the lanes of a warp agreeing on the data "
+                          "(assumed: neighbouring lanes' data close "
+                          "together)\n");
+        }
         return;
       }
       os << "  warp " << req.warp << " (first to issue it), blockIdx 0, first "

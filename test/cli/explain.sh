@@ -33,6 +33,17 @@ expect_in loop out "explain: loop 'k < (threadIdx.x & 31)' in laneLoop"
 expect_in loop out "  iteration 0     .XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX  31 of 32"
 expect_in loop out "(the first 16 iterations; more follow)"
 
+# An address built from data is not drawn; the figure taken for it is
+# named, with its assumption.
+run data --explain="$fx/uncoalesced-global-access/data-addresses.cu:33" \
+  "$fx/uncoalesced-global-access/data-addresses.cu"
+expect_in data out "explain: global load 'table[row * width + x]' in pick"
+expect_in data out "  not drawn: the address depends on data loaded at run time"
+expect_in data out "  figure taken: 4 sectors per request, ideal 4, with the lanes of a warp agreeing on the data (assumed: neighbouring lanes' data close together)"
+run datarandom --explain="$fx/uncoalesced-global-access/data-addresses.cu:20" \
+  "$fx/uncoalesced-global-access/data-addresses.cu"
+expect_in datarandom out ", with each lane's data drawn at random"
+
 run badexplain --explain=nowhere
 expect_rc badexplain 2
 expect_in badexplain err "--explain wants FILE:LINE"
