@@ -156,6 +156,14 @@ static bool narrowData(const AccessFacts &f) {
   return f.space != Space::Shared && f.access.elementBytes <= 2;
 }
 
+// Each lane walking a segment of its own in global memory (`p[start[i] +
+// k]` up to `start[i + 1]`), or a record picked by a key: lanes a segment
+// apart.
+static bool segmentData(const AccessFacts &f) {
+  return f.space != Space::Shared &&
+         (f.result.dataSegment || f.result.dataRecord);
+}
+
 bool expectsRandomData(const AccessFacts &f, const RuleOptions &opts) {
   const AccessResult &r = f.result;
   // Data that only shifts runs of lanes (`out[offset[bucket] + lane]`)
@@ -173,12 +181,9 @@ bool expectsRandomData(const AccessFacts &f, const RuleOptions &opts) {
   // compare-and-swap loop makes first, which lands where the atomic does.
   const bool scatter =
       !shared && (f.atomic || f.atAtomicAddress) && !r.dataFromFloat;
-  // Each lane walking a segment of its own (`p[start[i] + k]` up to
-  // `start[i + 1]`), or a record picked by a key: lanes a segment apart.
-  const bool segment = !shared && (r.dataSegment || r.dataRecord);
-  // Those, and fields of data's bits (`table[w & 0xff]`), are the kinds
-  // whose estimate the GPU bears out (RuleOptions::dataAddresses).
-  return narrowData(f) || r.dataDigest || scatter || segment;
+  // Those, segments, and fields of data's bits (`table[w & 0xff]`), are
+  // the kinds whose estimate the GPU bears out (RuleOptions::dataAddresses).
+  return narrowData(f) || segmentData(f) || r.dataDigest || scatter;
 }
 
 std::optional<Finding> dataAddressFinding(const AccessFacts &f,
@@ -202,7 +207,7 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
       r.agreeActual < threshold * r.agreeIdeal - 1e-9)
     return std::nullopt;
   const bool narrow = narrowData(f);
-  const bool segment = !shared && (r.dataSegment || r.dataRecord);
+  const bool segment = segmentData(f);
   auto about = formatEstimate;
   auto units = [&](double v) {
     std::string n = about(v);

@@ -1037,7 +1037,7 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
           bool testAfterBody) {
   // A later iteration may read what this one stores.
   LoadedValues.clear();
-  auto clearAfter = llvm::make_scope_exit([&] { LoadedValues.clear(); });
+  llvm::scope_exit clearAfter([&] { LoadedValues.clear(); });
   const int before = LoopBefore;
   bool unrollable = !NoUnrollNext;
   NoUnrollNext = false;
