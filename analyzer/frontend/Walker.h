@@ -522,6 +522,12 @@ private:
   void stmt(const Stmt *s);
 };
 
+/// Is `e` a read of a variable no constant expression can read: a parameter,
+/// or a variable neither constexpr nor const (a reference is left to Clang)?
+/// Then neither it nor arithmetic on it is a constant, and Clang's evaluator
+/// need not be asked.
+bool readsPlainVariable(const Expr *e);
+
 } // namespace detail
 } // namespace warplint
 

@@ -107,7 +107,9 @@ int Walker::instructions(const Stmt *s) const {
       return x->getType()->isIntegralOrUnscopedEnumerationType();
     };
     bool known = false, value = false;
-    if (auto *p = dyn_cast<ParenExpr>(e)) {
+    if (readsPlainVariable(e)) {
+      known = true;
+    } else if (auto *p = dyn_cast<ParenExpr>(e)) {
       known = true;
       value = ice(p->getSubExpr());
     } else if (auto *c = dyn_cast<ImplicitCastExpr>(e);

@@ -103,13 +103,46 @@ Val Walker::param(const ParmVarDecl *p) {
   return intVal(unknown(it->second));
 }
 
+bool readsPlainVariable(const Expr *e) {
+  auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (!v)
+    return false;
+  if (isa<ParmVarDecl>(v))
+    return true;
+  QualType t = v->getType();
+  return !v->isConstexpr() && !t->isReferenceType() && !t.isConstQualified();
+}
+
+// Is `e` certainly not foldable, by its shape alone? Every value the walk
+// meets is asked whether it is a constant, each operand again on the way
+// down; most are built from variables, and Clang's evaluator (with its
+// side-effect check, a walk of the whole subtree) need not say so at every
+// level. Only shapes whose evaluation must read the variable count: an
+// arithmetic or comparison operator (both operands are evaluated; `&&`,
+// `||`, `,` and `?:` may skip one), a unary operator, a subscript of a
+// pointer variable.
+static bool surelyNotConstant(const Expr *e) {
+  e = e->IgnoreParens();
+  if (readsPlainVariable(e))
+    return true;
+  if (auto *b = dyn_cast<BinaryOperator>(e))
+    return !b->isLogicalOp() && !b->isCommaOp() &&
+           (readsPlainVariable(b->getLHS()) || readsPlainVariable(b->getRHS()));
+  if (auto *u = dyn_cast<UnaryOperator>(e))
+    return readsPlainVariable(u->getSubExpr());
+  if (auto *a = dyn_cast<ArraySubscriptExpr>(e))
+    return readsPlainVariable(a->getBase()) || readsPlainVariable(a->getIdx());
+  return false;
+}
+
 std::optional<int64_t> Walker::constant(const Expr *e) {
   if (e->isValueDependent() || e->isTypeDependent() || e->containsErrors() ||
       e->getType().isNull() ||
-      !e->getType()->isIntegralOrEnumerationType())
+      !e->getType()->isIntegralOrEnumerationType() || surelyNotConstant(e))
     return std::nullopt;
   Expr::EvalResult r;
-  if (e->HasSideEffects(AC) || !e->EvaluateAsInt(r, AC))
+  if (!e->EvaluateAsInt(r, AC) || e->HasSideEffects(AC))
     return std::nullopt;
   return r.Val.getInt().getExtValue();
 }
@@ -155,10 +188,11 @@ Val Walker::rvalue(const Expr *e) {
   // partial): an unknown value, never a walk into missing parts.
   if (e->containsErrors() || e->getType().isNull())
     return opaque(e, false);
-  if (auto c = constant(e))
-    return intVal(cst(*c));
+  // (threadIdx.x and its kind are never constants: asked first.)
   if (LaneExpr b = builtin(e))
     return intVal(withOrigin(b, origin(e)));
+  if (auto c = constant(e))
+    return intVal(cst(*c));
   if (auto *ce = dyn_cast<CastExpr>(e))
     return cast(ce);
   if (auto *d = dyn_cast<DeclRefExpr>(e))
