@@ -2,7 +2,8 @@
 # Installs what a fresh Debian 12 machine lacks to build and test warplint:
 # Clang/LLVM 22 (older Clang cannot parse CUDA 13 headers), CMake, GoogleTest,
 # python3 (the CLI tests read JSON with it) and its jsonschema, git and
-# pre-commit (the hook's end-to-end test), ninja-build (the example CMake
+# pre-commit (the hook's end-to-end test), libmimalloc-dev (the allocator the
+# warplint binary links; docs/performance.md), ninja-build (the example CMake
 # project's test configures it with both Makefiles and Ninja), clang-tidy-22
 # (the clang-tidy module's end-to-end test), neovim, node and npm (the
 # language server's end-to-end tests with Neovim's LSP client and npm's
@@ -10,7 +11,8 @@
 set -euo pipefail
 need=()
 for pkg in clang-22 libclang-22-dev llvm-22-dev cmake make g++ libgtest-dev \
-           python3 git pre-commit ninja-build clang-tidy-22 neovim; do
+           python3 git pre-commit ninja-build clang-tidy-22 neovim \
+           libmimalloc-dev; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
     need+=("$pkg")
 done
