@@ -523,7 +523,8 @@ private:
 };
 
 /// Is `e` a read of a variable no constant expression can read: a parameter,
-/// or a variable neither constexpr nor const (a reference is left to Clang)?
+/// or a variable neither constexpr nor const (a reference or an array is left
+/// to Clang)?
 /// Then neither it nor arithmetic on it is a constant, and Clang's evaluator
 /// need not be asked.
 bool readsPlainVariable(const Expr *e);

@@ -110,8 +110,10 @@ bool readsPlainVariable(const Expr *e) {
     return false;
   if (isa<ParmVarDecl>(v))
     return true;
+  // (An array's const sits on its elements: arrays are left to Clang too.)
   QualType t = v->getType();
-  return !v->isConstexpr() && !t->isReferenceType() && !t.isConstQualified();
+  return !v->isConstexpr() && !t->isReferenceType() && !t->isArrayType() &&
+         !t.isConstQualified();
 }
 
 // Is `e` certainly not foldable, by its shape alone? Every value the walk
