@@ -1106,8 +1106,9 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   std::vector<Env> assignments = unknownAssignments(ctx, all);
   // Only when which lanes are active does not depend on the block: a mask
   // like `j > 0` with j = idx / n is empty in the first blocks and full later.
-  if (all.usesBlockIdx && !all.hasData &&
-      !maskUsesBlock(prep.mask, prep.ctx) &&
+  const bool blocksMayCollapse = all.usesBlockIdx && !all.hasData &&
+                                 !maskUsesBlock(prep.mask, prep.ctx);
+  if (blocksMayCollapse &&
       std::all_of(shapes.begin(), shapes.end(), [&](const Shape &sh) {
         return blockShiftInvariant(acc, prep.mask, prep.ctx, sh,
                                    assignments[0]);
@@ -1138,13 +1139,26 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   // A full run of the representative assignment also gathers, in `sub`,
   // what the subsampled run of it would (the same warps and environments
   // in the same order), which the comparisons then use.
+  // A comparison value under which every block costs what the first does,
+  // as the representative values may not (`(t * 3 + s) % n`: at n = 64 a
+  // block's shift of 768 elements is a whole number of n), runs the first
+  // block alone: the same figures as each sampled block would give. Where
+  // the blocks are the only thing enumerated.
+  const bool collapseSamples =
+      blocksMayCollapse && all.usesBlockIdx && enumeration.loops().empty();
+  auto collapses = [&](size_t s, size_t a) {
+    return collapseSamples && !mirrored &&
+           blockShiftInvariant(acc, prep.mask, prep.ctx, shapes[s],
+                               assignments[a]);
+  };
   auto run = [&](size_t s, size_t a, bool full, Totals &t,
                  Totals *sub = nullptr) {
     Env env = assignments[a];
-    const int nEnvs = enumeration.size();
+    const bool rep = s == repShape && a == 0 && full;
+    const int nEnvs = !rep && collapses(s, a) ? 1 : enumeration.size();
     const int subWarps = std::max(1, shapes[s].warps() / 8);
     int warpStep = full ? 1 : subWarps;
-    bool track = s == repShape && a == 0 && full;
+    bool track = rep;
     if (track)
       perEnv.assign(size_t(nEnvs), {0, 0});
     // Warp by warp, so that each warp's loop sequences serve every
