@@ -1136,9 +1136,6 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   std::vector<std::pair<double, double>> perEnv;
   size_t repShape = 0; // the shape the figures are for
   bool mirrored = false; // blocks counted from the grid's end
-  // A full run of the representative assignment also gathers, in `sub`,
-  // what the subsampled run of it would (the same warps and environments
-  // in the same order), which the comparisons then use.
   // A comparison value under which every block costs what the first does,
   // as the representative values may not (`(t * 3 + s) % n`: at n = 64 a
   // block's shift of 768 elements is a whole number of n), runs the first
@@ -1151,6 +1148,9 @@ static AccessResult analyzeAccessUncached(const Access &acc,
            blockShiftInvariant(acc, prep.mask, prep.ctx, shapes[s],
                                assignments[a]);
   };
+  // A full run of the representative assignment also gathers, in `sub`,
+  // what the subsampled run of it would (the same warps and environments
+  // in the same order), which the comparisons then use.
   auto run = [&](size_t s, size_t a, bool full, Totals &t,
                  Totals *sub = nullptr) {
     Env env = assignments[a];
