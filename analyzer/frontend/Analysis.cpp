@@ -896,9 +896,9 @@ private:
              << unit << " per request, ideal "
              << formatEstimate(random ? d->randomIdeal : d->agreeIdeal)
              << (random ? ", with each lane's data drawn at random\n"
-                        : ", with the lanes of a warp agreeing on the data "
-                          "(assumed: neighbouring lanes' data close "
-                          "together)\n");
+                        : std::string(", with the lanes of a warp agreeing "
+                                      "on the data (assumed: ") +
+                              AgreeAssumption + ")\n");
         }
         return;
       }
@@ -958,6 +958,11 @@ private:
   /// update (AccessFacts::atAtomicAddress).
   std::set<std::pair<const ValueDecl *, const Node *>> AtomicAddresses;
 
+  /// What taking the figure where the lanes of a warp agree on an address's
+  /// data assumes (said by --remarks and --explain).
+  static constexpr const char *AgreeAssumption =
+      "neighbouring lanes' data close together";
+
   void remark(SourceLocation loc, const AccessRecord &ar,
               const AccessResult &r, bool shapeAssumed) {
     std::string msg = (ar.intrinsic.empty() ? "" : ar.intrinsic + " ") +
@@ -975,8 +980,9 @@ private:
           msg += ar.dataEstimate->expectsRandom
                      ? "; the figure taken is the random one (a kind of data "
                        "address whose lanes land apart)"
-                     : "; the figure taken is the one where they agree "
-                       "(assumed: neighbouring lanes' data close together)";
+                     : std::string("; the figure taken is the one where "
+                                   "they agree (assumed: ") +
+                           AgreeAssumption + ")";
       }
     } else if (r.tableBytes) {
       std::string unit = ar.space == "global" ? " sector" : " wavefront";

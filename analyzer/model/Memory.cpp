@@ -344,6 +344,23 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
     addr = ev.value(acc.offset);
     c = cost(addr, active, acc.elementBytes);
   }
+  // The distances between consecutive active lanes, per lane (addresses
+  // wrap like the GPU's integers; so do their distances), taken once for
+  // both totals: `uneven` where two lanes apart do not divide evenly.
+  int64_t dist[WarpSize];
+  int nDist = 0;
+  bool uneven = false;
+  for (int l = 0, prev = -1; l < WarpSize && active; ++l) {
+    if (!((active >> l) & 1))
+      continue;
+    if (prev >= 0) {
+      int64_t gap = wrapSub(addr[l], addr[prev]);
+      // (Neighbouring lanes, the common case, need no division.)
+      dist[nDist++] = l - prev == 1 ? gap : gap / (l - prev);
+      uneven |= l - prev != 1 && gap % (l - prev) != 0;
+    }
+    prev = l;
+  }
   for (Totals *to : {&t, also}) {
     if (!to)
       continue;
@@ -362,37 +379,28 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
       to->fullActual += c.actual;
       to->fullIdeal += c.ideal;
     }
-    int prev = -1;
-    // The most common distance is only reported for the first request.
-    const bool first = to->requests == 1;
-    std::map<int64_t, int> diffs;
-    for (int l = 0; l < WarpSize; ++l) {
-      if (!((active >> l) & 1))
-        continue;
-      if (prev >= 0) {
-        // Addresses wrap like the GPU's integers; so does their distance.
-        int64_t gap = wrapSub(addr[l], addr[prev]);
-        // (Neighbouring lanes, the common case, need no division.)
-        int64_t d = l - prev == 1 ? gap : gap / (l - prev);
-        if (first)
-          diffs[d]++;
-        if (l - prev != 1 && gap % (l - prev) != 0)
-          to->strideConstant = false;
-        if (!to->strideSeen) {
-          to->stride = d;
-          to->strideSeen = true;
-        } else if (d != to->stride) {
-          to->strideConstant = false;
-        }
+    if (uneven)
+      to->strideConstant = false;
+    for (int i = 0; i < nDist; ++i) {
+      if (!to->strideSeen) {
+        to->stride = dist[i];
+        to->strideSeen = true;
+      } else if (dist[i] != to->stride) {
+        to->strideConstant = false;
       }
-      prev = l;
     }
-    if (first && !diffs.empty())
-      to->firstCommon = std::max_element(diffs.begin(), diffs.end(),
+    // The most common distance (the smallest of equally common ones) is
+    // only reported for the first request.
+    if (to->requests == 1 && nDist > 0) {
+      std::map<int64_t, int> counts;
+      for (int i = 0; i < nDist; ++i)
+        counts[dist[i]]++;
+      to->firstCommon = std::max_element(counts.begin(), counts.end(),
                                          [](const auto &x, const auto &y) {
                                            return x.second < y.second;
                                          })
                             ->first;
+    }
   }
 }
 
