@@ -1,7 +1,9 @@
 #include "Memory.h"
+#include "Period.h"
 #include "Sampling.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <cmath>
 #include <map>
@@ -330,71 +332,89 @@ double verdictRatio(const Totals &t) {
 }
 } // namespace
 
-/// One warp of one environment, added to `t` and, where given, to `also`
-/// (the representative run's subsample, gathered as the full run goes).
-static void accumulate(const Access &acc, const LaneExpr &mask,
-                       const Context &ctx, const Shape &sh, const Env &env,
-                       const CostModel &cost, Totals &t, int w,
-                       LoopSequences &seq, Totals *also = nullptr) {
-  WarpEval ev(ctx, sh, env, w, &seq);
-  LaneMask active = ev.mask(mask);
-  Lanes addr;
-  Cost c;
-  if (active) {
-    addr = ev.value(acc.offset);
-    c = cost(addr, active, acc.elementBytes);
-  }
+/// What one warp of one environment adds to the totals.
+struct WarpFigures {
+  LaneMask active = 0, present = 0;
+  Cost cost;
   // The distances between consecutive active lanes, per lane (addresses
-  // wrap like the GPU's integers; so do their distances), taken once for
-  // both totals: `uneven` where two lanes apart do not divide evenly.
+  // wrap like the GPU's integers; so do their distances): `uneven` where
+  // two lanes apart do not divide evenly, `alike` where all are one.
   int64_t dist[WarpSize];
   int nDist = 0;
-  bool uneven = false;
-  for (int l = 0, prev = -1; l < WarpSize && active; ++l) {
-    if (!((active >> l) & 1))
+  bool uneven = false, alike = true;
+  bool data = false, guard = false, undefined = false, unended = false;
+};
+
+static WarpFigures warpFigures(const Access &acc, const LaneExpr &mask,
+                               const Context &ctx, const Shape &sh,
+                               const Env &env, const CostModel &cost, int w,
+                               LoopSequences &seq) {
+  WarpFigures f;
+  WarpEval ev(ctx, sh, env, w, &seq);
+  f.active = ev.mask(mask);
+  f.present = ev.present();
+  Lanes addr;
+  if (f.active) {
+    addr = ev.value(acc.offset);
+    f.cost = cost(addr, f.active, acc.elementBytes);
+  }
+  for (int l = 0, prev = -1; l < WarpSize && f.active; ++l) {
+    if (!((f.active >> l) & 1))
       continue;
     if (prev >= 0) {
       int64_t gap = wrapSub(addr[l], addr[prev]);
       // (Neighbouring lanes, the common case, need no division.)
-      dist[nDist++] = l - prev == 1 ? gap : gap / (l - prev);
-      uneven |= l - prev != 1 && gap % (l - prev) != 0;
+      f.dist[f.nDist++] = l - prev == 1 ? gap : gap / (l - prev);
+      f.uneven |= l - prev != 1 && gap % (l - prev) != 0;
+      f.alike &= f.dist[f.nDist - 1] == f.dist[0];
     }
     prev = l;
   }
+  f.data = ev.usedDataCondition;
+  f.guard = ev.assumedGuard;
+  f.undefined = ev.undefined;
+  f.unended = ev.loopUnended;
+  return f;
+}
+
+/// One warp's figures added to `t` and, where given, to `also` (the
+/// representative run's subsample, gathered as the full run goes).
+static void accumulate(const WarpFigures &f, Totals &t,
+                       Totals *also = nullptr) {
   for (Totals *to : {&t, also}) {
     if (!to)
       continue;
-    to->data |= ev.usedDataCondition;
-    to->guard |= ev.assumedGuard;
-    if (!active)
+    to->data |= f.data;
+    to->guard |= f.guard;
+    if (!f.active)
       continue;
-    to->undefined |= ev.undefined;
-    to->unended |= ev.loopUnended;
+    to->undefined |= f.undefined;
+    to->unended |= f.unended;
     to->requests += 1;
-    to->actual += c.actual;
-    to->ideal += c.ideal;
-    to->lanes += __builtin_popcount(active);
-    if (active == ev.present()) {
+    to->actual += f.cost.actual;
+    to->ideal += f.cost.ideal;
+    to->lanes += __builtin_popcount(f.active);
+    if (f.active == f.present) {
       to->fullRequests += 1;
-      to->fullActual += c.actual;
-      to->fullIdeal += c.ideal;
+      to->fullActual += f.cost.actual;
+      to->fullIdeal += f.cost.ideal;
     }
-    if (uneven)
+    if (f.uneven)
       to->strideConstant = false;
-    for (int i = 0; i < nDist; ++i) {
+    if (f.nDist > 0) {
       if (!to->strideSeen) {
-        to->stride = dist[i];
+        to->stride = f.dist[0];
         to->strideSeen = true;
-      } else if (dist[i] != to->stride) {
-        to->strideConstant = false;
       }
+      if (!f.alike || f.dist[0] != to->stride)
+        to->strideConstant = false;
     }
     // The most common distance (the smallest of equally common ones) is
     // only reported for the first request.
-    if (to->requests == 1 && nDist > 0) {
+    if (to->requests == 1 && f.nDist > 0) {
       std::map<int64_t, int> counts;
-      for (int i = 0; i < nDist; ++i)
-        counts[dist[i]]++;
+      for (int i = 0; i < f.nDist; ++i)
+        counts[f.dist[i]]++;
       to->firstCommon = std::max_element(counts.begin(), counts.end(),
                                          [](const auto &x, const auto &y) {
                                            return x.second < y.second;
@@ -410,9 +430,22 @@ static void accumulate(const Access &acc, const LaneExpr &mask,
 // block samples collapse to one: `in[blockIdx.x * blockDim.x + t]` moves
 // by 1024 bytes per block. Checked on the first warps for blocks 0, 1, 2 in
 // each dimension (a shift that is not linear in the index shows there).
+// `dims`: the block dimensions the value or the mask reads (the others
+// change nothing). Where the rules of Period.h show it, with every warp
+// defined, no warp is evaluated; `known` is their period where the caller
+// has it (for these blocks or more).
 static bool blockShiftInvariant(const Access &acc, const LaneExpr &mask,
                                 const Context &ctx, const Shape &sh,
-                                const Env &base) {
+                                const Env &base,
+                                const std::array<bool, 3> &dims,
+                                const std::optional<WarpPeriod> *known =
+                                    nullptr) {
+  if (auto p = known ? *known : warpPeriod(acc.offset, mask, ctx, sh, base, 3)) {
+    const int64_t blockWarps = sh.x / WarpSize;
+    if (p->total && blockWarps % p->warps == 0 &&
+        wrapMul(p->shift, blockWarps / p->warps) % 128 == 0)
+      return true;
+  }
   for (int w = 0; w < std::min(sh.warps(), 2); ++w) {
     WarpEval e0(ctx, sh, base, w);
     LaneMask m0 = e0.mask(mask);
@@ -420,6 +453,8 @@ static bool blockShiftInvariant(const Access &acc, const LaneExpr &mask,
     if (e0.undefined)
       return false;
     for (int d = 0; d < 3; ++d) {
+      if (!dims[size_t(d)])
+        continue;
       int64_t step = 0;
       for (int k = 1; k <= 2; ++k) {
         Env env = base;
@@ -750,7 +785,9 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
         LoopSequences seq(none);
         enumeration.apply(env, e);
         Totals one;
-        accumulate(acc, prep.mask, prep.ctx, shape, env, cost, one, w, seq);
+        accumulate(warpFigures(acc, prep.mask, prep.ctx, shape, env, cost, w,
+                               seq),
+                   one);
         if (one.undefined || !one.requests)
           continue; // a drawn divisor of zero: no information
         t.requests += one.requests;
@@ -1112,6 +1149,15 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   r.dependsOn = pa.unknowns;
 
   std::vector<Env> assignments = unknownAssignments(ctx, all);
+  std::array<bool, 3> blockDims{false, false, false};
+  auto noteBlockDims = [&](const Node &n) {
+    if (n.op == Op::BlockIdx && n.value >= 0 && n.value < 3)
+      blockDims[size_t(n.value)] = true;
+    return true;
+  };
+  visitWithLoops(acc.offset, prep.ctx, noteBlockDims);
+  if (prep.mask)
+    visitWithLoops(prep.mask, prep.ctx, noteBlockDims);
   // Only when which lanes are active does not depend on the block: a mask
   // like `j > 0` with j = idx / n is empty in the first blocks and full later.
   const bool blocksMayCollapse = all.usesBlockIdx && !all.hasData &&
@@ -1119,7 +1165,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   if (blocksMayCollapse &&
       std::all_of(shapes.begin(), shapes.end(), [&](const Shape &sh) {
         return blockShiftInvariant(acc, prep.mask, prep.ctx, sh,
-                                   assignments[0]);
+                                   assignments[0], blockDims);
       }))
     all.usesBlockIdx = false;
 
@@ -1151,10 +1197,11 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   // the blocks are the only thing enumerated.
   const bool collapseSamples =
       blocksMayCollapse && all.usesBlockIdx && enumeration.loops().empty();
-  auto collapses = [&](size_t s, size_t a) {
+  auto collapses = [&](size_t s, size_t a,
+                       const std::optional<WarpPeriod> &period) {
     return collapseSamples && !mirrored &&
            blockShiftInvariant(acc, prep.mask, prep.ctx, shapes[s],
-                               assignments[a]);
+                               assignments[a], blockDims, &period);
   };
   // A full run of the representative assignment also gathers, in `sub`,
   // what the subsampled run of it would (the same warps and environments
@@ -1163,12 +1210,35 @@ static AccessResult analyzeAccessUncached(const Access &acc,
                  Totals *sub = nullptr) {
     Env env = assignments[a];
     const bool rep = s == repShape && a == 0 && full;
-    const int nEnvs = !rep && collapses(s, a) ? 1 : enumeration.size();
+    // Where the warps of a 1-D launch repeat (Period.h), over the blocks
+    // the enumeration takes.
+    std::optional<WarpPeriod> period;
+    {
+      Env probe = env;
+      int64_t blocks = 0;
+      for (int e = 0; e < enumeration.size(); ++e) {
+        enumeration.apply(probe, e);
+        blocks = std::max(blocks, probe.blockIdx[0] + 1);
+        if (probe.blockIdx[0] < 0)
+          blocks = -1, e = enumeration.size();
+      }
+      period = warpPeriod(acc.offset, prep.mask, prep.ctx, shapes[s], env,
+                          blocks);
+    }
+    const int nEnvs =
+        !rep && collapses(s, a, period) ? 1 : enumeration.size();
     const int subWarps = std::max(1, shapes[s].warps() / 8);
     int warpStep = full ? 1 : subWarps;
     bool track = rep;
     if (track)
       perEnv.assign(size_t(nEnvs), {0, 0});
+    // Where they repeat by whole 128-byte rows, which no cost model tells
+    // apart, each warp of the first period is evaluated once and stands for
+    // the warps whole periods further on.
+    if (period && (period->shift % 128 != 0 || period->warps > 4096))
+      period.reset();
+    std::vector<std::optional<WarpFigures>> seen(period ? period->warps : 0);
+    const int64_t blockWarps = shapes[s].x / WarpSize;
     // Warp by warp, so that each warp's loop sequences serve every
     // environment of this assignment.
     for (int w = 0; w < shapes[s].warps() && !t.unended; w += warpStep) {
@@ -1176,7 +1246,15 @@ static AccessResult analyzeAccessUncached(const Access &acc,
       for (int e = 0; e < nEnvs && !t.unended; e += full ? 1 : 4) {
         double a0 = t.actual, i0 = t.ideal;
         enumeration.apply(env, e);
-        accumulate(acc, prep.mask, prep.ctx, shapes[s], env, cost, t, w, seq,
+        std::optional<WarpFigures> own;
+        std::optional<WarpFigures> &f =
+            period ? seen[size_t((env.blockIdx[0] * blockWarps + w) %
+                                 period->warps)]
+                   : own;
+        if (!f)
+          f = warpFigures(acc, prep.mask, prep.ctx, shapes[s], env, cost, w,
+                          seq);
+        accumulate(*f, t,
                    sub && w % subWarps == 0 && e % 4 == 0 ? sub : nullptr);
         if (track) {
           perEnv[e].first += t.actual - a0;
