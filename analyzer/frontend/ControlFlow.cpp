@@ -4,7 +4,9 @@
 #include "model/Issue.h"
 #include "model/Sampling.h"
 
+#include <algorithm>
 #include <map>
+#include <vector>
 
 #include "clang/AST/ExprCXX.h"
 
@@ -70,10 +72,26 @@ BranchResult branchResult(const BranchSite &b, const KernelModel &m,
   return best;
 }
 
+/// Where the kernel's memory accesses are (not its local ones), in
+/// translation-unit order: each branch asks whether its body holds one, by
+/// bisection, not by a pass over every access (a kernel of thousands of
+/// statements has thousands of both).
+std::vector<SourceLocation> accessLocations(const SourceManager &sm,
+                                            const KernelModel &m) {
+  std::vector<SourceLocation> at;
+  for (const AccessSite &a : m.accesses)
+    if (a.expr && a.space != Space::Local)
+      at.push_back(sm.getExpansionLoc(a.expr->getBeginLoc()));
+  std::sort(at.begin(), at.end(), [&](SourceLocation x, SourceLocation y) {
+    return sm.isBeforeInTranslationUnit(x, y);
+  });
+  return at;
+}
+
 /// Does the body of branch `b` (an if's then-branch, a loop's body) hold
-/// one of the kernel's memory accesses?
-bool bodyAccessesMemory(ASTContext &ac, const BranchSite &b,
-                        const KernelModel &m) {
+/// one of the accesses at `accesses` (accessLocations())?
+bool bodyAccessesMemory(const SourceManager &sm, const BranchSite &b,
+                        const std::vector<SourceLocation> &accesses) {
   const Stmt *body = nullptr;
   if (auto *i = dyn_cast_or_null<IfStmt>(b.stmt))
     body = i->getThen();
@@ -81,19 +99,15 @@ bool bodyAccessesMemory(ASTContext &ac, const BranchSite &b,
     body = b.stmt; // recorded on the loop's body
   if (!body)
     return false;
-  const SourceManager &sm = ac.getSourceManager();
   SourceRange r = body->getSourceRange();
   SourceLocation from = sm.getExpansionLoc(r.getBegin()),
                  to = sm.getExpansionLoc(r.getEnd());
-  for (const AccessSite &a : m.accesses) {
-    if (!a.expr || a.space == Space::Local)
-      continue;
-    SourceLocation at = sm.getExpansionLoc(a.expr->getBeginLoc());
-    if (!sm.isBeforeInTranslationUnit(at, from) &&
-        !sm.isBeforeInTranslationUnit(to, at))
-      return true;
-  }
-  return false;
+  // The first access not before the body's start: inside unless past its end.
+  auto it = std::lower_bound(accesses.begin(), accesses.end(), from,
+                             [&](SourceLocation x, SourceLocation y) {
+                               return sm.isBeforeInTranslationUnit(x, y);
+                             });
+  return it != accesses.end() && !sm.isBeforeInTranslationUnit(to, *it);
 }
 
 /// A loop nvcc unrolls fully, its condition a comparison with a constant
@@ -170,6 +184,8 @@ void explainBranch(const BranchSite &b, const BranchRecord &br,
 void runBranchRules(ASTContext &ac, const FunctionDecl *k, const KernelModel &m,
                     const ShapeChoice &choice, const ToolOptions &opts,
                     Report &report, Reporter &rep) {
+  const std::vector<SourceLocation> accesses =
+      accessLocations(ac.getSourceManager(), m);
   for (const BranchSite &b : m.branches) {
     BranchResult r = branchResult(b, m, choice.shapes);
     SourceLocation loc = b.condExpr ? b.condExpr->getBeginLoc()
@@ -231,7 +247,7 @@ void runBranchRules(ASTContext &ac, const FunctionDecl *k, const KernelModel &m,
                       b.weight, cond, cond ? cond->origin : -1, br.dependsOn,
                       isReductionModulo(cond), isLaneModulo(cond),
                       cond && !props(cond, m.ctx).loops.empty(),
-                      bodyAccessesMemory(ac, b, m),
+                      bodyAccessesMemory(ac.getSourceManager(), b, accesses),
                       b.kind == BranchSite::Loop && unrolledByNvcc(cond),
                       predicated};
     for (const RuleInfo &rule : allRules()) {
