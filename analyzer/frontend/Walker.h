@@ -387,6 +387,9 @@ private:
   /// `e[p[i]] + e[p[i + 1]]` on the next line).
   std::map<std::tuple<uint64_t, const Node *, const void *>, Val> LoadedValues;
   OriginFreeMemo LoadedMemo;
+  /// The addresses LoadedMemo was asked about, held: its keys are the
+  /// nodes' addresses, which a freed node would hand to another.
+  std::vector<LaneExpr> LoadedAddresses;
   /// Read once per array and kernel (a function inlined at every call
   /// declares its arrays again).
   bool onlyReadBySubscript(const VarDecl *v);

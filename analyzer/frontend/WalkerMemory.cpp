@@ -319,9 +319,11 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
       base = h | 1;
     }
     std::optional<std::tuple<uint64_t, const Node *, const void *>> key;
-    if (base && a->ptr.v && !lv->getType().isVolatileQualified())
+    if (base && a->ptr.v && !lv->getType().isVolatileQualified()) {
+      LoadedAddresses.push_back(a->ptr.v);
       key.emplace(base, withoutOrigins(a->ptr.v, LoadedMemo).get(),
                   whole->getType().getCanonicalType().getAsOpaquePtr());
+    }
     if (key)
       if (auto seen = LoadedValues.find(*key); seen != LoadedValues.end())
         return seen->second;

@@ -95,6 +95,9 @@ static LaneExpr intern(Op op, int64_t v, LaneExpr a, LaneExpr b, LaneExpr c,
   n->c = std::move(c);
   n->origin = origin;
   n->depth = depth + 1;
+  n->originFree = origin == -1;
+  for (const LaneExpr *x : {&n->a, &n->b, &n->c})
+    n->originFree &= !*x || (*x)->originFree;
   if (!n->a) {
     n->constantLeaves = op == Op::Const || op == Op::LoopVar;
   } else {
@@ -298,7 +301,7 @@ LaneExpr select(LaneExpr c, LaneExpr t, LaneExpr f) {
 }
 
 LaneExpr withoutOrigins(const LaneExpr &e, OriginFreeMemo &memo) {
-  if (!e || e->op == Op::TooDeep)
+  if (!e || e->op == Op::TooDeep || e->originFree)
     return e;
   auto it = memo.find(e.get());
   if (it != memo.end())

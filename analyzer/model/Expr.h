@@ -76,6 +76,9 @@ struct Node {
   /// value is known at compile time. Kept per node so that asking costs
   /// nothing where the answer is no (most values).
   bool constantLeaves = false;
+  /// Neither this node nor any below it has an origin: withoutOrigins()
+  /// has nothing to clear.
+  bool originFree = false;
 };
 
 /// Deepest expression the model builds; deeper ones become a TooDeep node,
