@@ -345,12 +345,16 @@ struct WarpFigures {
   bool data = false, guard = false, undefined = false, unended = false;
 };
 
-static WarpFigures warpFigures(const Access &acc, const LaneExpr &mask,
-                               const Context &ctx, const Shape &sh,
-                               const Env &env, const CostModel &cost, int w,
-                               LoopSequences &seq) {
-  WarpFigures f;
+/// Fills `f` (in place: it is filled for every warp of every sample).
+static void warpFigures(WarpFigures &f, const Access &acc,
+                        const LaneExpr &mask, const Context &ctx,
+                        const Shape &sh, const Env &env, const CostModel &cost,
+                        int w, LoopSequences &seq) {
   WarpEval ev(ctx, sh, env, w, &seq);
+  f.cost = Cost();
+  f.nDist = 0;
+  f.uneven = false;
+  f.alike = true;
   f.active = ev.mask(mask);
   f.present = ev.present();
   Lanes addr;
@@ -374,7 +378,6 @@ static WarpFigures warpFigures(const Access &acc, const LaneExpr &mask,
   f.guard = ev.assumedGuard;
   f.undefined = ev.undefined;
   f.unended = ev.loopUnended;
-  return f;
 }
 
 /// One warp's figures added to `t` and, where given, to `also` (the
@@ -431,16 +434,14 @@ static void accumulate(const WarpFigures &f, Totals &t,
 // by 1024 bytes per block. Checked on the first warps for blocks 0, 1, 2 in
 // each dimension (a shift that is not linear in the index shows there).
 // `dims`: the block dimensions the value or the mask reads (the others
-// change nothing). Where the rules of Period.h show it, with every warp
-// defined, no warp is evaluated; `known` is their period where the caller
-// has it (for these blocks or more).
+// change nothing). Where the period of Period.h (`period`: for blocks 0, 1,
+// 2 or more) shows it, with every warp defined, no warp is evaluated.
 static bool blockShiftInvariant(const Access &acc, const LaneExpr &mask,
                                 const Context &ctx, const Shape &sh,
                                 const Env &base,
                                 const std::array<bool, 3> &dims,
-                                const std::optional<WarpPeriod> *known =
-                                    nullptr) {
-  if (auto p = known ? *known : warpPeriod(acc.offset, mask, ctx, sh, base, 3)) {
+                                const std::optional<WarpPeriod> &period) {
+  if (const auto &p = period) {
     const int64_t blockWarps = sh.x / WarpSize;
     if (p->total && blockWarps % p->warps == 0 &&
         wrapMul(p->shift, blockWarps / p->warps) % 128 == 0)
@@ -785,9 +786,9 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
         LoopSequences seq(none);
         enumeration.apply(env, e);
         Totals one;
-        accumulate(warpFigures(acc, prep.mask, prep.ctx, shape, env, cost, w,
-                               seq),
-                   one);
+        WarpFigures f;
+        warpFigures(f, acc, prep.mask, prep.ctx, shape, env, cost, w, seq);
+        accumulate(f, one);
         if (one.undefined || !one.requests)
           continue; // a drawn divisor of zero: no information
         t.requests += one.requests;
@@ -1162,10 +1163,15 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   // like `j > 0` with j = idx / n is empty in the first blocks and full later.
   const bool blocksMayCollapse = all.usesBlockIdx && !all.hasData &&
                                  !maskUsesBlock(prep.mask, prep.ctx);
+  // Period.h's rules show no period where a loop or data is read.
+  const bool rulesApply = all.loops.empty() && !all.hasData;
   if (blocksMayCollapse &&
       std::all_of(shapes.begin(), shapes.end(), [&](const Shape &sh) {
-        return blockShiftInvariant(acc, prep.mask, prep.ctx, sh,
-                                   assignments[0], blockDims);
+        return blockShiftInvariant(
+            acc, prep.mask, prep.ctx, sh, assignments[0], blockDims,
+            rulesApply ? warpPeriod(acc.offset, prep.mask, prep.ctx, sh,
+                                    assignments[0], 3)
+                       : std::nullopt);
       }))
     all.usesBlockIdx = false;
 
@@ -1201,7 +1207,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
                        const std::optional<WarpPeriod> &period) {
     return collapseSamples && !mirrored &&
            blockShiftInvariant(acc, prep.mask, prep.ctx, shapes[s],
-                               assignments[a], blockDims, &period);
+                               assignments[a], blockDims, period);
   };
   // A full run of the representative assignment also gathers, in `sub`,
   // what the subsampled run of it would (the same warps and environments
@@ -1213,7 +1219,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     // Where the warps of a 1-D launch repeat (Period.h), over the blocks
     // the enumeration takes.
     std::optional<WarpPeriod> period;
-    {
+    if (rulesApply) {
       Env probe = env;
       int64_t blocks = 0;
       for (int e = 0; e < enumeration.size(); ++e) {
@@ -1237,7 +1243,9 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     // the warps whole periods further on.
     if (period && (period->shift % 128 != 0 || period->warps > 4096))
       period.reset();
-    std::vector<std::optional<WarpFigures>> seen(period ? period->warps : 0);
+    std::vector<WarpFigures> seen(period ? size_t(period->warps) : 0);
+    std::vector<char> have(seen.size(), 0);
+    WarpFigures own;
     const int64_t blockWarps = shapes[s].x / WarpSize;
     // Warp by warp, so that each warp's loop sequences serve every
     // environment of this assignment.
@@ -1246,14 +1254,19 @@ static AccessResult analyzeAccessUncached(const Access &acc,
       for (int e = 0; e < nEnvs && !t.unended; e += full ? 1 : 4) {
         double a0 = t.actual, i0 = t.ideal;
         enumeration.apply(env, e);
-        std::optional<WarpFigures> own;
-        std::optional<WarpFigures> &f =
-            period ? seen[size_t((env.blockIdx[0] * blockWarps + w) %
-                                 period->warps)]
-                   : own;
-        if (!f)
-          f = warpFigures(acc, prep.mask, prep.ctx, shapes[s], env, cost, w,
-                          seq);
+        const WarpFigures *f = &own;
+        if (period) {
+          const size_t at = size_t((env.blockIdx[0] * blockWarps + w) %
+                                   period->warps);
+          if (!have[at])
+            warpFigures(seen[at], acc, prep.mask, prep.ctx, shapes[s], env,
+                        cost, w, seq);
+          have[at] = 1;
+          f = &seen[at];
+        } else {
+          warpFigures(own, acc, prep.mask, prep.ctx, shapes[s], env, cost, w,
+                      seq);
+        }
         accumulate(*f, t,
                    sub && w % subWarps == 0 && e % 4 == 0 ? sub : nullptr);
         if (track) {

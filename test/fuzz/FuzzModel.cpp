@@ -15,7 +15,9 @@
 // semantics on 64-bit integers as Expr.h documents them (wrapping arithmetic,
 // conditions 0 or 1), wherever that direct evaluation is defined (no division
 // by zero, no shift outside 0..62). That checks the builders' folding and the
-// evaluator's memo against one plain recursive definition.
+// evaluator's memo against one plain recursive definition. And every warp
+// period claimed for an access (Period.h) holds in the evaluator, warp by
+// warp.
 //
 // Program bytes (each read returns 0 once the input is exhausted):
 //   atoms:  count, then per atom its kind and up to 3 known values;
@@ -29,6 +31,7 @@
 #include "model/Explain.h"
 #include "model/Expr.h"
 #include "model/Memory.h"
+#include "model/Period.h"
 #include "model/Sampling.h"
 #include "model/Vectorize.h"
 
@@ -36,6 +39,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <tuple>
 #include <vector>
 
 using namespace warplint;
@@ -491,6 +495,51 @@ void checkAgainstReference(Program &p, const Shape &sh, const Env &env,
   }
 }
 
+/// Every warp period claimed (Period.h) for an access's address and mask
+/// holds in the evaluator: warp g + period has the same active lanes and
+/// flags as warp g, and every address moved by the shift.
+void checkPeriods(Program &p, const Env &base) {
+  for (const Program::Task &t : p.tasks) {
+    if (t.kind > 1)
+      continue;
+    const LaneExpr &x = p.pool[t.x].e;
+    LaneExpr y = t.y >= 0 ? p.pool[t.y].e : nullptr;
+    for (const Shape &sh : p.shapes) {
+      const int64_t blocks = 3;
+      auto period = warpPeriod(x, y, p.ctx, sh, base, blocks);
+      if (!period)
+        continue;
+      const int64_t blockWarps = sh.x / WarpSize, warps = blocks * blockWarps;
+      auto eval = [&](int64_t g) {
+        Env env = base;
+        env.blockIdx[0] = g / blockWarps;
+        WarpEval ev(p.ctx, sh, env, int(g % blockWarps));
+        LaneMask m = ev.mask(y);
+        Lanes v = ev.value(x);
+        return std::make_tuple(m, v, ev.undefined, ev.assumedGuard,
+                               ev.usedDataCondition);
+      };
+      for (int64_t g = 0; g + period->warps < warps; ++g) {
+        auto [m0, v0, u0, a0, d0] = eval(g);
+        auto [m1, v1, u1, a1, d1] = eval(g + period->warps);
+        bool same = m0 == m1 && u0 == u1 && a0 == a1 && d0 == d1 &&
+                    (!period->total || !u0);
+        for (int l = 0; l < WarpSize; ++l)
+          same &= v1[l] == wrapAdd(v0[l], period->shift);
+        if (!same) {
+          std::fprintf(stderr,
+                       "warp period %lld (shift %lld) does not hold between "
+                       "warps %lld and %lld of a %lldx%lldx%lld block\n",
+                       (long long)period->warps, (long long)period->shift,
+                       (long long)g, (long long)(g + period->warps),
+                       (long long)sh.x, (long long)sh.y, (long long)sh.z);
+          abort();
+        }
+      }
+    }
+  }
+}
+
 void runTasks(Program &p) {
   std::vector<MergeInput> merges;
   for (const Program::Task &t : p.tasks) {
@@ -594,6 +643,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   checkAgainstReference(p, sh, env1, 0);
   p.env2.loopIter.assign(p.ctx.loops.size(), 0);
   checkAgainstReference(p, sh, p.env2, sh.warps() - 1);
+  checkPeriods(p, env1);
   runTasks(p);
   return 0;
 }
