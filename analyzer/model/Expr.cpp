@@ -142,8 +142,7 @@ bool constValue(const LaneExpr &e, int64_t &out) {
   return true;
 }
 
-// Folding for two constants; shared with the evaluator's scalar semantics.
-static bool fold(Op op, int64_t x, int64_t y, int64_t &r) {
+bool foldBinary(Op op, int64_t x, int64_t y, int64_t &r) {
   switch (op) {
   case Op::Add: r = wrapAdd(x, y); return true;
   case Op::Sub: r = wrapSub(x, y); return true;
@@ -183,7 +182,7 @@ static LaneExpr truth(LaneExpr e) {
 LaneExpr bin(Op op, LaneExpr a, LaneExpr b) {
   int64_t x = 0, y = 0, r = 0;
   bool ca = constValue(a, x), cb = constValue(b, y);
-  if (ca && cb && fold(op, x, y, r))
+  if (ca && cb && foldBinary(op, x, y, r))
     return cst(r);
   switch (op) {
   case Op::Add:

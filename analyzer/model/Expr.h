@@ -159,6 +159,12 @@ inline int64_t wrapShl(int64_t x, int64_t y) { return int64_t(uint64_t(x) << y);
 inline int64_t wrapDiv(int64_t x, int64_t y) { return y == -1 ? wrapNeg(x) : x / y; }
 inline int64_t wrapRem(int64_t x, int64_t y) { return y == -1 ? 0 : x % y; }
 
+/// `x op y` for a binary `op`, as the evaluator computes it on each lane
+/// (the wrapping arithmetic above, conditions 0 or 1); false where that is
+/// undefined (a divisor of zero, a shift outside 0..62) or `op` is not a
+/// binary operation.
+bool foldBinary(Op op, int64_t x, int64_t y, int64_t &r);
+
 /// Constant value if `e` is a Const node.
 bool constValue(const LaneExpr &e, int64_t &out);
 

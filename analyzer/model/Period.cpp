@@ -56,43 +56,6 @@ void bound(Info &i, int64_t lo, int64_t hi) {
   i.hi = hi;
 }
 
-// The evaluator's value of `op` on two uniform operands (WarpEval::compute),
-// or false where it would mark the evaluation undefined.
-bool uniformBinary(Op op, int64_t x, int64_t y, int64_t &r) {
-  switch (op) {
-  case Op::Add: r = wrapAdd(x, y); return true;
-  case Op::Sub: r = wrapSub(x, y); return true;
-  case Op::Mul: r = wrapMul(x, y); return true;
-  case Op::And: r = x & y; return true;
-  case Op::Or: r = x | y; return true;
-  case Op::Xor: r = x ^ y; return true;
-  case Op::Min: r = std::min(x, y); return true;
-  case Op::Max: r = std::max(x, y); return true;
-  case Op::Lt: r = x < y; return true;
-  case Op::Le: r = x <= y; return true;
-  case Op::Gt: r = x > y; return true;
-  case Op::Ge: r = x >= y; return true;
-  case Op::Eq: r = x == y; return true;
-  case Op::Ne: r = x != y; return true;
-  case Op::LAnd: r = x && y; return true;
-  case Op::LOr: r = x || y; return true;
-  case Op::Div:
-  case Op::Rem:
-    if (y == 0)
-      return false;
-    r = op == Op::Div ? wrapDiv(x, y) : wrapRem(x, y);
-    return true;
-  case Op::Shl:
-  case Op::Shr:
-    if (y < 0 || y > 62)
-      return false;
-    r = op == Op::Shl ? wrapShl(x, y) : x >> y;
-    return true;
-  default:
-    return false;
-  }
-}
-
 class Rules {
 public:
   Rules(const Context &ctx, const Shape &sh, const Env &env, int64_t tmax)
@@ -280,7 +243,7 @@ private:
       return Info();
     if (a.uniform && b.uniform) {
       int64_t v;
-      return uniformBinary(n.op, a.value, b.value, v) ? uniformInfo(v) : Info();
+      return foldBinary(n.op, a.value, b.value, v) ? uniformInfo(v) : Info();
     }
     int64_t q;
     if (!lcmWithin(a.q, b.q, q))

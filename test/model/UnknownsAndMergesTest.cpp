@@ -358,6 +358,15 @@ TEST(Scale, CopiesWithTheirOwnOriginsAreOneValue) {
   EXPECT_EQ(a->origin, -1);
   EXPECT_EQ(a->a->origin, -1);
   EXPECT_NE(a, withoutOrigins(withOrigin(threadIdx(0) * n + cst(4), 5), memo));
+  // A value with no origin anywhere is its own origin-free form, found
+  // without the memo; one origin deep inside makes every node above it
+  // need clearing.
+  EXPECT_TRUE(a->originFree);
+  EXPECT_FALSE(first->originFree);
+  EXPECT_FALSE((first + cst(1))->originFree);
+  OriginFreeMemo fresh;
+  EXPECT_EQ(withoutOrigins(a, fresh), a);
+  EXPECT_TRUE(fresh.empty());
 }
 
 TEST(Scale, AnExpressionWrittenAgainIsAnsweredOnce) {
