@@ -487,20 +487,11 @@ static bool blockShiftInvariant(const Access &acc, const LaneExpr &mask,
 // one sequence, and comparing them says nothing the block samples do not.
 static bool onlyGlobalX(const Access &acc, const LaneExpr &mask,
                         const Context &ctx) {
-  auto is = [](const LaneExpr &e, Op op) {
-    return e && e->op == op && e->value == 0;
-  };
-  auto isProduct = [&](const LaneExpr &e) {
-    return e && e->op == Op::Mul &&
-           ((is(e->a, Op::BlockIdx) && is(e->b, Op::BlockDim)) ||
-            (is(e->a, Op::BlockDim) && is(e->b, Op::BlockIdx)));
-  };
   bool only = true;
   auto fn = [&](const Node &n) {
     if (!only)
       return false;
-    if (n.op == Op::Add && ((isProduct(n.a) && is(n.b, Op::ThreadIdx)) ||
-                            (is(n.a, Op::ThreadIdx) && isProduct(n.b))))
+    if (isGlobalIndexX(n))
       return false;
     if ((n.op == Op::ThreadIdx || n.op == Op::BlockIdx ||
          n.op == Op::BlockDim) &&
@@ -1150,19 +1141,22 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   r.dependsOn = pa.unknowns;
 
   std::vector<Env> assignments = unknownAssignments(ctx, all);
+  // Only when which lanes are active does not depend on the block: a mask
+  // like `j > 0` with j = idx / n is empty in the first blocks and full later.
+  const bool blocksMayCollapse = all.usesBlockIdx && !all.hasData &&
+                                 !maskUsesBlock(prep.mask, prep.ctx);
+  // The block dimensions the collapse test has to try.
   std::array<bool, 3> blockDims{false, false, false};
   auto noteBlockDims = [&](const Node &n) {
     if (n.op == Op::BlockIdx && n.value >= 0 && n.value < 3)
       blockDims[size_t(n.value)] = true;
     return true;
   };
-  visitWithLoops(acc.offset, prep.ctx, noteBlockDims);
-  if (prep.mask)
-    visitWithLoops(prep.mask, prep.ctx, noteBlockDims);
-  // Only when which lanes are active does not depend on the block: a mask
-  // like `j > 0` with j = idx / n is empty in the first blocks and full later.
-  const bool blocksMayCollapse = all.usesBlockIdx && !all.hasData &&
-                                 !maskUsesBlock(prep.mask, prep.ctx);
+  if (blocksMayCollapse) {
+    visitWithLoops(acc.offset, prep.ctx, noteBlockDims);
+    if (prep.mask)
+      visitWithLoops(prep.mask, prep.ctx, noteBlockDims);
+  }
   // Period.h's rules show no period where a loop or data is read.
   const bool rulesApply = all.loops.empty() && !all.hasData;
   if (blocksMayCollapse &&

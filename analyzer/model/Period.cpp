@@ -34,12 +34,21 @@ Info uniformInfo(int64_t v) {
   return i;
 }
 
-Info periodic(int64_t q, int64_t d) {
+Info periodic(int64_t q, int64_t d, bool total) {
   Info i;
   i.known = true;
   i.q = q;
   i.d = d;
+  i.total = total;
   return i;
+}
+
+bool is(const LaneExpr &e, Op op) { return e && e->op == op && e->value == 0; }
+
+bool blockBase(const LaneExpr &e) {
+  return e && e->op == Op::Mul &&
+         ((is(e->a, Op::BlockIdx) && is(e->b, Op::BlockDim)) ||
+          (is(e->a, Op::BlockDim) && is(e->b, Op::BlockIdx)));
 }
 
 bool lcmWithin(int64_t a, int64_t b, int64_t &out) {
@@ -77,15 +86,6 @@ private:
   int64_t TMax;
   std::unordered_map<const Node *, Info> Memo;
 
-  static bool is(const LaneExpr &e, Op op) {
-    return e && e->op == op && e->value == 0;
-  }
-  static bool blockBase(const LaneExpr &e) {
-    return e && e->op == Op::Mul &&
-           ((is(e->a, Op::BlockIdx) && is(e->b, Op::BlockDim)) ||
-            (is(e->a, Op::BlockDim) && is(e->b, Op::BlockIdx)));
-  }
-
   Info node(const Node &n) {
     switch (n.op) {
     case Op::Const:
@@ -113,9 +113,8 @@ private:
     case Op::Select:
       return select(n);
     case Op::Add:
-      if ((blockBase(n.a) && is(n.b, Op::ThreadIdx)) ||
-          (is(n.a, Op::ThreadIdx) && blockBase(n.b))) {
-        Info t = periodic(1, 1);
+      if (isGlobalIndexX(n)) {
+        Info t = periodic(1, 1, true);
         bound(t, 0, TMax);
         return t;
       }
@@ -159,16 +158,14 @@ private:
     }
     if (n.op == Op::Neg || n.op == Op::Not) {
       // -(x + d) = -x - d and ~(x + d) = ~x - d.
-      Info r = periodic(a.q, wrapNeg(a.d));
-      r.total = a.total;
+      Info r = periodic(a.q, wrapNeg(a.d), a.total);
       if (a.bounded && a.lo != std::numeric_limits<int64_t>::min())
         n.op == Op::Neg ? bound(r, -a.hi, -a.lo) : bound(r, ~a.hi, ~a.lo);
       return r;
     }
     if (a.d != 0)
       return Info();
-    Info r = periodic(a.q, 0);
-    r.total = a.total;
+    Info r = periodic(a.q, 0, a.total);
     if (n.op == Op::LNot)
       bound(r, 0, 1);
     return r;
@@ -188,16 +185,14 @@ private:
     const bool total = c.total && t.total && f.total;
     if (c.uniform) {
       const Info &s = c.value ? t : f;
-      Info r = periodic(q, wrapMul(s.d, q / s.q));
-      r.total = total;
+      Info r = periodic(q, wrapMul(s.d, q / s.q), total);
       if (s.bounded)
         bound(r, s.lo, s.hi);
       return r;
     }
     if (c.d != 0 || t.d != 0 || f.d != 0)
       return Info();
-    Info r = periodic(q, 0);
-    r.total = total;
+    Info r = periodic(q, 0, total);
     if (t.bounded && f.bounded)
       bound(r, std::min(t.lo, f.lo), std::max(t.hi, f.hi));
     return r;
@@ -205,8 +200,7 @@ private:
 
   // x * c for a uniform factor c.
   static Info scaled(const Info &x, int64_t c) {
-    Info r = periodic(x.q, wrapMul(x.d, c));
-    r.total = x.total;
+    Info r = periodic(x.q, wrapMul(x.d, c), x.total);
     int64_t p, s;
     if (x.bounded && !__builtin_mul_overflow(x.lo, c, &p) &&
         !__builtin_mul_overflow(x.hi, c, &s))
@@ -220,8 +214,7 @@ private:
   // remainder repeats and the quotient moves by kd / m.
   static Info divided(const Info &x, int64_t m, bool rem) {
     if (x.d == 0) {
-      Info r = periodic(x.q, 0);
-      r.total = x.total;
+      Info r = periodic(x.q, 0, x.total);
       rem ? bound(r, 0, std::min(x.hi, m - 1)) : bound(r, x.lo / m, x.hi / m);
       return r;
     }
@@ -231,8 +224,7 @@ private:
     if (__builtin_mul_overflow(x.q, k, &q) || q > MaxPeriod ||
         __builtin_mul_overflow(x.d, k, &kd))
       return Info();
-    Info r = periodic(q, rem ? 0 : kd / m);
-    r.total = x.total;
+    Info r = periodic(q, rem ? 0 : kd / m, x.total);
     rem ? bound(r, 0, std::min(x.hi, m - 1)) : bound(r, x.lo / m, x.hi / m);
     return r;
   }
@@ -254,8 +246,8 @@ private:
     case Op::Add:
     case Op::Sub: {
       const bool add = n.op == Op::Add;
-      Info r = periodic(q, add ? wrapAdd(da, db) : wrapSub(da, db));
-      r.total = a.total && b.total;
+      Info r = periodic(q, add ? wrapAdd(da, db) : wrapSub(da, db),
+                        a.total && b.total);
       int64_t lo, hi;
       if (a.bounded && b.bounded &&
           !(add ? __builtin_add_overflow(a.lo, b.lo, &lo)
@@ -295,9 +287,7 @@ private:
         return divided(a, m, n.op == Op::Rem);
       if (a.d != 0)
         return Info();
-      Info r = periodic(a.q, 0);
-      r.total = a.total;
-      return r;
+      return periodic(a.q, 0, a.total);
     }
     case Op::And: {
       // x & (2^j - 1) is x % 2^j for x >= 0.
@@ -314,10 +304,10 @@ private:
     // Any other operation of two values that repeat exactly.
     if (da != 0 || db != 0)
       return Info();
-    Info r = periodic(q, 0);
-    r.total = a.total && b.total &&
-              !(n.op == Op::Div || n.op == Op::Rem || n.op == Op::Shl ||
-                n.op == Op::Shr);
+    Info r = periodic(q, 0,
+                      a.total && b.total &&
+                          !(n.op == Op::Div || n.op == Op::Rem ||
+                            n.op == Op::Shl || n.op == Op::Shr));
     if (isComparison(n.op) || n.op == Op::LAnd || n.op == Op::LOr)
       bound(r, 0, 1);
     else if ((n.op == Op::Min || n.op == Op::Max) && a.bounded && b.bounded)
@@ -328,6 +318,11 @@ private:
 };
 
 } // namespace
+
+bool isGlobalIndexX(const Node &n) {
+  return n.op == Op::Add && ((blockBase(n.a) && is(n.b, Op::ThreadIdx)) ||
+                             (is(n.a, Op::ThreadIdx) && blockBase(n.b)));
+}
 
 std::optional<WarpPeriod> warpPeriod(const LaneExpr &offset,
                                      const LaneExpr &mask, const Context &ctx,

@@ -31,6 +31,10 @@ struct WarpPeriod {
   bool total = true;
 };
 
+/// Is `n` the global index along x, `blockIdx.x * blockDim.x + threadIdx.x`
+/// (either operand order)?
+bool isGlobalIndexX(const Node &n);
+
 /// The period of `offset` under `mask` (null: every lane) for the warps of
 /// blocks 0 .. blocks - 1 of `shape`, under `env`'s unknowns and grid, or
 /// nothing where the rules cannot show one (the expression reads threadIdx.x
