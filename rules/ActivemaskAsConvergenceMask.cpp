@@ -1,9 +1,9 @@
-#include "rules/SyncRules.h"
+#include "rules/RuleSet.h"
 
 namespace warplint {
 
-std::optional<Finding> checkActivemaskAsConvergenceMask(const SyncFacts &f,
-                                                        const RuleOptions &) {
+static std::optional<Finding>
+checkActivemaskAsConvergenceMask(const SyncFacts &f, const RuleContext &) {
   if (!f.maskFromActivemask || !f.laneVaryingPath)
     return std::nullopt;
   Finding out;
@@ -16,6 +16,15 @@ std::optional<Finding> checkActivemaskAsConvergenceMask(const SyncFacts &f,
       {-1, "compute the mask before the branch or loop with "
            "__ballot_sync(0xffffffff, condition) and use it for every step"});
   return out;
+}
+
+const RuleDef &activemaskAsConvergenceMaskRule() {
+  static const RuleDef rule(
+      "activemask-as-convergence-mask",
+      "Flags __activemask() used as the mask of a warp collective under a "
+      "lane-dependent condition or loop.",
+      checkActivemaskAsConvergenceMask);
+  return rule;
 }
 
 } // namespace warplint

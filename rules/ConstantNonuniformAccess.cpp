@@ -1,14 +1,18 @@
-#include "rules/ConstantNonuniformAccess.h"
+#include "rules/DataFindings.h"
 
 #include "model/Explain.h"
 
 namespace warplint {
 
-std::optional<Finding>
-checkConstantNonuniformAccess(const AccessFacts &f, const RuleOptions &opts) {
+static const RuleOption Threshold{
+    "Threshold", 2.0,
+    "warn when a warp's lanes read at least this many distinct addresses", 1.0};
+
+static std::optional<Finding>
+checkConstantNonuniformAccess(const AccessFacts &f, const RuleContext &opts) {
   const AccessResult &r = f.result;
   if (f.space != Space::Constant || !r.evaluated ||
-      r.minActualRealistic < opts.constantThreshold)
+      r.minActualRealistic < opts[Threshold])
     return std::nullopt;
   Finding out;
   out.message = "__constant__ load is not uniform across the warp: " +
@@ -24,9 +28,18 @@ checkConstantNonuniformAccess(const AccessFacts &f, const RuleOptions &opts) {
            "with warp-uniform values (blockIdx, loop counters), or move "
            "lane-indexed tables to global memory (const __restrict__ or "
            "__ldg) or shared memory"});
-  if (!qualifyDataMask(out, r, opts))
+  if (!qualifyDataMask(out, r, opts.shared()))
     return std::nullopt;
   return out;
+}
+
+const RuleDef &constantNonuniformAccessRule() {
+  static const RuleDef rule(
+      "constant-nonuniform-access",
+      "Flags __constant__ loads whose lanes read different addresses, which "
+      "the constant cache serves one after another.",
+      checkConstantNonuniformAccess, {&Threshold});
+  return rule;
 }
 
 } // namespace warplint

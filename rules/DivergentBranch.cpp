@@ -1,4 +1,4 @@
-#include "rules/DivergentBranch.h"
+#include "rules/RuleSet.h"
 
 #include "model/Explain.h"
 
@@ -14,21 +14,21 @@ static std::string lanePhrase(LaneMask taken, LaneMask active) {
          " skip it";
 }
 
-std::optional<Finding> checkDivergentBranch(const BranchFacts &f,
-                                            const RuleOptions &opts) {
+static std::optional<Finding> checkDivergentBranch(const BranchFacts &f,
+                                                   const RuleContext &opts) {
   const BranchResult &r = f.result;
   Finding out;
   std::string sources;
   for (const std::string &s : f.laneSources)
     sources += (sources.empty() ? "'" : ", '") + s + "'";
   if (!r.evaluated) {
-    if (!opts.warnDataDependentBranches || f.weight < opts.branchMinWeight)
+    if (!opts.shared().warnDataDependentBranches || f.weight < MinBranchWeight)
       return std::nullopt;
     out.message = f.kind + " condition depends on data loaded per lane (" +
                   sources + "): warps may split here";
     return out;
   }
-  if (!r.divergent || f.weight < opts.branchMinWeight)
+  if (!r.divergent || f.weight < MinBranchWeight)
     return std::nullopt;
   std::string body = "~" + std::to_string(f.weight) + " statements";
   if (f.kind == "loop") {
@@ -73,6 +73,15 @@ std::optional<Finding> checkDivergentBranch(const BranchFacts &f,
              "(threadIdx.x / 32) % k rather than threadIdx.x % k) so that all "
              "32 lanes of a warp take the same path"});
   return out;
+}
+
+const RuleDef &divergentBranchRule() {
+  static const RuleDef rule(
+      "divergent-branch",
+      "Flags branches whose condition splits the active lanes of a warp "
+      "around work large enough to stay a real branch.",
+      checkDivergentBranch);
+  return rule;
 }
 
 } // namespace warplint

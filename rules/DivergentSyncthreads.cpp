@@ -1,11 +1,11 @@
-#include "rules/SyncRules.h"
+#include "rules/RuleSet.h"
 
 #include "model/Explain.h"
 
 namespace warplint {
 
-std::optional<Finding> checkDivergentSyncthreads(const SyncFacts &f,
-                                                 const RuleOptions &) {
+static std::optional<Finding> checkDivergentSyncthreads(const SyncFacts &f,
+                                                        const RuleContext &) {
   bool blockBarrier = f.callee.rfind("__syncthreads", 0) == 0 ||
                       f.callee == "thread_block::sync" ||
                       f.callee == "cooperative_groups::sync";
@@ -22,6 +22,15 @@ std::optional<Finding> checkDivergentSyncthreads(const SyncFacts &f,
       {-1, "move the barrier out of the condition so that every thread of "
            "the block reaches it, and keep only the work inside"});
   return out;
+}
+
+const RuleDef &divergentSyncthreadsRule() {
+  static const RuleDef rule(
+      "divergent-syncthreads",
+      "Flags __syncthreads() and block-wide syncs that only some threads of "
+      "a block reach.",
+      checkDivergentSyncthreads);
+  return rule;
 }
 
 } // namespace warplint

@@ -1,11 +1,11 @@
-#include "rules/SyncRules.h"
+#include "rules/RuleSet.h"
 
 #include "model/Explain.h"
 
 namespace warplint {
 
-std::optional<Finding> checkFullMaskInDivergentCode(const SyncFacts &f,
-                                                    const RuleOptions &) {
+static std::optional<Finding>
+checkFullMaskInDivergentCode(const SyncFacts &f, const RuleContext &) {
   Finding out;
   if (f.tileSize > 0) {
     // A cooperative-groups tile's collective: every thread of the tile
@@ -40,6 +40,15 @@ std::optional<Finding> checkFullMaskInDivergentCode(const SyncFacts &f,
            "branch, with __ballot_sync(0xffffffff, condition), and pass it "
            "here; or move the call out of the condition"});
   return out;
+}
+
+const RuleDef &fullMaskInDivergentCodeRule() {
+  static const RuleDef rule(
+      "full-mask-in-divergent-code",
+      "Flags *_sync intrinsics and __syncwarp() that name all 32 lanes in "
+      "code only some lanes of the warp reach.",
+      checkFullMaskInDivergentCode);
+  return rule;
 }
 
 } // namespace warplint

@@ -1,14 +1,22 @@
 // idle-lanes: a branch or loop body that runs with most lanes of its warps
 // idle, so that it costs several times the warp instructions a layout with
 // its active lanes packed into full warps would (docs/rules/idle-lanes.md).
-#include "rules/Rule.h"
+#include "rules/RuleSet.h"
 
 #include "model/Explain.h"
 
 namespace warplint {
 
-std::optional<Finding> checkIdleLanes(const BranchFacts &f,
-                                      const RuleOptions &opts) {
+/// Warps that run a body over the fewest that could (BranchResult::Fill)
+/// from which it warns.
+static const RuleOption IssueRatio{
+    "IssueRatio", 2.0,
+    "warn where a body's lanes are spread over at least this many times the "
+    "warps they would fill",
+    0.0};
+
+static std::optional<Finding> checkIdleLanes(const BranchFacts &f,
+                                             const RuleContext &opts) {
   const BranchResult &r = f.result;
   if (!r.evaluated || !r.divergent || f.weight < 1)
     return std::nullopt;
@@ -21,7 +29,7 @@ std::optional<Finding> checkIdleLanes(const BranchFacts &f,
   // skip it), or a loop runs most of its lanes idle (the warp runs the
   // longest lane's trip count). A tree reduction's `tid < s` also leaves
   // lanes idle, but its lanes are already contiguous: nothing to repack.
-  bool scattered = fill.spread >= opts.issueRatioThreshold;
+  bool scattered = fill.spread >= opts[IssueRatio];
   if (lanes > 16 || !(scattered || f.kind == "loop"))
     return std::nullopt;
   // A split that happens once (lane 0 writes the block's result) costs a
@@ -34,7 +42,7 @@ std::optional<Finding> checkIdleLanes(const BranchFacts &f,
   // instruction or two; warn where the body does real work: memory
   // accesses, or a few statements. A loop nvcc unrolls (a constant bound)
   // is predicated code, not a loop run for the longest lane.
-  if (!f.bodyAccessesMemory && f.weight < opts.branchMinWeight)
+  if (!f.bodyAccessesMemory && f.weight < MinBranchWeight)
     return std::nullopt;
   if (f.unrolled)
     return std::nullopt;
@@ -73,6 +81,16 @@ std::optional<Finding> checkIdleLanes(const BranchFacts &f,
         {-1, "index so that the lanes that run it are contiguous (tid < n "
              "rather than tid % k == 0), so that whole warps skip it"});
   return out;
+}
+
+const RuleDef &idleLanesRule() {
+  static const RuleDef rule(
+      "idle-lanes",
+      "Flags branch and loop bodies that run with most lanes of their warps "
+      "idle, at several times the warp instructions of a layout with the "
+      "active lanes packed into full warps.",
+      checkIdleLanes, {&IssueRatio});
+  return rule;
 }
 
 } // namespace warplint

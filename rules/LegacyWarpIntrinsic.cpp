@@ -1,9 +1,9 @@
-#include "rules/SyncRules.h"
+#include "rules/RuleSet.h"
 
 namespace warplint {
 
-std::optional<Finding> checkLegacyWarpIntrinsic(const SyncFacts &f,
-                                                const RuleOptions &) {
+static std::optional<Finding> checkLegacyWarpIntrinsic(const SyncFacts &f,
+                                                       const RuleContext &) {
   static const char *const legacy[] = {"__shfl",  "__shfl_up", "__shfl_down",
                                        "__shfl_xor", "__any",  "__all",
                                        "__ballot"};
@@ -28,6 +28,15 @@ std::optional<Finding> checkLegacyWarpIntrinsic(const SyncFacts &f,
                                       "this call"
                                     : "")});
   return out;
+}
+
+const RuleDef &legacyWarpIntrinsicRule() {
+  static const RuleDef rule(
+      "legacy-warp-intrinsic",
+      "Flags __shfl, __any, __all and __ballot, the warp intrinsics without "
+      "a mask that assume a converged warp.",
+      checkLegacyWarpIntrinsic);
+  return rule;
 }
 
 } // namespace warplint

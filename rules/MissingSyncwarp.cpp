@@ -1,9 +1,9 @@
-#include "rules/SyncRules.h"
+#include "rules/RuleSet.h"
 
 namespace warplint {
 
-std::optional<Finding> checkMissingSyncwarp(const HazardFacts &f,
-                                            const RuleOptions &) {
+static std::optional<Finding> checkMissingSyncwarp(const HazardFacts &f,
+                                                   const RuleContext &) {
   if (!f.result.intraWarp)
     return std::nullopt;
   Finding out;
@@ -23,6 +23,15 @@ std::optional<Finding> checkMissingSyncwarp(const HazardFacts &f,
                            "and the next that reads; or exchange the values "
                            "in registers with __shfl_down_sync"});
   return out;
+}
+
+const RuleDef &missingSyncwarpRule() {
+  static const RuleDef rule(
+      "missing-syncwarp",
+      "Flags shared-memory values passed between lanes of one warp with no "
+      "__syncwarp() between the store and the load.",
+      checkMissingSyncwarp);
+  return rule;
 }
 
 } // namespace warplint

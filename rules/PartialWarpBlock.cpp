@@ -1,9 +1,9 @@
-#include "rules/SyncRules.h"
+#include "rules/RuleSet.h"
 
 namespace warplint {
 
-std::optional<Finding> checkPartialWarpBlock(const LaunchFacts &f,
-                                             const RuleOptions &) {
+static std::optional<Finding> checkPartialWarpBlock(const LaunchFacts &f,
+                                                    const RuleContext &) {
   int64_t threads = f.block.threads();
   if (threads <= 0 || threads % WarpSize == 0)
     return std::nullopt;
@@ -19,6 +19,14 @@ std::optional<Finding> checkPartialWarpBlock(const LaunchFacts &f,
     hint += " (or " + std::to_string(up - WarpSize) + ")";
   out.notes.push_back({-1, hint + " per block, and guard the extra threads"});
   return out;
+}
+
+const RuleDef &partialWarpBlockRule() {
+  static const RuleDef rule(
+      "partial-warp-block",
+      "Flags launches whose block is not a whole number of warps.",
+      checkPartialWarpBlock);
+  return rule;
 }
 
 } // namespace warplint

@@ -9,7 +9,7 @@
 #define WARPLINT_RULES_RULE_H
 
 #include "model/Divergence.h"
-#include "model/Memory.h"
+#include "model/Site.h"
 
 #include <memory>
 #include <optional>
@@ -17,9 +17,6 @@
 #include <vector>
 
 namespace warplint {
-
-enum class Space { Global, Shared, Constant, Local };
-const char *spaceName(Space s);
 
 /// One access of an array in a kernel, indexed per dimension.
 struct ArrayUse {
@@ -42,7 +39,11 @@ struct ArrayInfo {
   std::shared_ptr<const std::vector<ArrayUse>> uses;
 };
 
+/// One access site as the rules see it. The model's inputs and result are
+/// given at construction; the rest is set by name.
 struct AccessFacts {
+  AccessFacts(const Access &a, const AccessResult &r, const Context &c)
+      : access(a), result(r), ctx(c) {}
   const Access &access;
   const AccessResult &result;
   const Context &ctx;
@@ -132,6 +133,7 @@ struct Finding {
 
 /// A branch as the model sees it.
 struct BranchFacts {
+  BranchFacts(const BranchResult &r, const Context &c) : result(r), ctx(c) {}
   const BranchResult &result;
   const Context &ctx;
   Shape shape;
@@ -152,6 +154,8 @@ struct BranchFacts {
 
 /// A barrier or warp-collective call.
 struct SyncFacts {
+  SyncFacts(std::string c, const ReachResult &r)
+      : callee(std::move(c)), reach(r) {}
   std::string callee;
   const ReachResult &reach;
   bool fullMask = false;         // a *_sync mask of 0xffffffff, or __syncwarp()
@@ -167,103 +171,26 @@ struct SyncFacts {
 
 /// A shared load after a shared store of the same array with no barrier.
 struct HazardFacts {
+  explicit HazardFacts(const HazardResult &r) : result(r) {}
   const HazardResult &result;
   std::string array;
   bool volatileAccess = false;
   unsigned storeLine = 0;
 };
 
+/// A launch with a constant block shape (`k<<<g, b>>>`).
 struct LaunchFacts {
   Shape block;
   std::string kernel;
 };
 
-struct RuleOptions {
-  double threshold = 2.0;     // global: warn at sectors >= threshold x ideal
-  double bankThreshold = 2.0; // shared: warn at wavefronts >= this x ideal
-  double constantThreshold = 2.0; // constant: distinct addresses per request
-  /// clang-tidy style: comma-separated globs, '-' to turn off ("*,-foo").
-  std::string enabled = "*";
-  int branchMinWeight = 4; // smaller divergent bodies are predicated: no warning
-  /// idle-lanes: warps that run a body over the fewest that could
-  /// (BranchResult::Fill) from which it warns.
-  double issueRatioThreshold = 2.0;
-  bool warnDataDependentBranches = false;
-  /// Accesses under a condition on data loaded per lane (`if (a > b) swap`):
-  /// the address pattern is known, which lanes take it is not. Reported as
-  /// an upper bound, as a remark by default (docs/model.md).
-  enum class DataMasks { Off, Remark, Warning, Narrow } dataMasks =
-      DataMasks::Remark;
-  /// Accesses whose address depends on data loaded per lane (`x[col[n]]`):
-  /// their figure with the data drawn at random. The same three levels, and
-  /// Narrow, the default: a warning for global elements of 1 or 2 bytes,
-  /// for any element picked by a field of data's bits (`table[w & 0xff]`,
-  /// AccessResult::dataDigest), for global atomics by key, and for a
-  /// segment or a record per lane (AccessResult::dataSegment, dataRecord).
-  /// A warp's 32 such elements fit one or two sectors only where the lanes'
-  /// data lies within 32 or 64 bytes, which data seldom does (per-thread
-  /// strings, byte tables: 115 of 118 such lines of the real-code suite
-  /// measure at least 1.5x; fields of bits 34 of 35, atomics 17 of 17,
-  /// segments 19 of 19, records 11 of 11). For other wider elements the
-  /// estimate is right about as often as not (a mesh's connectivity is
-  /// mostly local, a sparse matrix's columns are not; docs/model.md).
-  DataMasks dataAddresses = DataMasks::Narrow;
+/// A kernel as declared, judged once per kernel.
+struct KernelFacts {
+  std::string name;
+  /// `__launch_bounds__(N, ...)`: at most N threads per block (none: no
+  /// bound declared, or one that is not a constant).
+  std::optional<int64_t> maxThreadsPerBlock;
 };
-
-/// For an access under a condition on data: says the figure is an upper
-/// bound among the lanes that take it, and sets the severity the options
-/// ask for. Returns false when such findings are turned off.
-bool qualifyDataMask(Finding &f, const AccessResult &r,
-                     const RuleOptions &opts);
-
-/// For an access whose address depends on data (AccessResult::
-/// dataEstimated): a finding when its figure with the data drawn at random
-/// reaches `threshold` x ideal, at the severity the options ask for.
-/// `unit` is "sector" or "wavefront".
-std::optional<Finding> dataAddressFinding(const AccessFacts &f,
-                                          const RuleOptions &opts,
-                                          double threshold, const char *unit);
-
-/// For an access whose address depends on data: whether warplint takes
-/// its random-data figure (the kinds of data address whose estimate the GPU
-/// bears out, or every kind under --data-addresses=warning or remark)
-/// rather than its figure with neighbouring lanes agreeing on the data (a
-/// mesh's connectivity, sorted or consecutive indices). The figure taken
-/// is the line's figure in the report, stated as an assumption.
-bool expectsRandomData(const AccessFacts &f, const RuleOptions &opts);
-
-using AccessCheck = std::optional<Finding> (*)(const AccessFacts &,
-                                               const RuleOptions &);
-using BranchCheck = std::optional<Finding> (*)(const BranchFacts &,
-                                               const RuleOptions &);
-using SyncCheck = std::optional<Finding> (*)(const SyncFacts &,
-                                             const RuleOptions &);
-using HazardCheck = std::optional<Finding> (*)(const HazardFacts &,
-                                               const RuleOptions &);
-using LaunchCheck = std::optional<Finding> (*)(const LaunchFacts &,
-                                               const RuleOptions &);
-
-/// A rule checks one kind of site; the others are null.
-struct RuleInfo {
-  const char *id;
-  const char *summary; // first sentence of the rule's doc page
-  AccessCheck check = nullptr;
-  BranchCheck branch = nullptr;
-  SyncCheck sync = nullptr;
-  HazardCheck hazard = nullptr;
-  LaunchCheck launch = nullptr;
-};
-
-/// idle-lanes (rules/IdleLanes.cpp).
-std::optional<Finding> checkIdleLanes(const BranchFacts &facts,
-                                      const RuleOptions &opts);
-
-/// Every rule warplint has (rules/Registry.cpp).
-const std::vector<RuleInfo> &allRules();
-
-/// Is `id` turned on by `enabled` ("*", "uncoalesced-*,-smem-*", ...)? The
-/// last glob that matches decides.
-bool ruleEnabled(const std::string &enabled, const std::string &id);
 
 /// "4", "4.5", "4.88": figures as the messages print them.
 std::string formatFigure(double v);

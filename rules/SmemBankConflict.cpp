@@ -1,4 +1,4 @@
-#include "rules/SmemBankConflict.h"
+#include "rules/DataFindings.h"
 
 #include "model/Explain.h"
 
@@ -7,6 +7,11 @@
 #include <numeric>
 
 namespace warplint {
+
+static const RuleOption Threshold{
+    "Threshold", 2.0,
+    "warn when a warp needs at least this many times the ideal wavefronts",
+    1.0};
 
 namespace {
 
@@ -127,14 +132,14 @@ std::vector<RuleNote> verifiedLayoutFixes(const AccessFacts &f,
 
 } // namespace
 
-std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
-                                             const RuleOptions &opts) {
+static std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
+                                                    const RuleContext &opts) {
   const AccessResult &r = f.result;
   if (f.space != Space::Shared)
     return std::nullopt;
   if (!r.evaluated)
-    return dataAddressFinding(f, opts, opts.bankThreshold, "wavefront");
-  if (r.minVerdictRealistic < opts.bankThreshold)
+    return dataAddressFinding(f, opts.shared(), opts[Threshold], "wavefront");
+  if (r.minVerdictRealistic < opts[Threshold])
     return std::nullopt;
   Dependence dep = describeDependence(r, f.ctx);
   const int bytes = f.access.elementBytes;
@@ -252,9 +257,18 @@ std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
     out.notes.push_back({-1, f.shapeFrom});
   if (f.shapeAssumed)
     out.notes.push_back({-1, assumedShapeText(f)});
-  if (!qualifyDataMask(out, r, opts))
+  if (!qualifyDataMask(out, r, opts.shared()))
     return std::nullopt;
   return out;
+}
+
+const RuleDef &smemBankConflictRule() {
+  static const RuleDef rule(
+      "smem-bank-conflict",
+      "Flags shared-memory loads and stores whose warp needs at least twice "
+      "the wavefronts it would without bank conflicts.",
+      checkSmemBankConflict, {&Threshold});
+  return rule;
 }
 
 } // namespace warplint

@@ -1,8 +1,12 @@
-#include "rules/UncoalescedGlobalAccess.h"
+#include "rules/DataFindings.h"
 
 #include "model/Explain.h"
 
 namespace warplint {
+
+static const RuleOption Threshold{
+    "Threshold", 2.0,
+    "warn when a warp moves at least this many times the ideal sectors", 1.0};
 
 static std::string bytes(int64_t n) {
   return std::to_string(n < 0 ? -n : n) + (n == 1 || n == -1 ? " byte" : " bytes");
@@ -11,17 +15,17 @@ static std::string byteAdjective(int64_t n) {
   return std::to_string(n < 0 ? -n : n) + "-byte";
 }
 
-std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
-                                                    const RuleOptions &opts) {
+static std::optional<Finding>
+checkUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
   const AccessResult &r = f.result;
   if (f.space != Space::Global)
     return std::nullopt;
   if (!r.evaluated)
-    return dataAddressFinding(f, opts, opts.threshold, "sector");
+    return dataAddressFinding(f, opts.shared(), opts[Threshold], "sector");
   // Warn only when every candidate block shape and every sampled value of
   // the unknowns within their realistic range (sizes >= 32, ...) is over the
   // threshold; the message says which assumption that rests on.
-  if (r.minVerdictRealistic < opts.threshold)
+  if (r.minVerdictRealistic < opts[Threshold])
     return std::nullopt;
   Dependence dep = describeDependence(r, f.ctx);
 
@@ -64,7 +68,7 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
                  : "keep at most 16 bytes per lane per access (for example "
                    "two arrays of 16-byte elements) so that each request is "
                    "used whole"});
-    if (!qualifyDataMask(out, r, opts))
+    if (!qualifyDataMask(out, r, opts.shared()))
       return std::nullopt;
     return out;
   }
@@ -142,9 +146,18 @@ std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
                  "; no file of the run or its compile database launches the "
                  "kernel with a constant block: annotate it or pass "
                  "--block-dim"});
-  if (!qualifyDataMask(out, r, opts))
+  if (!qualifyDataMask(out, r, opts.shared()))
     return std::nullopt;
   return out;
+}
+
+const RuleDef &uncoalescedGlobalAccessRule() {
+  static const RuleDef rule(
+      "uncoalesced-global-access",
+      "Flags global loads and stores whose warp pulls in at least twice the "
+      "32-byte sectors its active lanes need.",
+      checkUncoalescedGlobalAccess, {&Threshold});
+  return rule;
 }
 
 } // namespace warplint

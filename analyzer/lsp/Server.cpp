@@ -11,11 +11,11 @@
 #include "lsp/Server.h"
 #include "lsp/Protocol.h"
 
-#include "frontend/Action.h"
-#include "frontend/Analysis.h"
-#include "frontend/CommandLine.h"
-#include "frontend/ProjectDatabase.h"
-#include "frontend/ProjectLaunches.h"
+#include "frontend/analysis/Action.h"
+#include "frontend/analysis/Analysis.h"
+#include "frontend/project/CommandLine.h"
+#include "frontend/project/ProjectDatabase.h"
+#include "frontend/project/ProjectLaunches.h"
 #include "report/CiReports.h"
 #include "rules/Rule.h"
 
@@ -330,6 +330,72 @@ public:
 private:
   const Job &J;
 
+  /// A message of the analysis as an LSP diagnostic of the document (none
+  /// for one in a header the document includes: it belongs to that header).
+  void publish(const DiagnosticRecord &f, Places &places) {
+    auto at = places.range(rangeOf(f.range).getAsRange(), locationOf(f.at));
+    // Findings in the headers the document includes belong to them.
+    if (!at || !places.isDocument(at->first))
+      return;
+    json::Object d{{"range", at->second.toJson()},
+                   {"severity", f.severity == "remark" ? 3 : 2},
+                   {"source", "warplint"},
+                   {"message", f.message}};
+    if (!f.rule.empty()) {
+      d["code"] = f.rule;
+      d["codeDescription"] =
+          json::Object{{"href", ruleHelpUri(J.docDir, f.rule)}};
+    }
+    json::Array related;
+    for (const NoteRecord &note : f.notes) {
+      SourceLocation loc = locationOf(note.at);
+      const std::string &message = note.message;
+      auto n = places.range(rangeOf(note.range).getAsRange(),
+                            loc.isValid() ? loc : locationOf(f.at));
+      if (!n)
+        n = at;
+      related.push_back(json::Object{
+          {"location", json::Object{{"uri", places.uri(n->first)},
+                                    {"range", n->second.toJson()}}},
+          {"message", message}});
+    }
+    if (!related.empty())
+      d["relatedInformation"] = std::move(related);
+    // Verified fixes as quick fixes: each a workspace edit, which may
+    // change another file (the header declaring a padded array).
+    json::Array actions;
+    for (const FixRecord &fix : f.fixes) {
+      const std::string &title = fix.description;
+      const std::vector<FixItHint> hints{fixItOf(fix)};
+      json::Object changes;
+      bool placed = !hints.empty();
+      for (const FixItHint &h : hints) {
+        auto b = places.place(h.RemoveRange.getBegin());
+        auto e = places.place(h.RemoveRange.getEnd());
+        if (!b || !e || b->file != e->file) {
+          placed = false;
+          break;
+        }
+        std::string u = places.uri(b->file);
+        if (!changes.getArray(u))
+          changes[u] = json::Array();
+        changes.getArray(u)->push_back(json::Object{
+            {"range",
+             Range{b->line, b->character, e->line, e->character}.toJson()},
+            {"newText", h.CodeToInsert}});
+      }
+      if (placed)
+        actions.push_back(json::Object{
+            {"title", title},
+            {"kind", "quickfix"},
+            {"edit", json::Object{{"changes", std::move(changes)}}}});
+    }
+    json::Value diagnostic = json::Object(d);
+    J.out.diagnostics.push_back(std::move(d));
+    J.out.flags.push_back({at->second, f.rule, f.message, std::move(actions),
+                           std::move(diagnostic)});
+  }
+
   void analyze(ASTContext &ac) {
     const SourceManager &sm = ac.getSourceManager();
     Places places(sm, ac.getLangOpts(), J.enc, J.uri, J.dir);
@@ -340,67 +406,16 @@ private:
       places.setDocument(&doc->getFileEntry());
       J.run.onlyFile = doc->getUniqueID();
     }
-    analyzeParsed(
-        ac, J.opts,
-        [&](const SinkFinding &f) {
-          auto at = places.range(f.range, f.loc);
-          // Findings in the headers the document includes belong to them.
-          if (!at || !places.isDocument(at->first))
-            return;
-          json::Object d{{"range", at->second.toJson()},
-                         {"severity", f.remark ? 3 : 2},
-                         {"source", "warplint"},
-                         {"message", f.message}};
-          if (!f.rule.empty()) {
-            d["code"] = f.rule;
-            d["codeDescription"] =
-                json::Object{{"href", ruleHelpUri(J.docDir, f.rule)}};
-          }
-          json::Array related;
-          for (const auto &[loc, message, range] : f.notes) {
-            auto n = places.range(range, loc.isValid() ? loc : f.loc);
-            if (!n)
-              n = at;
-            related.push_back(json::Object{
-                {"location", json::Object{{"uri", places.uri(n->first)},
-                                          {"range", n->second.toJson()}}},
-                {"message", message}});
-          }
-          if (!related.empty())
-            d["relatedInformation"] = std::move(related);
-          // Verified fixes as quick fixes: each a workspace edit, which may
-          // change another file (the header declaring a padded array).
-          json::Array actions;
-          for (const auto &[title, hints] : f.fixes) {
-            json::Object changes;
-            bool placed = !hints.empty();
-            for (const FixItHint &h : hints) {
-              auto b = places.place(h.RemoveRange.getBegin());
-              auto e = places.place(h.RemoveRange.getEnd());
-              if (!b || !e || b->file != e->file) {
-                placed = false;
-                break;
-              }
-              std::string u = places.uri(b->file);
-              if (!changes.getArray(u))
-                changes[u] = json::Array();
-              changes.getArray(u)->push_back(json::Object{
-                  {"range",
-                   Range{b->line, b->character, e->line, e->character}.toJson()},
-                  {"newText", h.CodeToInsert}});
-            }
-            if (placed)
-              actions.push_back(json::Object{
-                  {"title", title},
-                  {"kind", "quickfix"},
-                  {"edit", json::Object{{"changes", std::move(changes)}}}});
-          }
-          json::Value diagnostic = json::Object(d);
-          J.out.diagnostics.push_back(std::move(d));
-          J.out.flags.push_back({at->second, f.rule, f.message,
-                                 std::move(actions), std::move(diagnostic)});
-        },
-        &J.run);
+    /// Each message the pipeline lets through, turned into an LSP
+    /// diagnostic while the AST is alive.
+    struct Printer : MessagePrinter {
+      AnalyzeAction &A;
+      Places &P;
+      Printer(AnalyzeAction &a, Places &p) : A(a), P(p) {}
+      void finding(const DiagnosticRecord &d) override { A.publish(d, P); }
+      void plain(const DiagnosticRecord &d) override { A.publish(d, P); }
+    } printer(*this, places);
+    analyzeParsed(ac, J.opts, printer, &J.run);
     J.run.onlyFile.reset();
   }
 };
@@ -746,20 +761,23 @@ private:
     const json::Object *end = range ? range->getObject("end") : nullptr;
     std::optional<llvm::StringRef> uri =
         td ? td->getString("uri") : std::nullopt;
-    std::optional<int64_t> first = start ? start->getInteger("line")
-                                         : std::nullopt,
-                           last = end ? end->getInteger("line") : std::nullopt;
-    if (!uri || !first || !last || *first < 0 || *last < *first) {
+    // (-1: missing or not an integer.)
+    const int64_t first =
+        (start ? start->getInteger("line") : std::nullopt).value_or(-1);
+    const int64_t last =
+        (end ? end->getInteger("line") : std::nullopt).value_or(-1);
+    if (!uri || first < 0 || last < first) {
       replyError(id, lsp::InvalidParams,
                  "textDocument/codeAction wants textDocument.uri and a range");
       return;
     }
+    const unsigned from = unsigned(first), to = unsigned(last);
     std::lock_guard<std::mutex> lock(Lock);
     json::Array out;
     auto it = Docs.find(uri->str());
     if (it != Docs.end() && it->second.results)
       for (const Flag &f : it->second.results->flags) {
-        if (f.range.endLine < unsigned(*first) || f.range.line > unsigned(*last))
+        if (f.range.endLine < from || f.range.line > to)
           continue;
         for (const json::Value &a : f.actions) {
           json::Object action = *a.getAsObject();

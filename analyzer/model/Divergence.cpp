@@ -1,6 +1,6 @@
-#include "Divergence.h"
+#include "model/Divergence.h"
 
-#include "Sampling.h"
+#include "model/Sampling.h"
 
 #include <algorithm>
 

@@ -11,12 +11,18 @@
 #ifndef WARPLINT_MODEL_DIVERGENCE_H
 #define WARPLINT_MODEL_DIVERGENCE_H
 
-#include "Eval.h"
+#include "model/Eval.h"
 
 #include <string>
 #include <vector>
 
 namespace warplint {
+
+/// Statements a divergent body needs before nvcc branches around it: a
+/// smaller one is predicated (every warp that reaches it issues it, and no
+/// branch splits the warp), so the rules leave it alone and the work
+/// estimate counts it for every warp that reaches it.
+inline constexpr int MinBranchWeight = 4;
 
 struct BranchResult {
   bool evaluated = false; // false: the condition depends on data

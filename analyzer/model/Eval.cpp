@@ -1,4 +1,4 @@
-#include "Eval.h"
+#include "model/Eval.h"
 
 #include <atomic>
 

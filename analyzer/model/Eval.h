@@ -15,7 +15,7 @@
 #ifndef WARPLINT_MODEL_EVAL_H
 #define WARPLINT_MODEL_EVAL_H
 
-#include "Expr.h"
+#include "model/Expr.h"
 
 #include <array>
 #include <initializer_list>

@@ -1,5 +1,5 @@
-#include "Explain.h"
-#include "Sampling.h"
+#include "model/Explain.h"
+#include "model/Sampling.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,8 +2,8 @@
 #ifndef WARPLINT_MODEL_EXPLAIN_H
 #define WARPLINT_MODEL_EXPLAIN_H
 
-#include "Eval.h"
-#include "Memory.h"
+#include "model/Eval.h"
+#include "model/Memory.h"
 
 #include <optional>
 #include <string>

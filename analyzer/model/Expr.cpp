@@ -1,4 +1,4 @@
-#include "Expr.h"
+#include "model/Expr.h"
 
 #include <algorithm>
 #include <unordered_map>

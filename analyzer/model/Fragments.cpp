@@ -1,11 +1,11 @@
 //===- Fragments.cpp - wmma fragments' lane maps and SASS instructions --===//
-#include "Fragments.h"
+#include "model/Fragments.h"
 
 namespace warplint {
 
 const std::vector<FragmentLayout> &fragmentLayouts() {
   static const std::vector<FragmentLayout> table = {
-#include "FragmentTable.inc"
+#include "model/FragmentTable.inc"
   };
   return table;
 }

@@ -18,7 +18,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "Expr.h"
+#include "model/Expr.h"
 
 #include <string>
 #include <utility>

@@ -1,6 +1,6 @@
-#include "Issue.h"
+#include "model/Issue.h"
 
-#include "Sampling.h"
+#include "model/Sampling.h"
 
 #include <algorithm>
 #include <map>

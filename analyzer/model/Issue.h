@@ -13,7 +13,7 @@
 #ifndef WARPLINT_MODEL_ISSUE_H
 #define WARPLINT_MODEL_ISSUE_H
 
-#include "Eval.h"
+#include "model/Eval.h"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
-#include "Memory.h"
-#include "Period.h"
-#include "Sampling.h"
+#include "model/Memory.h"
+#include "model/Period.h"
+#include "model/Sampling.h"
 
 #include <algorithm>
 #include <array>

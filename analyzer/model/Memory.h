@@ -12,7 +12,7 @@
 #ifndef WARPLINT_MODEL_MEMORY_H
 #define WARPLINT_MODEL_MEMORY_H
 
-#include "Eval.h"
+#include "model/Eval.h"
 
 #include <functional>
 #include <optional>

@@ -1,5 +1,5 @@
 //===- Period.cpp - how an access repeats along a 1-D launch's warps ------===//
-#include "Period.h"
+#include "model/Period.h"
 
 #include <algorithm>
 #include <limits>

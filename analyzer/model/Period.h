@@ -14,7 +14,7 @@
 #ifndef WARPLINT_MODEL_PERIOD_H
 #define WARPLINT_MODEL_PERIOD_H
 
-#include "Eval.h"
+#include "model/Eval.h"
 
 #include <optional>
 

@@ -1,4 +1,4 @@
-#include "Sampling.h"
+#include "model/Sampling.h"
 
 #include <algorithm>
 

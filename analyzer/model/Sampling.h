@@ -8,7 +8,7 @@
 #ifndef WARPLINT_MODEL_SAMPLING_H
 #define WARPLINT_MODEL_SAMPLING_H
 
-#include "Eval.h"
+#include "model/Eval.h"
 
 #include <vector>
 

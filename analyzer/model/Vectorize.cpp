@@ -1,5 +1,5 @@
-#include "Vectorize.h"
-#include "Sampling.h"
+#include "model/Vectorize.h"
+#include "model/Sampling.h"
 
 #include <algorithm>
 #include <map>

@@ -11,7 +11,7 @@
 #ifndef WARPLINT_MODEL_VECTORIZE_H
 #define WARPLINT_MODEL_VECTORIZE_H
 
-#include "Memory.h"
+#include "model/Memory.h"
 
 #include <vector>
 

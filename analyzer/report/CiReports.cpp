@@ -2,7 +2,7 @@
 // consumers) and GitHub Actions workflow commands (docs/ci.md). Both take
 // the findings from the Report after the analysis; neither includes a Clang
 // header.
-#include "CiReports.h"
+#include "report/CiReports.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -7,7 +7,7 @@
 #ifndef WARPLINT_REPORT_CIREPORTS_H
 #define WARPLINT_REPORT_CIREPORTS_H
 
-#include "Report.h"
+#include "report/Report.h"
 
 #include "llvm/Support/JSON.h"
 

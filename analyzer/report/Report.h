@@ -9,6 +9,7 @@
 
 #include "model/Eval.h"
 
+#include <cstdint>
 #include <optional>
 #include <tuple>
 #include <string>
@@ -19,6 +20,19 @@ namespace warplint {
 struct SourcePos {
   std::string file;
   unsigned line = 0, column = 0;
+};
+
+/// A place in the parse that produced a record, as the clang SourceLocation
+/// it was (its raw encoding): the consumers that draw a finding through that
+/// parse's source manager while it lives (the text printer, the language
+/// server, clang-tidy) take its snippet, macro expansions and ranges from
+/// it. 0: none (and always so in a record read back from JSON).
+using SourceHandle = uint64_t;
+/// A clang token range (`begin` to the start of its last token), or with
+/// `chars`, a character range (up to, not including, `end`).
+struct RangeHandle {
+  SourceHandle begin = 0, end = 0;
+  bool chars = false;
 };
 
 /// Where one file's records lie in the report's lists ([begin, end) each),
@@ -136,6 +150,8 @@ struct BranchRecord {
 struct NoteRecord {
   SourcePos pos; // file empty: no location
   std::string message;
+  SourceHandle at = 0;
+  RangeHandle range;
 };
 
 /// A verified fix as a text edit: replace the text from `begin` up to (not
@@ -144,6 +160,7 @@ struct FixRecord {
   std::string description;
   SourcePos begin, end;
   std::string replacement;
+  RangeHandle edit; // the text replaced, a character range
 };
 
 struct DiagnosticRecord {
@@ -157,6 +174,20 @@ struct DiagnosticRecord {
   std::vector<FixRecord> fixes;
   /// A key that survives moving the code (CiReports.h, FingerprintState).
   std::string fingerprint;
+
+  /// Not in the JSON document: what the run's pipeline and the printers
+  /// need of the parse (report/Pipeline.h).
+  /// Where it is reported, and the source it underlines (none: a place
+  /// only, as for a struct copied on another line).
+  SourceHandle at = 0;
+  RangeHandle range;
+  /// The file and line its NOLINT comments and --header-filter are read
+  /// at: the file that holds it after macro expansion, by the name the
+  /// parse opened it with, whatever #line directives say (`pos` follows
+  /// them), and whether that is the file analyzed or a header.
+  std::string physicalFile;
+  unsigned physicalLine = 0;
+  bool inMainFile = true;
 };
 
 struct Report {

@@ -1,7 +1,7 @@
 // --shard and `warplint merge` (Shards.h, docs/ci.md).
-#include "Shards.h"
+#include "report/Shards.h"
 
-#include "CiReports.h"
+#include "report/CiReports.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -194,296 +194,22 @@ Object shardObject(const Report &r, const ShardSpec &spec,
 
 namespace {
 
-/// Reads the fields of toJson's document back; `bad` names the first field
-/// that is missing or of the wrong type.
-struct Reader {
-  std::string bad;
-
-  const Value *get(const Object &o, StringRef key) {
-    const Value *v = o.get(key);
-    if (!v && bad.empty())
-      bad = key.str();
-    return v;
-  }
-  std::string str(const Object &o, StringRef key) {
-    const Value *v = get(o, key);
-    auto s = v ? v->getAsString() : std::nullopt;
-    if (!s && bad.empty())
-      bad = key.str();
-    return s ? s->str() : "";
-  }
-  double num(const Object &o, StringRef key) {
-    const Value *v = get(o, key);
-    auto d = v ? v->getAsNumber() : std::nullopt;
-    if (!d && bad.empty())
-      bad = key.str();
-    return d ? *d : 0;
-  }
-  int64_t integer(const Object &o, StringRef key) {
-    const Value *v = get(o, key);
-    auto d = v ? v->getAsInteger() : std::nullopt;
-    if (!d && bad.empty())
-      bad = key.str();
-    return d ? *d : 0;
-  }
-  bool boolean(const Object &o, StringRef key) {
-    const Value *v = get(o, key);
-    auto d = v ? v->getAsBoolean() : std::nullopt;
-    if (!d && bad.empty())
-      bad = key.str();
-    return d ? *d : false;
-  }
-  /// A number or null.
-  std::optional<double> optNum(const Object &o, StringRef key) {
-    const Value *v = get(o, key);
-    if (!v || v->kind() == Value::Null)
-      return std::nullopt;
-    return num(o, key);
-  }
-  std::vector<std::string> strings(const Object &o, StringRef key) {
-    std::vector<std::string> out;
-    const Value *v = get(o, key);
-    const Array *a = v ? v->getAsArray() : nullptr;
-    if (!a) {
-      if (bad.empty())
-        bad = key.str();
-      return out;
+/// The places (file, line, rule) of the shard object's list `key`.
+void placesOf(JsonReader &rd, const Object &o, StringRef key,
+              std::set<std::tuple<std::string, unsigned, std::string>> &out) {
+  for (const Value &v : rd.array(o, key)) {
+    const Array *a = v.getAsArray();
+    if (!a || a->size() != 3 || !(*a)[0].getAsString() ||
+        !(*a)[1].getAsInteger() || !(*a)[2].getAsString()) {
+      if (rd.bad.empty())
+        rd.bad = key.str();
+      continue;
     }
-    for (const Value &e : *a)
-      if (auto s = e.getAsString())
-        out.push_back(s->str());
-      else if (bad.empty())
-        bad = key.str();
-    return out;
+    out.insert({(*a)[0].getAsString()->str(),
+                unsigned(*(*a)[1].getAsInteger()),
+                (*a)[2].getAsString()->str()});
   }
-  const Array &array(const Object &o, StringRef key) {
-    static const Array empty;
-    const Value *v = get(o, key);
-    const Array *a = v ? v->getAsArray() : nullptr;
-    if (!a && bad.empty())
-      bad = key.str();
-    return a ? *a : empty;
-  }
-  const Object &object(const Value &v, StringRef what) {
-    static const Object empty;
-    const Object *o = v.getAsObject();
-    if (!o && bad.empty())
-      bad = what.str();
-    return o ? *o : empty;
-  }
-  SourcePos pos(const Object &o) {
-    return {str(o, "file"), unsigned(integer(o, "line")),
-            unsigned(integer(o, "column"))};
-  }
-  void range(const Object &o, StringRef key, size_t out[2]) {
-    const Array &a = array(o, key);
-    if (a.size() != 2 || !a[0].getAsInteger() || !a[1].getAsInteger() ||
-        *a[0].getAsInteger() < 0 || *a[1].getAsInteger() < *a[0].getAsInteger()) {
-      if (bad.empty())
-        bad = key.str();
-      out[0] = out[1] = 0;
-      return;
-    }
-    out[0] = size_t(*a[0].getAsInteger());
-    out[1] = size_t(*a[1].getAsInteger());
-  }
-
-  void report(const Object &d, Report &r) {
-    for (const Value &v : array(d, "files")) {
-      const Object &o = object(v, "files");
-      FileRecord f;
-      f.path = str(o, "path");
-      f.ok = str(o, "status") == "ok";
-      if (!f.ok)
-        f.error = str(o, "error");
-      r.files.push_back(f);
-    }
-    for (const Value &v : array(d, "kernels")) {
-      const Object &o = object(v, "kernels");
-      KernelRecord k;
-      k.pos = pos(o);
-      k.name = str(o, "name");
-      k.signature = str(o, "signature");
-      const Array &b = array(o, "block_dim");
-      if (b.size() == 3)
-        k.block = {b[0].getAsInteger().value_or(0),
-                   b[1].getAsInteger().value_or(0),
-                   b[2].getAsInteger().value_or(0)};
-      k.blockSource = str(o, "block_dim_source");
-      k.accesses = int(integer(o, "accesses"));
-      k.accessesLeftOut = int(integer(o, "accesses_left_out"));
-      k.callsNotFollowed = int(integer(o, "calls_not_followed"));
-      if (const Value *iv = get(o, "issue"); iv && iv->getAsObject()) {
-        const Object &w = *iv->getAsObject();
-        k.issue.estimated = true;
-        k.issue.perBlock = num(w, "warp_instructions_per_block");
-        k.issue.activeLanes = num(w, "active_lanes");
-        k.issue.perLaunch = optNum(w, "warp_instructions_per_launch");
-        if (const Value *g = get(w, "grid_dim"); g && g->getAsArray()) {
-          const Array &ga = *g->getAsArray();
-          if (ga.size() == 3)
-            k.issue.grid = {ga[0].getAsInteger().value_or(0),
-                            ga[1].getAsInteger().value_or(0),
-                            ga[2].getAsInteger().value_or(0)};
-        }
-        k.issue.gridSource = str(w, "grid_dim_source");
-        k.issue.assumptions = strings(w, "assumptions");
-      }
-      r.kernels.push_back(k);
-    }
-    for (const Value &v : array(d, "accesses")) {
-      const Object &o = object(v, "accesses");
-      AccessRecord a;
-      a.pos = pos(o);
-      a.kernel = str(o, "kernel");
-      a.signature = str(o, "kernel_signature");
-      a.space = str(o, "space");
-      a.op = str(o, "op");
-      a.expr = str(o, "expr");
-      if (o.get("intrinsic"))
-        a.intrinsic = str(o, "intrinsic");
-      a.elementBytes = int(integer(o, "element_bytes"));
-      a.evaluated = boolean(o, "evaluated");
-      a.worstRatio = optNum(o, "worst_excess");
-      // Present only for lookups into small tables.
-      if (o.get("within_table_bytes"))
-        a.tableBytes = integer(o, "within_table_bytes");
-      if (o.get("data_row_bytes"))
-        a.dataRowBytes = integer(o, "data_row_bytes");
-      if (a.op == "atomic" && a.evaluated)
-        a.sameAddressLanes = int(integer(o, "same_address_lanes"));
-      if (!a.evaluated)
-        a.unknownReason = str(o, "unknown_reason");
-      if (a.evaluated)
-        a.activeLanes = num(o, "active_lanes");
-      std::string unit = a.space == "global"   ? "sectors"
-                         : a.space == "shared" ? "wavefronts"
-                                               : "addresses";
-      a.cost = optNum(o, unit + "_per_request");
-      a.idealCost = optNum(o, "ideal_" + unit + "_per_request");
-      a.exact = boolean(o, "exact");
-      if (a.evaluated && !a.exact) {
-        const Array &m = array(o, unit + "_per_request_range");
-        if (m.size() == 2) {
-          a.minCost = m[0].getAsNumber().value_or(0);
-          a.maxCost = m[1].getAsNumber().value_or(0);
-        }
-      }
-      if (o.get("array")) {
-        a.array = str(o, "array");
-        for (const Value &e : array(o, "array_shape"))
-          a.arrayShape.push_back(e.getAsInteger().value_or(0));
-      }
-      if (auto s = optNum(o, "stride_bytes"))
-        a.strideBytes = integer(o, "stride_bytes");
-      a.dependsOn = strings(o, "depends_on");
-      a.assumptions = strings(o, "assumptions");
-      if (const Value *ev = o.get("data_estimate")) {
-        static const Value null(nullptr);
-        const Object &e = object(*ev, "data_estimate");
-        const Value *rv = get(e, "random"), *av = get(e, "agree");
-        const Object &rnd = object(rv ? *rv : null, "random"),
-                     &agr = object(av ? *av : null, "agree");
-        AccessRecord::DataEstimate d;
-        d.randomCost = num(rnd, unit + "_per_request");
-        d.randomIdeal = num(rnd, "ideal_" + unit + "_per_request");
-        d.agreeCost = num(agr, unit + "_per_request");
-        d.agreeIdeal = num(agr, "ideal_" + unit + "_per_request");
-        d.data = strings(e, "data");
-        d.elementOffset = boolean(e, "element_offset");
-        d.expectsRandom = str(e, "expected") == "random";
-        a.dataEstimate = std::move(d);
-      }
-      r.accesses.push_back(a);
-    }
-    for (const Value &v : array(d, "branches")) {
-      const Object &o = object(v, "branches");
-      BranchRecord b;
-      b.pos = pos(o);
-      b.kernel = str(o, "kernel");
-      b.signature = str(o, "kernel_signature");
-      b.kind = str(o, "kind");
-      const Value *div = get(o, "divergent");
-      b.evaluated = div && div->kind() != Value::Null;
-      if (b.evaluated)
-        b.divergent = boolean(o, "divergent");
-      b.maybeDivergent = boolean(o, "maybe_divergent");
-      if (const Value *sv = o.get("split")) {
-        const Object &s = object(*sv, "split");
-        b.warp = int(integer(s, "warp"));
-        b.takenLanes = str(s, "taken_lanes");
-        b.skippedLanes = str(s, "skipped_lanes");
-        if (s.get("iteration"))
-          b.iteration = int(integer(s, "iteration"));
-      }
-      b.divergentShare = num(o, "divergent_share");
-      b.activeLanes = optNum(o, "active_lanes").value_or(0);
-      b.issueRatio = optNum(o, "issue_ratio").value_or(0);
-      b.spread = optNum(o, "lane_spread").value_or(0);
-      b.predicated = boolean(o, "predicated");
-      const Value *body = get(o, "body_lines");
-      if (body && body->kind() != Value::Null) {
-        const Array &l = array(o, "body_lines");
-        if (l.size() == 2) {
-          b.bodyFirst = unsigned(l[0].getAsInteger().value_or(0));
-          b.bodyLast = unsigned(l[1].getAsInteger().value_or(0));
-        }
-      }
-      b.weight = int(integer(o, "weight"));
-      b.dependsOn = strings(o, "depends_on");
-      r.branches.push_back(b);
-    }
-    for (const Value &v : array(d, "diagnostics")) {
-      const Object &o = object(v, "diagnostics");
-      DiagnosticRecord dr;
-      dr.pos = pos(o);
-      dr.rule = str(o, "rule");
-      dr.severity = str(o, "severity");
-      dr.kernel = str(o, "kernel");
-      dr.signature = str(o, "kernel_signature");
-      dr.message = str(o, "message");
-      if (o.get("fingerprint"))
-        dr.fingerprint = str(o, "fingerprint");
-      for (const Value &n : array(o, "notes")) {
-        const Object &no = object(n, "notes");
-        dr.notes.push_back({pos(no), str(no, "message")});
-      }
-      for (const Value &f : array(o, "fixes")) {
-        const Object &fo = object(f, "fixes");
-        FixRecord fr;
-        fr.begin = pos(fo);
-        fr.end = {fr.begin.file, unsigned(integer(fo, "end_line")),
-                  unsigned(integer(fo, "end_column"))};
-        fr.replacement = str(fo, "replacement");
-        fr.description = str(fo, "description");
-        dr.fixes.push_back(std::move(fr));
-      }
-      r.diagnostics.push_back(dr);
-    }
-    r.suppressed = size_t(integer(d, "suppressed"));
-    r.headerHidden = size_t(integer(d, "hidden_in_headers"));
-    if (d.get("baselined")) {
-      r.baselineUsed = true;
-      r.baselined = size_t(integer(d, "baselined"));
-    }
-  }
-
-  void placesOf(const Object &o, StringRef key,
-                std::set<std::tuple<std::string, unsigned, std::string>> &out) {
-    for (const Value &v : array(o, key)) {
-      const Array *a = v.getAsArray();
-      if (!a || a->size() != 3 || !(*a)[0].getAsString() ||
-          !(*a)[1].getAsInteger() || !(*a)[2].getAsString()) {
-        if (bad.empty())
-          bad = key.str();
-        continue;
-      }
-      out.insert({(*a)[0].getAsString()->str(),
-                  unsigned(*(*a)[1].getAsInteger()),
-                  (*a)[2].getAsString()->str()});
-    }
-  }
-};
+}
 
 struct ShardFile {
   size_t runIndex = 0;
@@ -548,8 +274,8 @@ bool readShard(const std::string &path, Shard &s, std::string &error) {
             "numbered over the whole run)";
     return false;
   }
-  Reader rd;
-  rd.report(*d, s.report);
+  JsonReader rd;
+  fromJson(*d, s.report, rd);
   s.spec.index = unsigned(rd.integer(*sh, "index"));
   s.spec.count = unsigned(rd.integer(*sh, "count"));
   s.runFiles = rd.strings(*sh, "run_files");
@@ -574,8 +300,8 @@ bool readShard(const std::string &path, Shard &s, std::string &error) {
     }
     s.files.push_back(std::move(f));
   }
-  rd.placesOf(*sh, "suppressed_places", s.suppressed);
-  rd.placesOf(*sh, "hidden_in_headers_places", s.headerHidden);
+  placesOf(rd, *sh, "suppressed_places", s.suppressed);
+  placesOf(rd, *sh, "hidden_in_headers_places", s.headerHidden);
   if (!rd.bad.empty()) {
     error = "'" + path + "' is not a complete warplint shard report: field '" +
             rd.bad + "' is missing or of the wrong type";

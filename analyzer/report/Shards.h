@@ -14,7 +14,7 @@
 #ifndef WARPLINT_REPORT_SHARDS_H
 #define WARPLINT_REPORT_SHARDS_H
 
-#include "Report.h"
+#include "report/JsonReport.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -44,9 +44,6 @@ constexpr uint64_t ShardFileOverhead = 32 * 1024;
 std::vector<unsigned> assignShards(const std::vector<std::string> &files,
                                    const std::vector<uint64_t> &bytes,
                                    unsigned count);
-
-/// The JSON document of a report (toJson's), as an object.
-llvm::json::Object jsonObject(const Report &r);
 
 /// The JSON document of a shard's report: toJson's, with a `shard` object.
 /// `runFiles` are the run's files before sharding, `positions` the place in

@@ -10,8 +10,8 @@
 // those come from the clang-tidy binary that loads it.
 //
 //===----------------------------------------------------------------------===//
-#include "frontend/Analysis.h"
-#include "rules/Rule.h"
+#include "frontend/analysis/Analysis.h"
+#include "rules/RuleSet.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -26,53 +26,52 @@ using namespace clang::ast_matchers;
 namespace warplint {
 namespace {
 
-/// The options every check shares (the rules' thresholds), set from each
-/// check's own options when clang-tidy creates the checks.
-RuleOptions &sharedRuleOptions() {
-  static RuleOptions opts;
-  return opts;
+/// The rule options every check sets (`warplint-<rule>.<Option>`), read
+/// when clang-tidy creates the checks: the values of all rules, since one
+/// analysis serves every check.
+RuleOptionValues &configuredOptions() {
+  static RuleOptionValues values;
+  return values;
 }
 
-/// The findings of the translation unit being checked, computed by the
-/// first check that asks and dropped when the next one starts.
+/// The messages of the translation unit being checked, computed by the
+/// first check that asks and dropped when the next one starts: the
+/// findings, and the analysis's own messages with rule "".
 struct Findings {
   bool done = false;
-  std::vector<SinkFinding> all;
+  std::vector<DiagnosticRecord> all;
 };
 Findings &current() {
   static Findings f;
   return f;
 }
 
-/// The option each rule takes, and where it goes in RuleOptions.
-struct RuleOption {
-  const char *rule, *name;
-  double RuleOptions::*field;
-};
-const RuleOption RuleOptionTable[] = {
-    {"uncoalesced-global-access", "Threshold", &RuleOptions::threshold},
-    {"smem-bank-conflict", "Threshold", &RuleOptions::bankThreshold},
-    {"constant-nonuniform-access", "Threshold",
-     &RuleOptions::constantThreshold},
-    {"idle-lanes", "IssueRatio", &RuleOptions::issueRatioThreshold},
+class Collector : public MessagePrinter {
+public:
+  explicit Collector(std::vector<DiagnosticRecord> &out) : Out(out) {}
+  void finding(const DiagnosticRecord &d) override { Out.push_back(d); }
+  void plain(const DiagnosticRecord &d) override { Out.push_back(d); }
+
+private:
+  std::vector<DiagnosticRecord> &Out;
 };
 
 class RuleCheck : public tidy::ClangTidyCheck {
 public:
-  RuleCheck(StringRef name, tidy::ClangTidyContext *context, std::string rule)
-      : ClangTidyCheck(name, context), Rule(std::move(rule)) {
-    for (const RuleOption &o : RuleOptionTable)
-      if (Rule == o.rule) {
-        std::string v = this->Options.get(o.name, "").str();
-        char *end = nullptr;
-        double d = v.empty() ? 0 : std::strtod(v.c_str(), &end);
-        if (!v.empty() && end && *end == '\0' && d > 0)
-          sharedRuleOptions().*o.field = d;
-        else if (!v.empty())
-          configurationDiag("invalid value '%0' for %1.%2: a number > 0 is "
-                            "expected")
-              << v << name << o.name;
-      }
+  RuleCheck(StringRef name, tidy::ClangTidyContext *context,
+            const RuleDef &rule)
+      : ClangTidyCheck(name, context), Rule(rule) {
+    for (const RuleOption *o : Rule.options()) {
+      std::string v = this->Options.get(o->name, "").str();
+      char *end = nullptr;
+      double d = v.empty() ? 0 : std::strtod(v.c_str(), &end);
+      if (!v.empty() && end && *end == '\0' && d > 0)
+        configuredOptions()[Rule.id()][o->name] = d;
+      else if (!v.empty())
+        configurationDiag("invalid value '%0' for %1.%2: a number > 0 is "
+                          "expected")
+            << v << name << o->name;
+    }
   }
   bool isLanguageVersionSupported(const LangOptions &lo) const override {
     return lo.CUDA;
@@ -82,48 +81,50 @@ public:
   }
   void onStartOfTranslationUnit() override { current() = Findings(); }
   void storeOptions(tidy::ClangTidyOptions::OptionMap &opts) override {
-    for (const RuleOption &o : RuleOptionTable)
-      if (Rule == o.rule)
-        this->Options.store(opts, o.name,
-                            std::to_string(sharedRuleOptions().*o.field));
+    RuleSet set("*", configuredOptions(), {});
+    for (const RuleOption *o : Rule.options())
+      this->Options.store(opts, o->name,
+                          std::to_string(set.option(Rule.id(), *o)));
   }
   void check(const MatchFinder::MatchResult &result) override {
     Findings &f = current();
     if (!f.done) {
       ToolOptions opts;
-      opts.rules = sharedRuleOptions();
+      opts.rules = RuleSet("*", configuredOptions(), {});
       opts.textDiagnostics = false;
-      analyzeParsed(*result.Context, opts,
-                    [&](const SinkFinding &s) { f.all.push_back(s); });
+      Collector collector(f.all);
+      analyzeParsed(*result.Context, opts, collector);
       f.done = true;
     }
-    for (const SinkFinding &s : f.all) {
+    const std::string rule = Rule.id();
+    for (const DiagnosticRecord &d : f.all) {
       // The analysis's own warnings (a limit it reached) come with the
       // memory rule that would have judged the accesses it left out.
-      if (s.rule != Rule &&
-          !(s.rule.empty() && Rule == "uncoalesced-global-access"))
+      if (d.rule != rule &&
+          !(d.rule.empty() && rule == "uncoalesced-global-access"))
         continue;
-      diag(s.loc, "%0", s.remark ? DiagnosticIDs::Remark
-                                 : DiagnosticIDs::Warning)
-          << s.message << s.range;
-      for (const auto &[at, msg, range] : s.notes)
-        diag(at, "%0", DiagnosticIDs::Note) << msg << range;
+      diag(locationOf(d.at), "%0",
+           d.severity == "remark" ? DiagnosticIDs::Remark
+                                  : DiagnosticIDs::Warning)
+          << d.message << rangeOf(d.range);
+      for (const NoteRecord &n : d.notes)
+        diag(locationOf(n.at), "%0", DiagnosticIDs::Note)
+            << n.message << rangeOf(n.range);
     }
   }
 
 private:
-  std::string Rule;
+  const RuleDef &Rule;
 };
 
 class Module : public tidy::ClangTidyModule {
 public:
   void addCheckFactories(tidy::ClangTidyCheckFactories &factories) override {
-    for (const RuleInfo &r : allRules()) {
-      std::string rule = r.id;
+    for (const RuleDef *r : allRules()) {
       factories.registerCheckFactory(
-          "warplint-" + rule,
-          [rule](StringRef name, tidy::ClangTidyContext *context) {
-            return std::make_unique<RuleCheck>(name, context, rule);
+          std::string("warplint-") + r->id(),
+          [r](StringRef name, tidy::ClangTidyContext *context) {
+            return std::make_unique<RuleCheck>(name, context, *r);
           });
     }
   }

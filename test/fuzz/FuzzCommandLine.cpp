@@ -18,10 +18,10 @@
 // syntax only, one GPU architecture, and the file last in parseCommand's.
 //
 //===----------------------------------------------------------------------===//
-#include "frontend/Action.h"
-#include "frontend/CommandLine.h"
-#include "frontend/NvccOptions.h"
-#include "frontend/ProjectDatabase.h"
+#include "frontend/analysis/Action.h"
+#include "frontend/project/CommandLine.h"
+#include "frontend/project/NvccOptions.h"
+#include "frontend/project/ProjectDatabase.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 

@@ -14,8 +14,8 @@
 // sanitizer report or a hang (libFuzzer's -timeout) is a bug.
 //
 //===----------------------------------------------------------------------===//
-#include "frontend/Analysis.h"
-#include "frontend/CommandLine.h"
+#include "frontend/analysis/Analysis.h"
+#include "frontend/project/CommandLine.h"
 #include "report/Report.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
@@ -52,7 +52,7 @@ public:
       : Opts(o), Rep(r), Run(run) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
                                                  StringRef) override {
-    // As warplint's own action (frontend/Action.cpp) sets them.
+    // As warplint's own action (frontend/analysis/Action.cpp) sets them.
     ci.getDiagnostics().setFatalsAsError(true);
     ci.getDiagnostics().setErrorLimit(0);
     return warplint::makeAnalysis(ci, Opts, Rep, Run);
@@ -149,7 +149,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string code(reinterpret_cast<const char *>(data), size);
   // warplint refuses a file with a NUL in its first 64 KiB before parsing
-  // (frontend/Action.cpp, precheck): such input never reaches the parser.
+  // (frontend/analysis/Action.cpp, precheck): such input never reaches the parser.
   if (code.find('\0') != std::string::npos)
     return -1;
   // warplint parses and analyzes each file on a thread with a 64 MiB stack.

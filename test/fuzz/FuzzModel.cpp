@@ -1,7 +1,7 @@
 //===- FuzzModel.cpp - the model's builders and evaluator ----------------===//
 //
 // The input is a small program that builds a kernel's model the way the front
-// end does (analyzer/frontend/Walker*): atoms, loops whose initial value,
+// end does (analyzer/frontend/walker/): atoms, loops whose initial value,
 // update and condition refer to the values in scope when the front end
 // creates them, expressions over the model's node kinds, and block shapes of
 // at most 256 threads. Every expression goes through the builders (folding,

@@ -1,5 +1,5 @@
 // Rewriting users' nvcc and clang compile commands for a device-side parse.
-#include "frontend/CommandLine.h"
+#include "frontend/project/CommandLine.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The nvcc option table against CUDA 13's `nvcc --help`, and every spelling
 // of every option through deviceParseCommand.
-#include "frontend/CommandLine.h"
-#include "frontend/NvccOptions.h"
+#include "frontend/project/CommandLine.h"
+#include "frontend/project/NvccOptions.h"
 
 #include <gtest/gtest.h>
 
@@ -76,8 +76,9 @@ TEST(NvccOptions, NoSpellingLeaksIntoClang) {
         // its own -x cuda.)
         if (o.effect != NvccEffect::PreInclude &&
             o.effect != NvccEffect::SystemInclude &&
-            o.effect != NvccEffect::Language)
+            o.effect != NvccEffect::Language) {
           EXPECT_NE(a, std::string(o.shortName)) << shown;
+        }
         EXPECT_NE(a.rfind(std::string(o.longName) + "=", 0), 0u) << shown;
         if (a.find(value) == std::string::npos)
           continue;

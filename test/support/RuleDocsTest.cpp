@@ -1,5 +1,5 @@
 // Every registered rule has a doc page, a positive fixture and a negative one.
-#include "rules/Rule.h"
+#include "rules/RuleSet.h"
 
 #include <gtest/gtest.h>
 
@@ -19,14 +19,14 @@ std::string slurp(const std::string &path) {
 
 TEST(RuleRegistry, EveryRuleHasDocsAndFixtures) {
   ASSERT_FALSE(allRules().empty());
-  for (const RuleInfo &r : allRules()) {
-    std::string doc = slurp(std::string(WARPLINT_SOURCE_DIR) + "/docs/rules/" +
-                            r.id + ".md");
-    EXPECT_FALSE(doc.empty()) << "docs/rules/" << r.id << ".md is missing";
-    EXPECT_NE(doc.find(r.summary), std::string::npos)
-        << "the doc page of " << r.id << " must start from the rule's summary";
-    std::string dir =
-        std::string(WARPLINT_SOURCE_DIR) + "/test/fixtures/" + r.id;
+  for (const RuleDef *rule : allRules()) {
+    const std::string id = rule->id(), summary = rule->summary();
+    std::string doc =
+        slurp(std::string(WARPLINT_SOURCE_DIR) + "/docs/rules/" + id + ".md");
+    EXPECT_FALSE(doc.empty()) << "docs/rules/" << id << ".md is missing";
+    EXPECT_NE(doc.find(summary), std::string::npos)
+        << "the doc page of " << id << " must start from the rule's summary";
+    std::string dir = std::string(WARPLINT_SOURCE_DIR) + "/test/fixtures/" + id;
     DIR *d = opendir(dir.c_str());
     ASSERT_NE(d, nullptr) << dir << " is missing";
     bool positive = false, negative = false;
@@ -39,8 +39,8 @@ TEST(RuleRegistry, EveryRuleHasDocsAndFixtures) {
       negative |= text.find("expected-no-diagnostics") != std::string::npos;
     }
     closedir(d);
-    EXPECT_TRUE(positive) << r.id << " has no fixture with expected warnings";
-    EXPECT_TRUE(negative) << r.id << " has no fixture that must stay silent";
+    EXPECT_TRUE(positive) << id << " has no fixture with expected warnings";
+    EXPECT_TRUE(negative) << id << " has no fixture that must stay silent";
   }
 }
 

@@ -1,5 +1,5 @@
 // NOLINT comments as clang-tidy reads them.
-#include "frontend/Suppressions.h"
+#include "report/Suppressions.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // warplint's bundled stand-in for <cuda_pipeline.h> (no CUDA toolkit): the
 // per-thread asynchronous-copy primitives (modelled as a global read and a
-// shared write per lane, analyzer/frontend/WalkerIntrinsics.cpp).
+// shared write per lane, analyzer/frontend/walker/WalkerIntrinsics.cpp).
 #pragma once
 #include "../warplint_cuda.h"
 

@@ -1,6 +1,6 @@
 // warplint's bundled stand-in for <mma.h> (no CUDA toolkit): the nvcuda::wmma
 // declarations a kernel names. Enough to parse and to model the fragment
-// loads and stores (analyzer/frontend/WalkerIntrinsics.cpp); nothing runs.
+// loads and stores (analyzer/frontend/walker/WalkerIntrinsics.cpp); nothing runs.
 #pragma once
 #include "../warplint_cuda.h"
 #include "cuda_fp16.h"

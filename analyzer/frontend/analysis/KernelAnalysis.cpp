@@ -1,0 +1,320 @@
+#include "frontend/analysis/KernelAnalysis.h"
+
+#include "frontend/analysis/ControlFlow.h"
+#include "frontend/analysis/WorkEstimate.h"
+#include "frontend/project/ForeignDefinitions.h"
+#include "model/Sampling.h"
+
+#include <map>
+#include <tuple>
+
+using namespace clang;
+
+namespace warplint {
+namespace {
+
+/// Which threadIdx/blockDim dimensions a kernel's accesses use (bit d).
+int dimsUsed(const KernelModel &m) {
+  int dims = 0;
+  auto walk = [&](const LaneExpr &e) {
+    visitNodes(e, [&](const Node &n) {
+      if ((n.op == Op::ThreadIdx || n.op == Op::BlockDim) && n.value > 0)
+        dims |= 1 << n.value;
+      return true;
+    });
+  };
+  for (const AccessSite &s : m.accesses) {
+    walk(s.access.offset);
+    walk(s.access.mask);
+  }
+  for (const BranchSite &b : m.branches) {
+    walk(b.cond);
+    walk(b.mask);
+  }
+  for (const SyncSite &s : m.syncs)
+    walk(s.mask);
+  for (const Loop &l : m.ctx.loops) {
+    walk(l.init);
+    walk(l.next);
+    walk(l.cond);
+  }
+  return dims;
+}
+
+/// The kernel's place, instantiation and launch values: a kernel in a header
+/// that several files of the run include is analyzed once per
+/// configuration (this, its shape source and its block shapes).
+std::string configurationContext(const FunctionDecl *k, Resolver &resolver,
+                                 const ParamBindings &bindings,
+                                 const ParamRelations &relations) {
+  SourcePos at = resolver.pos(k->getLocation());
+  std::string context = at.file + ":" + std::to_string(at.line) + ":" +
+                        std::to_string(at.column) + " " + kernelSignature(k);
+  for (const auto &[index, values] : bindings) {
+    context += " p" + std::to_string(index) + "=";
+    for (int64_t v : values.first)
+      context += std::to_string(v) + ",";
+  }
+  for (const auto &[index, r] : relations)
+    context += " p" + std::to_string(index) + "=p" + std::to_string(r.base) +
+               "+" + std::to_string(r.offset);
+  return context;
+}
+
+/// The accesses the kernel model records for the intrinsic call `site`
+/// belongs to (one per instruction).
+size_t instructionsOf(const KernelModel &m, const AccessSite &site) {
+  size_t n = 0;
+  for (const AccessSite &s : m.accesses)
+    n += s.expr == site.expr && s.intrinsic == site.intrinsic &&
+         s.space == site.space && s.store == site.store &&
+         s.calls == site.calls && s.mergedInto < 0;
+  return n;
+}
+
+/// The findings of one intrinsic call's instructions (of one side: a copy
+/// has a global and a shared one), per rule, in order: reported as the
+/// call's worst instruction, naming how many there are.
+class CallGroups {
+public:
+  void add(const AccessSite &site, size_t instructions, AccessFinding f) {
+    Key key{site.expr, site.space, site.store, site.calls, f.record.rule};
+    auto [it, added] = Groups.try_emplace(key);
+    if (added)
+      Order.push_back(key);
+    it->second.instructions = instructions;
+    it->second.findings.push_back(std::move(f));
+  }
+  template <class Report> void flush(Report report) {
+    for (const Key &key : Order) {
+      Group &g = Groups[key];
+      size_t worst = 0;
+      for (size_t i = 1; i < g.findings.size(); ++i)
+        if (g.findings[i].ratio > g.findings[worst].ratio)
+          worst = i;
+      AccessFinding p = std::move(g.findings[worst]);
+      // The message's figures are that instruction's, per request.
+      p.record.message += " (the worst of the " +
+                          std::to_string(g.instructions) +
+                          " instructions nvcc makes of this call; " +
+                          std::to_string(g.findings.size()) + " of them " +
+                          (g.findings.size() == 1 ? "is" : "are") + " flagged)";
+      report(std::move(p));
+    }
+    Groups.clear();
+    Order.clear();
+  }
+
+private:
+  using Key = std::tuple<const Expr *, Space, bool,
+                         std::vector<const CallExpr *>, std::string>;
+  struct Group {
+    size_t instructions = 0;
+    std::vector<AccessFinding> findings;
+  };
+  std::map<Key, Group> Groups;
+  std::vector<Key> Order;
+};
+
+/// Per line and rule: one finding when every configuration says the same,
+/// else the worst one, with its block shape named.
+void reportWorst(std::vector<AccessFinding> &pending, size_t configurations,
+                 KernelOutput &out) {
+  std::map<std::pair<SourceHandle, std::string>, std::vector<AccessFinding *>>
+      groups;
+  std::vector<std::pair<SourceHandle, std::string>> order;
+  for (AccessFinding &p : pending) {
+    auto key = std::make_pair(p.record.at, p.record.rule);
+    if (!groups.count(key))
+      order.push_back(key);
+    groups[key].push_back(&p);
+  }
+  for (const auto &key : order) {
+    std::vector<AccessFinding *> &g = groups[key];
+    AccessFinding *worst = g[0];
+    bool differ = false;
+    for (AccessFinding *p : g) {
+      differ |= p->record.message != g[0]->record.message;
+      if (p->ratio > worst->ratio)
+        worst = p;
+    }
+    DiagnosticRecord d = worst->record;
+    if (differ)
+      d.message += " (with " + shapeText(worst->shape) +
+                   " blocks, the worst of the kernel's " +
+                   std::to_string(configurations) + " launch configurations)";
+    out.messages.push_back({std::move(d)});
+  }
+}
+
+/// The gridDim a configuration's launches give (per dimension), set in the
+/// model, and how the report says so; "" where they give none.
+std::string bindGrid(const KernelJob &job, const FunctionDecl *k,
+                     const ShapeChoice &choice, KernelModel &m) {
+  m.ctx.grid = {0, 0, 0};
+  ++m.ctx.generation;
+  if (choice.assumed)
+    return "";
+  // A dimension the launches give as a constant when others are not
+  // (`dim3 grid((n + 7) / 8, (m + 7) / 8, 2)`) holds on its own.
+  auto grid = launchGridDims(job.sites, k, choice.shapes[0]);
+  if (!grid)
+    return "";
+  const Shape &g = grid->first;
+  m.ctx.grid = {g.x, g.y, g.z};
+  ++m.ctx.generation;
+  std::string dims;
+  if (g.x > 0 && g.y > 0 && g.z > 0) {
+    dims = "gridDim " + shapeText(g);
+  } else {
+    const int64_t v[3] = {g.x, g.y, g.z};
+    for (int d = 0; d < 3; ++d)
+      if (v[d] > 0)
+        dims += std::string(dims.empty() ? "gridDim." : ", gridDim.") +
+                "xyz"[d] + " = " + std::to_string(v[d]);
+  }
+  return dims + " (the launch at " + grid->second + ")";
+}
+
+/// The analysis's own messages about what the kernel's model left out.
+void reportLimits(const FunctionDecl *k, const KernelModel &m,
+                  Resolver &resolver, KernelOutput &out) {
+  SourceLocation at = k->getLocation();
+  if (m.accessesLeftOut)
+    out.messages.push_back(resolver.plain(
+        at, /*remark=*/false,
+        "warplint modelled the first " + std::to_string(m.accesses.size()) +
+            " memory accesses of this kernel and left " +
+            std::to_string(m.accessesLeftOut) +
+            " out (its per-kernel limit); their findings are missing",
+        /*always=*/true));
+  if (m.callsElsewhere) {
+    std::string msg =
+        std::to_string(m.callsElsewhere) +
+        (m.callsElsewhere == 1 ? " call" : " calls") + " (of '" +
+        m.firstElsewhere + (m.callsElsewhere == 1 ? "')" : "', and others)") +
+        " to a function this file declares but does not define "
+        "(separately compiled device code) " +
+        (m.callsElsewhere == 1 ? "was" : "were") +
+        " not followed, and the memory accesses in " +
+        (m.callsElsewhere == 1 ? "it are" : "them are") + " missing";
+    if (std::string why = whyNotDefined(m.firstElsewhere); !why.empty())
+      msg += " ('" + m.firstElsewhere + "': " + why + ")";
+    out.messages.push_back(resolver.plain(at, true, msg, true));
+  }
+  if (m.callsTooDeep)
+    out.messages.push_back(resolver.plain(
+        at, true,
+        "warplint follows calls " + std::to_string(MaxInlineDepth) + " deep; " +
+            std::to_string(m.callsTooDeep) +
+            (m.callsTooDeep == 1 ? " call" : " calls") + " deeper (of '" +
+            m.firstTooDeep +
+            (m.callsTooDeep == 1 ? "') was not followed, and the memory "
+                                   "accesses in it are missing"
+                                 : "', and others) were not followed, and "
+                                   "the memory accesses in them are missing"),
+        true));
+}
+
+} // namespace
+
+KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
+  KernelAnalysis result;
+  KernelOutput &out = result.out;
+  ParamBindings bindings = launchBindings(job.sites, k);
+  ParamRelations relations = launchRelations(job.sites, k);
+  KernelModel m = walkKernel(job.ac, k, job.opts.params, bindings, relations);
+  const std::string context =
+      configurationContext(k, job.resolver, bindings, relations);
+  std::vector<ShapeChoice> choices =
+      chooseShapes(job.ac, k, job.sites, job.opts.blockDim, dimsUsed(m));
+  // Several launch configurations: their access findings are gathered,
+  // and where they differ on a line, the worst is reported, naming its
+  // block shape.
+  std::vector<AccessFinding> pending;
+  const bool gather = choices.size() > 1;
+  CallGroups calls;
+  auto report = [&](AccessFinding f) {
+    if (gather)
+      pending.push_back(std::move(f));
+    else
+      out.messages.push_back({std::move(f.record)});
+  };
+  for (const ShapeChoice &choice : choices) {
+    std::string key = context + " " + choice.source;
+    for (const Shape &sh : choice.shapes)
+      key += " " + shapeText(sh);
+    if (!job.claim(key))
+      continue;
+    out.configurations.push_back(key);
+    KernelRecord kr;
+    kr.name = kernelName(k);
+    kr.signature = kernelSignature(k);
+    kr.pos = job.resolver.pos(k->getLocation());
+    kr.block = choice.shapes[0];
+    kr.blockSource = choice.source;
+    KernelScope scope{job.ac, job.opts, k, m, choice, job.resolver, out};
+    AccessScope accesses{scope, bindGrid(job, k, choice, m), {}, {}, {}};
+    // Data each warp loads from one address is one value per warp under
+    // these shapes: undone after the accesses, so that branches on it stay
+    // conditions on data.
+    std::vector<LaneExpr> offsets;
+    for (const AccessSite &site : m.accesses)
+      if (site.space != Space::Local && site.mergedInto < 0)
+        offsets.push_back(site.access.offset);
+    DataMarks marks = markWarpUniformData(m.ctx, offsets, choice.shapes);
+    accesses.warpUniformData = marks.atoms;
+    for (const AccessSite &site : m.accesses)
+      if (site.atomic)
+        accesses.atomicAddresses.insert({site.base, site.access.offset.get()});
+    bool stopped = false; // by --timeout
+    for (const AccessSite &site : m.accesses) {
+      if (site.space == Space::Local || site.mergedInto >= 0)
+        continue;
+      if (job.outOfTime()) {
+        stopped = true;
+        break;
+      }
+      // A call nvcc makes several instructions of (a wmma fragment's load
+      // or store): one finding for the call, its worst instruction's.
+      const size_t instructions =
+          site.intrinsic.empty() ? 0 : instructionsOf(m, site);
+      for (AccessFinding &f : analyzeAccessSite(accesses, site)) {
+        if (instructions > 1)
+          calls.add(site, instructions, std::move(f));
+        else
+          report(std::move(f));
+      }
+      ++kr.accesses;
+    }
+    restoreData(m.ctx, marks);
+    calls.flush(report);
+    if (stopped) {
+      result.stopped = kr.signature + " (" + std::to_string(kr.accesses) +
+                       " of " + std::to_string(m.accesses.size()) +
+                       " accesses)";
+      out.kernels.push_back(kr);
+      break;
+    }
+    kr.accessesLeftOut = int(m.accessesLeftOut);
+    kr.callsNotFollowed = m.callsTooDeep + m.callsElsewhere;
+    analyzeControlFlow(scope);
+    kr.issue = estimateKernelIssue(k, m, choice, job.sites);
+    out.kernels.push_back(kr);
+  }
+  if (gather)
+    reportWorst(pending, choices.size(), out);
+  // The rules on the kernel as declared.
+  KernelFacts facts{kernelName(k), launchBound(job.ac, k)};
+  FindingSite at{k, &m.origins, k->getLocation(),
+                 SourceRange(k->getLocation())};
+  job.opts.rules.run(facts, [&](const char *rule, const Finding &f) {
+    out.messages.push_back({job.resolver.finding(rule, f, at)});
+  });
+  if (result.stopped)
+    return result;
+  reportLimits(k, m, job.resolver, out);
+  return result;
+}
+
+} // namespace warplint

@@ -1,0 +1,88 @@
+#include "frontend/analysis/WorkEstimate.h"
+
+#include "model/Issue.h"
+#include "model/Sampling.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace clang;
+
+namespace warplint {
+
+KernelRecord::Issue estimateKernelIssue(const FunctionDecl *k,
+                                        const KernelModel &m,
+                                        const ShapeChoice &choice,
+                                        const LaunchSites &sites) {
+  // Work under equal conditions is evaluated once, with its weights summed.
+  std::vector<IssueWork> work;
+  std::map<std::pair<const Node *, const Node *>, size_t> index;
+  for (const WorkSite &w : m.work) {
+    LaneExpr issue = w.mask;
+    for (int f = w.frame; f >= 0 && m.ifFrames[f].weight < MinBranchWeight;
+         f = m.ifFrames[f].parent)
+      issue = m.ifFrames[f].reach;
+    auto key = std::make_pair(issue.get(), w.mask.get());
+    auto [it, added] = index.try_emplace(key, work.size());
+    if (added)
+      work.push_back({issue, w.mask, 0});
+    work[it->second].weight += w.weight;
+  }
+  const Shape &block = choice.shapes[0];
+  Env env = representativeEnv(m.ctx);
+  std::optional<std::pair<Shape, std::string>> grid;
+  if (!choice.assumed)
+    grid = launchGrid(sites, k, block);
+  if (grid) {
+    env.gridDim[0] = grid->first.x;
+    env.gridDim[1] = grid->first.y;
+    env.gridDim[2] = grid->first.z;
+  }
+  IssueEstimate e = estimateIssue(work, m.ctx, block, env);
+  KernelRecord::Issue out;
+  out.estimated = true;
+  out.perBlock = e.perBlock;
+  out.activeLanes = e.activeLanes;
+  if (grid) {
+    out.grid = grid->first;
+    out.gridSource = "the launch at " + grid->second;
+    out.perLaunch = e.perBlock * double(grid->first.x) * double(grid->first.y) *
+                    double(grid->first.z);
+  }
+  // What the figure rests on, as a user reads it.
+  if (choice.assumed)
+    out.assumptions.push_back("a block of " + shapeText(block) + " (" +
+                              choice.source + ")");
+  for (int u : e.unknowns) {
+    const Atom &a = m.ctx.atoms[u];
+    if (a.kind != AtomKind::Parameter && a.kind != AtomKind::Uniform)
+      continue;
+    std::string v =
+        "'" + a.name + "' = " + std::to_string(representativeValue(a));
+    out.assumptions.push_back(
+        a.known.empty()
+            ? v + " (not known" + (a.related.empty() ? "" : "; " + a.related) +
+                  ")"
+            : v + (a.knownFrom.empty() ? "" : " (" + a.knownFrom + ")"));
+  }
+  if (e.usesGridDim && !grid)
+    out.assumptions.push_back("gridDim = 1024 (not known)");
+  if (e.dataConditions)
+    out.assumptions.push_back(
+        "conditions on data loaded per lane taken as true for every lane");
+  for (int l : e.loopsAtCap)
+    out.assumptions.push_back("the loop over '" + m.ctx.loops[l].var +
+                              "' counted at " + std::to_string(MaxTrip) +
+                              " iterations, where it had not ended");
+  if (m.loopsNotFollowed)
+    out.assumptions.push_back(
+        std::to_string(m.loopsNotFollowed) +
+        (m.loopsNotFollowed == 1 ? " loop" : " loops") +
+        " with no induction variable warplint follows, counted once");
+  if (std::any_of(m.branches.begin(), m.branches.end(),
+                  [](const auto &b) { return b.kind == BranchSite::Switch; }))
+    out.assumptions.push_back("every case of a switch counted");
+  return out;
+}
+
+} // namespace warplint

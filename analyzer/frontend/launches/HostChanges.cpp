@@ -1,0 +1,419 @@
+// How host code changes the variables a launch reads (HostCode.h).
+#include "frontend/launches/HostCode.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
+
+namespace warplint {
+namespace host {
+
+std::map<int, const Expr *> memberAssignments(const VarDecl *v,
+                                              const Expr *use) {
+  std::map<int, const Expr *> out;
+  auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
+  if (!fd || !fd->getBody())
+    return out;
+  const SourceManager &sm = fd->getASTContext().getSourceManager();
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    std::map<int, const Expr *> &Out;
+    const SourceManager &SM;
+    const Expr *Use;
+    Finder(const VarDecl *v, std::map<int, const Expr *> &o,
+           const SourceManager &sm, const Expr *use)
+        : V(v), Out(o), SM(sm), Use(use) {}
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      if (b->getOpcode() != BO_Assign)
+        return true;
+      if (Use && Use->getBeginLoc().isValid() && b->getBeginLoc().isValid() &&
+          !SM.isBeforeInTranslationUnit(b->getBeginLoc(), Use->getBeginLoc()))
+        return true;
+      auto *m = dyn_cast<MemberExpr>(b->getLHS()->IgnoreParenImpCasts());
+      if (!m)
+        return true;
+      auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+      if (!d || d->getDecl() != V)
+        return true;
+      const IdentifierInfo *id = m->getMemberDecl()->getIdentifier();
+      if (!id)
+        return true;
+      StringRef n = id->getName();
+      int dim = n == "x" ? 0 : n == "y" ? 1 : n == "z" ? 2 : -1;
+      if (dim >= 0)
+        Out[dim] = b->getRHS();
+      return true;
+    }
+  } f(v, out, sm, use);
+  f.TraverseStmt(fd->getBody());
+  return out;
+}
+
+Changes assignmentsIn(const Stmt *root,
+                      llvm::function_ref<bool(const Expr *)> is) {
+  Changes out;
+  if (!root)
+    return out;
+  struct Finder : CaseTracking<Finder> {
+    llvm::function_ref<bool(const Expr *)> Is;
+    Changes &Out;
+    Finder(llvm::function_ref<bool(const Expr *)> is, Changes &o)
+        : Is(is), Out(o) {}
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      if (!b->isAssignmentOp())
+        return true;
+      const Expr *lhs = b->getLHS()->IgnoreParenImpCasts();
+      if (auto *s = dyn_cast<ArraySubscriptExpr>(lhs)) {
+        Out.other |= Is(s->getBase()); // an element written
+        return true;
+      }
+      if (!Is(lhs))
+        return true;
+      if (b->getOpcode() == BO_Assign) {
+        Out.plain.push_back(b->getRHS());
+        Out.cases.push_back(currentCase);
+      } else {
+        Out.other = true;
+      }
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *u) {
+      if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
+          Is(u->getSubExpr()))
+        Out.other = true;
+      return true;
+    }
+  } f(is, out);
+  f.TraverseStmt(const_cast<Stmt *>(root));
+  return out;
+}
+
+Changes changesIn(const VarDecl *v, const Stmt *root) {
+  return assignmentsIn(root, [v](const Expr *e) {
+    auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return d && d->getDecl() == v;
+  });
+}
+
+Changes changesOf(const VarDecl *v) {
+  auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
+  return changesIn(v, fd ? fd->getBody() : nullptr);
+}
+
+bool objectUnchanged(const VarDecl *obj) {
+  auto *fd = dyn_cast_or_null<FunctionDecl>(obj->getParentFunctionOrMethod());
+  if (!fd || !fd->getBody() || reassigned(obj))
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    bool changed = false;
+    bool isV(const Expr *e) {
+      e = e->IgnoreParenImpCasts();
+      while (auto *m = dyn_cast<MemberExpr>(e)) {
+        if (m->isArrow())
+          return false;
+        e = m->getBase()->IgnoreParenImpCasts();
+      }
+      auto *d = dyn_cast<DeclRefExpr>(e);
+      return d && d->getDecl() == V;
+    }
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      changed |= b->isAssignmentOp() && isV(b->getLHS());
+      return !changed;
+    }
+    bool VisitUnaryOperator(UnaryOperator *u) {
+      changed |= (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
+                 isV(u->getSubExpr());
+      return !changed;
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *c) {
+      const CXXMethodDecl *m = c->getMethodDecl();
+      changed |= c->getImplicitObjectArgument() &&
+                 isV(c->getImplicitObjectArgument()) && (!m || !m->isConst());
+      return !changed;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *c) {
+      changed |= c->getNumArgs() >= 1 && isV(c->getArg(0)) &&
+                 (c->isAssignmentOp() || c->getOperator() == OO_PlusPlus ||
+                  c->getOperator() == OO_MinusMinus);
+      return !changed;
+    }
+    bool VisitCallExpr(CallExpr *c) {
+      const FunctionDecl *f = c->getDirectCallee();
+      for (unsigned i = 0; i < c->getNumArgs() && !changed; ++i) {
+        if (!isV(c->getArg(i)))
+          continue;
+        const ParmVarDecl *p =
+            f && i < f->getNumParams() ? f->getParamDecl(i) : nullptr;
+        QualType t = p ? p->getType() : QualType();
+        changed |= !p || (t->isReferenceType() &&
+                          !t->getPointeeType().isConstQualified());
+      }
+      return !changed;
+    }
+  } f;
+  f.V = obj;
+  f.TraverseStmt(fd->getBody());
+  return !f.changed;
+}
+
+const CXXConstructExpr *localConstruction(const MemberExpr *m,
+                                          const FieldDecl *&field) {
+  field = dyn_cast<FieldDecl>(m->getMemberDecl());
+  auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+  auto *obj = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  const CXXConstructExpr *ce =
+      obj && obj->getInit()
+          ? dyn_cast<CXXConstructExpr>(obj->getInit()->IgnoreImplicit())
+          : nullptr;
+  if (!field || m->isArrow() || !obj || !obj->isLocalVarDecl() || !ce ||
+      !ce->getConstructor() || !objectUnchanged(obj))
+    return nullptr;
+  return ce;
+}
+
+FieldValue fieldValue(const MemberExpr *m) {
+  const FieldDecl *field = nullptr;
+  const CXXConstructExpr *ce = localConstruction(m, field);
+  if (!ce)
+    return {};
+  for (const CXXCtorInitializer *init : ce->getConstructor()->inits()) {
+    if (init->getMember() != field || !init->getInit())
+      continue;
+    const Expr *value = init->getInit()->IgnoreParenImpCasts();
+    if (auto *pr = dyn_cast<DeclRefExpr>(value))
+      if (auto *p = dyn_cast<ParmVarDecl>(pr->getDecl())) {
+        unsigned index = p->getFunctionScopeIndex();
+        return index < ce->getNumArgs() ? FieldValue{ce->getArg(index), true}
+                                        : FieldValue{};
+      }
+    return {value, false};
+  }
+  return {};
+}
+
+std::string whereIs(ASTContext &ac, const Expr *e) {
+  const SourceManager &sm = ac.getSourceManager();
+  PresumedLoc pl = sm.getPresumedLoc(sm.getExpansionLoc(e->getBeginLoc()));
+  return pl.isValid() ? llvm::sys::path::filename(pl.getFilename()).str() +
+                            ":" + std::to_string(pl.getLine())
+                      : "a launch";
+}
+
+bool fromCommandLine(const Expr *e) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *d) {
+      auto *v = dyn_cast<VarDecl>(d->getDecl());
+      if (!v)
+        return true;
+      QualType t = v->getType();
+      found |= (v->getIdentifier() && v->getName() == "optarg" &&
+                v->hasGlobalStorage()) ||
+               (isa<ParmVarDecl>(v) && t->isPointerType() &&
+                t->getPointeeType()->isPointerType() &&
+                t->getPointeeType()->getPointeeType()->isCharType());
+      return !found;
+    }
+  } f;
+  f.TraverseStmt(const_cast<Expr *>(e));
+  return f.found;
+}
+
+std::string optionOf(ASTContext &ac, const CaseStmt *cs) {
+  Expr::EvalResult r;
+  if (cs && cs->getLHS() && !cs->getLHS()->isValueDependent() &&
+      cs->getLHS()->EvaluateAsInt(r, ac)) {
+    int64_t c = r.Val.getInt().getExtValue();
+    if (c > ' ' && c < 127)
+      return std::string("option -") + char(c);
+  }
+  return "";
+}
+
+std::optional<Changes> constructorAssignments(const CXXConstructorDecl *ctor,
+                                              const FieldDecl *field) {
+  if (!ctor || !ctor->hasBody())
+    return std::nullopt;
+  Changes c = assignmentsIn(ctor->getBody(), [field](const Expr *e) {
+    auto *m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
+    return m && m->getMemberDecl() == field &&
+           isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts());
+  });
+  if (c.other)
+    return std::nullopt;
+  return c;
+}
+
+bool withinLimit(int64_t v) {
+  constexpr int64_t Limit = int64_t(1) << 40;
+  return v >= -Limit && v <= Limit;
+}
+
+std::optional<HostLinear> linearOf(ASTContext &ac, const Expr *e, int depth) {
+  if (!e || depth > 8 || e->isValueDependent() || e->containsErrors() ||
+      e->getType().isNull() || !e->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult r;
+  if (!e->HasSideEffects(ac) && e->EvaluateAsInt(r, ac) &&
+      r.Val.getInt().getSignificantBits() <= 64) {
+    int64_t v = r.Val.getInt().getExtValue();
+    return withinLimit(v) ? std::optional(HostLinear{{}, v, true})
+                          : std::nullopt;
+  }
+  const Expr *s = e->IgnoreParenImpCasts();
+  if (auto *c = dyn_cast<ExplicitCastExpr>(s))
+    return c->getCastKind() == CK_IntegralCast || c->getCastKind() == CK_NoOp
+               ? linearOf(ac, c->getSubExpr(), depth + 1)
+               : std::nullopt;
+  auto bounded = [&](std::optional<HostLinear> f) -> std::optional<HostLinear> {
+    if (!f || !withinLimit(f->constant))
+      return std::nullopt;
+    for (auto it = f->terms.begin(); it != f->terms.end();) {
+      if (!withinLimit(it->second))
+        return std::nullopt;
+      it = it->second ? std::next(it) : f->terms.erase(it);
+    }
+    return f;
+  };
+  if (auto *d = dyn_cast<DeclRefExpr>(s)) {
+    auto *v = dyn_cast<VarDecl>(d->getDecl());
+    if (!v)
+      return std::nullopt;
+    bool changed = reassigned(v);
+    if (v->isLocalVarDecl() && !changed && v->getInit())
+      if (auto f = linearOf(ac, v->getInit(), depth + 1); f && f->stable)
+        return f;
+    // A variable is a term as it is: both arguments read it at the launch.
+    bool stable = !changed && (isa<ParmVarDecl>(v) || v->isLocalVarDecl() ||
+                               v->getType().isConstQualified());
+    return HostLinear{{{v, 1}}, 0, stable};
+  }
+  if (auto *m = dyn_cast<MemberExpr>(s)) {
+    FieldValue v = fieldValue(m);
+    if (v.argument) {
+      auto f = linearOf(ac, v.value, depth + 1);
+      return f && f->stable ? f : std::nullopt;
+    }
+    Expr::EvalResult c;
+    if (v.value && !v.value->isValueDependent() &&
+        v.value->EvaluateAsInt(c, ac) &&
+        c.Val.getInt().getSignificantBits() <= 64 &&
+        withinLimit(c.Val.getInt().getExtValue()))
+      return HostLinear{{}, c.Val.getInt().getExtValue(), true};
+    return std::nullopt;
+  }
+  if (auto *u = dyn_cast<UnaryOperator>(s)) {
+    if (u->getOpcode() == UO_Plus)
+      return linearOf(ac, u->getSubExpr(), depth + 1);
+    if (u->getOpcode() != UO_Minus)
+      return std::nullopt;
+    auto f = linearOf(ac, u->getSubExpr(), depth + 1);
+    if (!f)
+      return std::nullopt;
+    f->constant = -f->constant;
+    for (auto &[v, k] : f->terms)
+      k = -k;
+    return f;
+  }
+  auto *b = dyn_cast<BinaryOperator>(s);
+  if (!b || (b->getOpcode() != BO_Add && b->getOpcode() != BO_Sub &&
+             b->getOpcode() != BO_Mul))
+    return std::nullopt;
+  auto l = linearOf(ac, b->getLHS(), depth + 1);
+  auto r2 = l ? linearOf(ac, b->getRHS(), depth + 1) : std::nullopt;
+  if (!l || !r2)
+    return std::nullopt;
+  HostLinear out;
+  out.stable = l->stable && r2->stable;
+  if (b->getOpcode() == BO_Mul) {
+    // One side a constant: it scales the other.
+    if (!l->terms.empty() && !r2->terms.empty())
+      return std::nullopt;
+    const HostLinear &k = l->terms.empty() ? *l : *r2;
+    const HostLinear &f = l->terms.empty() ? *r2 : *l;
+    if (k.constant > (int64_t(1) << 20) || k.constant < -(int64_t(1) << 20))
+      return std::nullopt;
+    out.constant = f.constant * k.constant;
+    for (const auto &[v, c] : f.terms)
+      out.terms[v] = c * k.constant;
+    return bounded(out);
+  }
+  int64_t sign = b->getOpcode() == BO_Add ? 1 : -1;
+  out.constant = l->constant + sign * r2->constant;
+  out.terms = l->terms;
+  for (const auto &[v, c] : r2->terms)
+    out.terms[v] += sign * c;
+  return bounded(out);
+}
+
+bool pointsToConst(QualType t) {
+  return t->isPointerType() && t->getPointeeType().isConstQualified();
+}
+
+bool arrayUnchanged(const VarDecl *arr) {
+  auto *fd = dyn_cast_or_null<FunctionDecl>(arr->getParentFunctionOrMethod());
+  if (!fd || !fd->getBody() || reassigned(arr))
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    bool Escapes = false;
+    explicit Finder(const VarDecl *v) : V(v) {}
+    bool names(const Expr *e) {
+      auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      return d && d->getDecl() == V;
+    }
+    bool element(const Expr *e) {
+      auto *s = dyn_cast<ArraySubscriptExpr>(e->IgnoreParenImpCasts());
+      return s && names(s->getBase());
+    }
+    bool VisitUnaryOperator(UnaryOperator *u) {
+      if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
+          element(u->getSubExpr()))
+        Escapes = true;
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *c) {
+      const FunctionDecl *f = c->getDirectCallee();
+      // A member operator's object is its first argument.
+      unsigned shift =
+          isa<CXXOperatorCallExpr>(c) && isa_and_nonnull<CXXMethodDecl>(f);
+      for (unsigned i = 0; i < c->getNumArgs(); ++i) {
+        const Expr *arg = c->getArg(i);
+        const ParmVarDecl *param =
+            f && i >= shift && i - shift < f->getNumParams()
+                ? f->getParamDecl(i - shift)
+                : nullptr;
+        if (names(arg) && (!param || !pointsToConst(param->getType())))
+          Escapes = true;
+        // An element passed by reference (`std::cin >> dims[0]`) may be
+        // written; by value or as a const reference it is only read.
+        auto *ic = dyn_cast<ImplicitCastExpr>(arg->IgnoreParens());
+        bool byValue = ic && ic->getCastKind() == CK_LValueToRValue;
+        if (element(arg) && !byValue &&
+            !(param && param->getType()->isReferenceType() &&
+              param->getType().getNonReferenceType().isConstQualified()))
+          Escapes = true;
+      }
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      // `int *p; p = dims;`: written through `p` later, perhaps.
+      if (b->isAssignmentOp() && names(b->getRHS()) &&
+          !pointsToConst(b->getLHS()->getType()))
+        Escapes = true;
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *d) {
+      if (d != V && d->getInit() && names(d->getInit()) &&
+          !pointsToConst(d->getType()))
+        Escapes = true;
+      return true;
+    }
+  } f(arr);
+  f.TraverseStmt(fd->getBody());
+  return !f.Escapes;
+}
+
+} // namespace host
+} // namespace warplint

@@ -1,0 +1,138 @@
+//===- Pipeline.h - a run's findings, from the analysis to output -*- C++
+//-*-===//
+//
+// The front end hands over what it found in each kernel, file by file in the
+// run's order (with -j, a file's kernels wait for the files before it). The
+// pipeline decides, once for every output format: which kernel
+// configurations are new to the run (a kernel of a header that several files
+// include is reported once per configuration), which findings a NOLINT
+// comment or --header-filter leaves out, which repeat one already reported
+// (another instantiation or configuration saying the same), each finding's
+// fingerprint, and which findings a --baseline knows. Records go into the
+// run's Report, which the JSON, SARIF, GitHub and rdjson writers read; each
+// message is handed to the printer of the run (text output, the language
+// server, clang-tidy) as it is committed. No Clang.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPLINT_REPORT_PIPELINE_H
+#define WARPLINT_REPORT_PIPELINE_H
+
+#include "report/Report.h"
+#include "report/Suppressions.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace warplint {
+
+class FingerprintState;
+
+/// One message of an analysis, in the order it was found.
+struct Message {
+  /// A rule's finding, or with `plain`, a remark or warning of the analysis
+  /// itself (the model's view under --remarks, a limit it reached): rule
+  /// "", shown but never recorded, counted or fingerprinted.
+  DiagnosticRecord record;
+  bool plain = false;
+  /// Plain: shown even where an earlier file of the run analyzed the
+  /// kernel's configurations (a limit of this kernel's model).
+  bool always = false;
+};
+
+/// What one kernel's analysis found, for the run to commit.
+struct KernelOutput {
+  /// The configurations analyzed (place, instantiation, launch values,
+  /// block shapes), as RunLedger::claim() keys them.
+  std::vector<std::string> configurations;
+  std::vector<KernelRecord> kernels;
+  std::vector<AccessRecord> accesses;
+  std::vector<BranchRecord> branches;
+  std::vector<Message> messages;
+};
+
+/// Where what the pipeline lets through is shown as it is committed.
+class MessagePrinter {
+public:
+  virtual ~MessagePrinter() = default;
+  /// A finding, recorded in the report and new to the run's output (text
+  /// shows each line and message once, however many instantiations or
+  /// configurations found it).
+  virtual void finding(const DiagnosticRecord &d) = 0;
+  /// A message of the analysis itself (`d.severity`: "remark" or
+  /// "warning").
+  virtual void plain(const DiagnosticRecord &d) = 0;
+};
+
+/// The NOLINT comments of the files a translation unit's findings are in,
+/// by DiagnosticRecord::physicalFile (views into the parse's buffers).
+using NolintTables = std::map<std::string, SuppressionIndex>;
+
+/// What a file's configuration asks of the pipeline.
+struct PipelineOptions {
+  /// --header-filter: a finding in a header is shown only when the
+  /// header's path matches (unset: all are).
+  std::optional<std::string> headerFilter;
+  /// --project-root: paths in fingerprints are relative to it.
+  std::string projectRoot;
+  /// --baseline: fingerprints of findings not to report.
+  std::shared_ptr<const std::set<std::string>> baseline;
+};
+
+/// Places (file, line, rule) findings were left out at.
+using Places = std::set<std::tuple<std::string, unsigned, std::string>>;
+
+/// What a run has committed: the kernel configurations analyzed, the
+/// findings recorded and shown, their fingerprints and the places left out.
+class RunLedger {
+public:
+  RunLedger();
+  ~RunLedger();
+  RunLedger(RunLedger &&);
+
+  /// Claims a configuration for the caller: false when the run (this
+  /// ledger) has analyzed it already.
+  bool claim(const std::string &configuration);
+  /// How many of `configurations` the run has analyzed.
+  size_t claimed(const std::vector<std::string> &configurations) const;
+  const std::set<std::string> &configurations() const { return Analyzed; }
+
+  /// Commits a kernel's output: with `keep`, its records and messages; else
+  /// (an earlier file analyzed the same configurations) only the plain
+  /// messages that are always shown.
+  void commit(KernelOutput &&out, bool keep, const NolintTables &nolint,
+              const PipelineOptions &opts, Report &report,
+              MessagePrinter &printer);
+  /// Commits messages found outside a kernel's analysis (launch sites).
+  void commit(std::vector<Message> &&messages, const NolintTables &nolint,
+              const PipelineOptions &opts, Report &report,
+              MessagePrinter &printer);
+
+  /// The places NOLINT comments and --header-filter left findings out at.
+  const Places &suppressed() const { return Suppressed; }
+  const Places &headerHidden() const { return HeaderHidden; }
+
+private:
+  void commit(Message &m, const NolintTables &nolint,
+              const PipelineOptions &opts, Report &report,
+              MessagePrinter &printer);
+  bool hiddenByHeaderFilter(const DiagnosticRecord &d,
+                            const PipelineOptions &opts);
+
+  std::set<std::string> Analyzed;
+  std::set<std::tuple<std::string, std::string, unsigned, std::string>>
+      Recorded;
+  std::set<std::tuple<std::string, unsigned, std::string>> Shown;
+  std::unique_ptr<FingerprintState> Prints;
+  Places Suppressed, HeaderHidden;
+  struct Filter;
+  std::unique_ptr<Filter> HeaderFilter;
+};
+
+} // namespace warplint
+
+#endif

@@ -1,0 +1,117 @@
+#include "rules/RuleSet.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace warplint {
+
+#define WARPLINT_RULE(name) const RuleDef &name##Rule();
+#include "rules/Rules.def"
+
+const std::vector<const RuleDef *> &allRules() {
+  static const std::vector<const RuleDef *> rules = {
+#define WARPLINT_RULE(name) &name##Rule(),
+#include "rules/Rules.def"
+  };
+  return rules;
+}
+
+const RuleDef *findRule(std::string_view id) {
+  for (const RuleDef *r : allRules())
+    if (id == r->id())
+      return r;
+  return nullptr;
+}
+
+const RuleOption *RuleDef::option(std::string_view name) const {
+  for (const RuleOption *o : Options)
+    if (name == o->name)
+      return o;
+  return nullptr;
+}
+
+double RuleContext::operator[](const RuleOption &o) const {
+  for (size_t i = 0; i < Declared->size(); ++i)
+    if ((*Declared)[i] == &o)
+      return Values[i];
+  return o.defaultValue; // not the rule's own option: a programming error
+}
+
+static bool glob(const char *p, const char *t) {
+  if (!*p)
+    return !*t;
+  if (*p == '*')
+    return glob(p + 1, t) || (*t && glob(p, t + 1));
+  return *t == *p && glob(p + 1, t + 1);
+}
+
+bool ruleEnabled(const std::string &enabled, const std::string &id) {
+  bool on = false;
+  size_t start = 0;
+  while (start <= enabled.size()) {
+    size_t comma = enabled.find(',', start);
+    std::string item = enabled.substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    while (!item.empty() && item.front() == ' ')
+      item.erase(item.begin());
+    while (!item.empty() && item.back() == ' ')
+      item.pop_back();
+    bool negative = !item.empty() && item[0] == '-';
+    if (negative)
+      item.erase(item.begin());
+    if (!item.empty() && glob(item.c_str(), id.c_str()))
+      on = !negative;
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  return on;
+}
+
+RuleSet::RuleSet(std::string enabled, const RuleOptionValues &values,
+                 SharedOptions shared)
+    : Enabled(std::move(enabled)), Shared(shared), Values(values) {
+  for (const RuleDef *r : allRules()) {
+    if (!ruleEnabled(Enabled, r->id()))
+      continue;
+    std::vector<double> own;
+    for (const RuleOption *o : r->options())
+      own.push_back(option(r->id(), *o));
+    Entries.push_back({r, RuleContext(r->options(), std::move(own), Shared)});
+  }
+}
+
+bool RuleSet::enabled(std::string_view id) const {
+  for (const Entry &e : Entries)
+    if (id == e.rule->id())
+      return true;
+  return false;
+}
+
+double RuleSet::option(std::string_view id, const RuleOption &o) const {
+  auto rule = Values.find(std::string(id));
+  if (rule != Values.end()) {
+    auto v = rule->second.find(o.name);
+    if (v != rule->second.end())
+      return v->second;
+  }
+  return o.defaultValue;
+}
+
+std::string formatFigure(double v) {
+  char buf[32];
+  if (std::fabs(v - std::round(v)) < 1e-9)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else if (std::fabs(v * 10 - std::round(v * 10)) < 1e-9)
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+std::string formatEstimate(double v) {
+  // A mean of random draws: one decimal says what it can.
+  return formatFigure(std::round(v * 10) / 10);
+}
+
+} // namespace warplint
