@@ -414,6 +414,9 @@ private:
       Printer(AnalyzeAction &a, Places &p) : A(a), P(p) {}
       void finding(const DiagnosticRecord &d) override { A.publish(d, P); }
       void plain(const DiagnosticRecord &d) override { A.publish(d, P); }
+      void explanation(const DiagnosticRecord &d) override {
+        explained(A.J.opts, d.pos, d.message);
+      }
     } printer(*this, places);
     analyzeParsed(ac, J.opts, printer, &J.run);
     J.run.onlyFile.reset();

@@ -42,7 +42,10 @@ void RunLedger::commit(Message &m, const NolintTables &nolint,
                        const PipelineOptions &opts, Report &report,
                        MessagePrinter &printer) {
   if (m.plain) {
-    printer.plain(m.record);
+    if (m.explanation)
+      printer.explanation(m.record);
+    else
+      printer.plain(m.record);
     return;
   }
   DiagnosticRecord &d = m.record;

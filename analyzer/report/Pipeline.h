@@ -42,6 +42,9 @@ struct Message {
   /// Plain: shown even where an earlier file of the run analyzed the
   /// kernel's configurations (a limit of this kernel's model).
   bool always = false;
+  /// Plain: a drawing for --explain (`record.message`, of the place at
+  /// `record.pos`), not a diagnostic.
+  bool explanation = false;
 };
 
 /// What one kernel's analysis found, for the run to commit.
@@ -66,6 +69,8 @@ public:
   /// A message of the analysis itself (`d.severity`: "remark" or
   /// "warning").
   virtual void plain(const DiagnosticRecord &d) = 0;
+  /// A drawing for --explain of the place at `d.pos` (`d.message`).
+  virtual void explanation(const DiagnosticRecord &d) = 0;
 };
 
 /// The NOLINT comments of the files a translation unit's findings are in,

@@ -136,7 +136,7 @@ std::string remarkText(const AccessRecord &ar, const AccessResult &r,
 }
 
 /// --explain: one warp's request for the access, drawn lane by lane.
-void explain(const KernelScope &s, const AccessSite &site,
+void explain(KernelScope &s, const AccessSite &site,
              const AccessRecord &ar, const AccessResult &r) {
   const Shape &shape = figureShape(s.choice, r);
   WarpRequest req =

@@ -73,6 +73,13 @@ struct ToolOptions {
   bool explainAll = false;
 };
 
+/// --explain: is the line at `p` one to draw?
+bool explaining(const ToolOptions &opts, const SourcePos &p);
+/// Hands over the drawing of the access, branch or loop at `p`: to
+/// ToolOptions::explainSink (the language server's hovers), else stdout.
+void explained(const ToolOptions &opts, const SourcePos &p,
+               const std::string &text);
+
 /// The file system a parse reads through: the disk, with a working
 /// directory of its own, so that a parse that moves to its compile
 /// command's directory moves no other parse (-j, the language server).

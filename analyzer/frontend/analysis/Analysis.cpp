@@ -43,7 +43,8 @@ namespace {
 /// under warplint's own diagnostic ids, with its notes and fix-its.
 class DiagnosticPrinter : public MessagePrinter {
 public:
-  DiagnosticPrinter(DiagnosticsEngine &d, RunState &run) : Diags(d) {
+  DiagnosticPrinter(DiagnosticsEngine &d, RunState &run, const ToolOptions &o)
+      : Diags(d), Opts(o) {
     WarnId = d.getCustomDiagID(DiagnosticsEngine::Warning, "%0");
     NoteId = d.getCustomDiagID(DiagnosticsEngine::Note, "%0");
     RemarkId = d.getCustomDiagID(DiagnosticsEngine::Remark, "%0");
@@ -64,9 +65,13 @@ public:
     Diags.Report(locationOf(d.at), d.severity == "remark" ? RemarkId : WarnId)
         << d.message;
   }
+  void explanation(const DiagnosticRecord &d) override {
+    explained(Opts, d.pos, d.message);
+  }
 
 private:
   DiagnosticsEngine &Diags;
+  const ToolOptions &Opts;
   unsigned WarnId = 0, NoteId = 0, RemarkId = 0;
 };
 
@@ -85,7 +90,7 @@ public:
                                    opts.baseline} {}
 
   void HandleTranslationUnit(ASTContext &ac) override {
-    DiagnosticPrinter text(Diags, Run);
+    DiagnosticPrinter text(Diags, Run, Opts);
     MessagePrinter &printer = Printer ? *Printer : text;
     Resolver resolver(ac);
     TranslationUnitKernels tu = collectKernels(ac, Run.onlyFile);

@@ -126,8 +126,8 @@ bool unrolledByNvcc(const LaneExpr &cond) {
 /// --explain on a branch's line: one warp's lanes, by iteration of the loop
 /// around it (or of the loop itself). X takes the path, . reaches the
 /// branch and skips it, a blank is not there.
-void explainBranch(const BranchSite &b, const BranchRecord &br,
-                   const KernelScope &s, const LaneExpr &cond) {
+void explainBranch(const BranchSite &b, const BranchRecord &br, KernelScope &s,
+                   const LaneExpr &cond) {
   const KernelModel &m = s.m;
   const ShapeChoice &choice = s.choice;
   std::string drawn;

@@ -20,12 +20,6 @@
 
 namespace warplint {
 
-/// --explain: is the line at `p` one to draw?
-bool explaining(const ToolOptions &opts, const SourcePos &p);
-/// Hands over the drawing of the access, branch or loop at `p`.
-void explained(const ToolOptions &opts, const SourcePos &p,
-               const std::string &text);
-
 struct KernelScope {
   clang::ASTContext &ac;
   const ToolOptions &opts;
@@ -50,8 +44,14 @@ struct KernelScope {
   bool explaining(const SourcePos &p) const {
     return warplint::explaining(opts, p);
   }
-  void explained(const SourcePos &p, const std::string &text) const {
-    warplint::explained(opts, p, text);
+  /// The drawing of the access, branch or loop at `p`, printed in its
+  /// place among the kernel's messages.
+  void explained(const SourcePos &p, const std::string &text) {
+    Message m;
+    m.plain = m.explanation = true;
+    m.record.pos = p;
+    m.record.message = text;
+    out.messages.push_back(std::move(m));
   }
 };
 
