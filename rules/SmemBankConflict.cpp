@@ -1,4 +1,6 @@
 #include "rules/DataFindings.h"
+#include "rules/KnownValues.h"
+#include "rules/UnrolledFindings.h"
 
 #include "model/Explain.h"
 
@@ -139,8 +141,12 @@ static std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
     return std::nullopt;
   if (!r.evaluated)
     return dataAddressFinding(f, opts.shared(), opts[Threshold], "wavefront");
-  if (r.minVerdictRealistic < opts[Threshold])
-    return std::nullopt;
+  if (r.minVerdictRealistic < opts[Threshold]) {
+    if (auto known =
+            knownValuesFinding(f, opts.shared(), opts[Threshold], "wavefront"))
+      return known;
+    return unrolledFinding(f, opts.shared(), opts[Threshold], "wavefront");
+  }
   Dependence dep = describeDependence(r, f.ctx);
   const int bytes = f.access.elementBytes;
   // Decided on the whole warps (boundary warps pull the mean down): the

@@ -1,4 +1,6 @@
 #include "rules/DataFindings.h"
+#include "rules/KnownValues.h"
+#include "rules/UnrolledFindings.h"
 
 #include "model/Explain.h"
 
@@ -25,8 +27,12 @@ checkUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
   // Warn only when every candidate block shape and every sampled value of
   // the unknowns within their realistic range (sizes >= 32, ...) is over the
   // threshold; the message says which assumption that rests on.
-  if (r.minVerdictRealistic < opts[Threshold])
-    return std::nullopt;
+  if (r.minVerdictRealistic < opts[Threshold]) {
+    if (auto known =
+            knownValuesFinding(f, opts.shared(), opts[Threshold], "sector"))
+      return known;
+    return unrolledFinding(f, opts.shared(), opts[Threshold], "sector");
+  }
   Dependence dep = describeDependence(r, f.ctx);
 
   Finding out;

@@ -119,6 +119,10 @@ struct Loop {
   /// it, its iterations are one basic block, where nvcc merges the
   /// iterations' adjacent accesses.
   bool straight = false;
+  /// nvcc unrolls it fully (constant bounds, not `#pragma unroll 1`): each
+  /// access in it is one instruction per iteration, with figures of its
+  /// own, which the profiler shows apart (AccessResult::iterations).
+  bool unrolled = false;
 };
 
 /// A number no other Context of this process has had.

@@ -319,7 +319,22 @@ struct Totals {
   bool strideSeen = false, strideConstant = true;
   int64_t stride = 0;
   bool data = false, guard = false, undefined = false, unended = false;
+  /// Per iteration of the loops nvcc unrolls (AccessResult::iterations),
+  /// keyed by their iteration numbers, outer loop first.
+  struct Iteration {
+    double requests = 0, actual = 0, ideal = 0;
+  };
+  std::map<std::vector<int>, Iteration> iterations;
 };
+/// The worst iteration's actual/ideal of an unrolled access's run (0: not
+/// unrolled, or no iteration issued a request).
+double worstIteration(const Totals &t) {
+  double worst = 0;
+  for (const auto &[key, it] : t.iterations)
+    if (it.requests > 0 && it.ideal > 0)
+      worst = std::max(worst, it.actual / it.ideal);
+  return worst;
+}
 /// actual/ideal of `t`, or, where at least half of its requests are whole
 /// warps', the ratio over those when it is higher: a few boundary warps
 /// with idle lanes (an 18x18 tile's halo guard) do not pull a conflict that
@@ -1034,11 +1049,50 @@ bool accessKey(const Access &acc, const Context &ctx,
     const Loop &lp = ctx.loops[l];
     w.insert(w.end(), {uint64_t(l), node(lp.init), node(lp.next), node(lp.cond),
                        uint64_t(int64_t(lp.iterOf)), uint64_t(lp.testAfterBody),
-                       uint64_t(lp.straight)});
+                       uint64_t(lp.straight), uint64_t(lp.unrolled)});
   }
   return true;
 }
 } // namespace
+
+/// The unknown sizes without values the project shows that the access's
+/// condition reads (a guard `i < n / 128`): what taking larger can open.
+static std::vector<int> guardSizes(const PreparedConditions &prep,
+                                   const Props &all) {
+  std::vector<int> out;
+  if (!prep.mask)
+    return out;
+  Props pm = props(prep.mask, prep.ctx);
+  for (int u : pm.unknowns) {
+    const Atom &a = prep.ctx.atoms[size_t(u)];
+    if (a.known.empty() && a.role == AtomRole::Size && !a.origin &&
+        std::count(all.unknowns.begin(), all.unknowns.end(), u))
+      out.push_back(u);
+  }
+  return out;
+}
+
+/// The representative run's figures per iteration of the unrolled loops, in
+/// the order they run, each with the innermost loop's variable's value at
+/// it (uniform: the loop's bounds and step are constants).
+static void unrolledIterations(AccessResult &r, const Totals &rep,
+                               const std::vector<int> &loops,
+                               const Context &ctx, const Shape &shape,
+                               Env env) {
+  const int inner = loops.back();
+  r.unrolledVar = ctx.loops[size_t(inner)].var;
+  for (const auto &[key, it] : rep.iterations) {
+    if (it.requests <= 0)
+      continue;
+    for (size_t i = 0; i < loops.size(); ++i)
+      env.loopIter[size_t(loops[i])] = key[i];
+    WarpEval ev(ctx, shape, env, 0);
+    const Lanes v = ev.value(loopVar(inner));
+    r.iterations.push_back(
+        {ev.undefined ? 0 : v[0], it.actual / it.requests,
+         it.ideal / it.requests});
+  }
+}
 
 static AccessResult analyzeAccessUncached(const Access &acc,
                                           const Context &ctx,
@@ -1197,6 +1251,18 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   // the blocks are the only thing enumerated.
   const bool collapseSamples =
       blocksMayCollapse && all.usesBlockIdx && enumeration.loops().empty();
+  // The loops nvcc unrolls fully among those enumerated: each iteration is
+  // an instruction of its own, so every run takes each iteration (no
+  // subsample of them) and keeps its figures apart.
+  // (Where nvcc unrolls a loop of at most 32 iterations: a longer one it
+  // unrolls in part, if at all, and the enumeration covers 32.)
+  std::vector<int> unrolledLoops;
+  for (int l : enumeration.loops())
+    if (prep.ctx.loops[size_t(l)].unrolled) {
+      WarpEval ev(prep.ctx, shapes[0], assignments[0], 0);
+      if (ev.tripCount(l, 33, ev.present()) <= 32 && !ev.undefined)
+        unrolledLoops.push_back(l);
+    }
   auto collapses = [&](size_t s, size_t a,
                        const std::optional<WarpPeriod> &period) {
     return collapseSamples && !mirrored &&
@@ -1229,6 +1295,12 @@ static AccessResult analyzeAccessUncached(const Access &acc,
         !rep && collapses(s, a, period) ? 1 : enumeration.size();
     const int subWarps = std::max(1, shapes[s].warps() / 8);
     int warpStep = full ? 1 : subWarps;
+    // A subsample takes every 4th environment, but not of an access in a
+    // loop: an environment is a block and a loop iteration together, and a
+    // loop of a few iterations (a radix-4 butterfly's strides) would be
+    // sampled at its first alone. Its warps are subsampled all the same.
+    const int subEnvStep = enumeration.loops().empty() ? 4 : 1;
+    const int envStep = full ? 1 : subEnvStep;
     bool track = rep;
     if (track)
       perEnv.assign(size_t(nEnvs), {0, 0});
@@ -1245,8 +1317,8 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     // environment of this assignment.
     for (int w = 0; w < shapes[s].warps() && !t.unended; w += warpStep) {
       LoopSequences seq(invariantLoops);
-      for (int e = 0; e < nEnvs && !t.unended; e += full ? 1 : 4) {
-        double a0 = t.actual, i0 = t.ideal;
+      for (int e = 0; e < nEnvs && !t.unended; e += envStep) {
+        double a0 = t.actual, i0 = t.ideal, q0 = t.requests;
         enumeration.apply(env, e);
         const WarpFigures *f = &own;
         if (period) {
@@ -1262,10 +1334,21 @@ static AccessResult analyzeAccessUncached(const Access &acc,
                       seq);
         }
         accumulate(*f, t,
-                   sub && w % subWarps == 0 && e % 4 == 0 ? sub : nullptr);
+                   sub && w % subWarps == 0 && e % subEnvStep == 0 ? sub
+                                                                   : nullptr);
         if (track) {
           perEnv[e].first += t.actual - a0;
           perEnv[e].second += t.ideal - i0;
+        }
+        if (!unrolledLoops.empty() && t.requests > q0) {
+          std::vector<int> key;
+          key.reserve(unrolledLoops.size());
+          for (int l : unrolledLoops)
+            key.push_back(env.loopIter[size_t(l)]);
+          Totals::Iteration &it = t.iterations[std::move(key)];
+          it.requests += t.requests - q0;
+          it.actual += t.actual - a0;
+          it.ideal += t.ideal - i0;
         }
       }
     }
@@ -1311,6 +1394,42 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     std::swap(assignments[0], assignments[a]);
     rep = none; // a sample no lane runs it under says nothing of its own
   }
+  // The unknowns' representative values may be too small for the launch: a
+  // guard on them (`i < n / 128`) leaves lanes idle that every realistic
+  // run keeps active, and the figures would be a few lanes'. The sizes are
+  // taken larger until the guard's lanes are active, the least value that
+  // does it (never one that idles lanes the code does not idle).
+  if (rep.requests > 0 && !rep.undefined &&
+      rep.lanes < (WarpSize - 0.5) * rep.requests && r.figureValues.empty())
+    if (std::vector<int> sizes = guardSizes(prep, all); !sizes.empty()) {
+      const Totals before = rep, beforeSub = repSub;
+      const std::vector<std::pair<double, double>> beforeEnvs = perEnv;
+      const Env base = assignments[0];
+      double lanes = rep.lanes / rep.requests;
+      std::optional<Env> open;
+      for (int64_t scale = 4; scale <= 1024 && lanes < WarpSize - 0.5;
+           scale *= 4) {
+        for (int u : sizes)
+          assignments[0].unknowns.set(size_t(u),
+                                      base.unknowns[size_t(u)] * scale);
+        runRep(repShape);
+        if (rep.requests > 0 && !rep.undefined &&
+            rep.lanes / rep.requests > lanes + 0.5) {
+          lanes = rep.lanes / rep.requests;
+          open = assignments[0];
+        }
+      }
+      assignments[0] = open ? *open : base;
+      if (open) {
+        runRep(repShape);
+        for (int u : sizes)
+          r.openGuardValues.push_back({u, open->unknowns[size_t(u)]});
+      } else {
+        rep = before;
+        repSub = beforeSub;
+        perEnv = beforeEnvs;
+      }
+    }
   r.shape = repShape;
   for (const auto &[actual, ideal] : perEnv)
     if (ideal > 0 && actual / ideal > r.worstRatio)
@@ -1352,6 +1471,8 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     double ideal = t.ideal / t.requests;
     smp.ratio = ideal > 0 ? smp.actual / ideal : 1;
     smp.verdict = verdictRatio(t);
+    smp.worstIteration = worstIteration(t);
+    smp.lanes = t.lanes / t.requests;
     smp.realistic = env.realistic;
     if (t.strideSeen && t.strideConstant)
       smp.stride = t.stride;
@@ -1430,6 +1551,33 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   r.minActualRealistic = r.maxActualRealistic = r.actual;
   r.minRatioRealistic = r.maxRatioRealistic = repRatio;
   r.minVerdictRealistic = verdictRatio(rep);
+  r.minWorstIterationRealistic = worstIteration(rep);
+  // Every unknown takes only values the project shows (its launches, a
+  // host loop over sizes): each is a configuration of its own, as a
+  // template argument is, and the worst of them is what a warning is about.
+  bool allKnown = !all.usesGridDim || std::all_of(prep.ctx.grid.begin(),
+                                                  prep.ctx.grid.end(),
+                                                  [](int64_t g) { return g > 0; });
+  for (int u : all.unknowns)
+    allKnown &= !prep.ctx.atoms[size_t(u)].known.empty();
+  r.valuesKnown = allKnown && !all.unknowns.empty();
+  if (r.valuesKnown)
+    r.worstKnownVerdict = r.minVerdictRealistic;
+  // A sample of unknown values under which the access's warps run fewer
+  // lanes than at the representative values is a size too small to fill
+  // the launch (`N = 8` for a guard `i + 3 * stride < N`): not in the range
+  // that warnings, and the realistic figures, speak for.
+  // (Sizes only: an offset that moves some lanes past an edge is as
+  // likely as one that does not.)
+  bool sizesOnly = !all.unknowns.empty() && !r.valuesKnown;
+  for (int u : all.unknowns) {
+    const Atom &a = prep.ctx.atoms[size_t(u)];
+    sizesOnly &= a.known.empty() && a.role == AtomRole::Size && !a.origin;
+  }
+  const double repLanes = rep.lanes / rep.requests;
+  for (auto &c : compared)
+    if (sizesOnly && c.shape == int(repShape) && c.lanes < repLanes - 0.5)
+      c.realistic = false;
   if (!same) {
     for (const auto &c : compared) {
       r.minActual = std::min(r.minActual, c.actual);
@@ -1442,6 +1590,10 @@ static AccessResult analyzeAccessUncached(const Access &acc,
       r.maxActualRealistic = std::max(r.maxActualRealistic, c.actual);
       r.minRatioRealistic = std::min(r.minRatioRealistic, c.ratio);
       r.minVerdictRealistic = std::min(r.minVerdictRealistic, c.verdict);
+      r.minWorstIterationRealistic =
+          std::min(r.minWorstIterationRealistic, c.worstIteration);
+      if (r.valuesKnown)
+        r.worstKnownVerdict = std::max(r.worstKnownVerdict, c.verdict);
       r.maxRatioRealistic = std::max(r.maxRatioRealistic, c.ratio);
     }
     r.samples = std::move(compared);
@@ -1449,6 +1601,9 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   r.exact = same;
   if (strideConstant)
     r.laneStride = rep.stride;
+  if (!unrolledLoops.empty())
+    unrolledIterations(r, rep, unrolledLoops, prep.ctx, shapes[repShape],
+                       assignments[0]);
   return r;
 }
 

@@ -80,12 +80,41 @@ struct AccessResult {
   /// (an offset that puts every lane past a bound): the values of dependsOn
   /// the figures are for instead, the first sample under which a lane does.
   std::vector<int64_t> figureValues;
+  /// Where the representative values left lanes idle under a guard on
+  /// unknown sizes (`i < n / 128` at n = 1024): the sizes the figures are
+  /// for instead, the least that keep the guard's lanes active (atom,
+  /// value).
+  std::vector<std::pair<int, int64_t>> openGuardValues;
+  /// Every unknown the access depends on takes only values the project
+  /// shows (its launch sites, a host loop over sizes): each is a
+  /// configuration of its own, like a template argument, and
+  /// worstKnownVerdict, the worst of their verdicts, is what a warning
+  /// rests on (the samples say which values reach it).
+  bool valuesKnown = false;
+  double worstKnownVerdict = 0;
   // Extremes of actual and actual/ideal over every sampled unknown value and
   // every candidate shape. exact: they agree with the representative value.
   double minActual = 0, maxActual = 0, minRatio = 0, maxRatio = 0;
   /// The worst actual/ideal of one block and loop iteration (representative
   /// values): an unrolled loop's worst iteration, next to the mean above.
   double worstRatio = 0;
+  /// An access in loops nvcc unrolls fully (Loop::unrolled) is one
+  /// instruction per iteration, each with figures of its own, which the
+  /// profiler shows apart: per iteration of those loops, in the order they
+  /// run, the innermost loop's variable's value and the per-request
+  /// figures over the sampled blocks (representative values). Empty for an
+  /// access in no such loop.
+  struct Iteration {
+    int64_t value = 0;
+    double actual = 0, ideal = 0;
+  };
+  std::vector<Iteration> iterations;
+  /// The variable of the innermost unrolled loop (its source name).
+  std::string unrolledVar;
+  /// The worst iteration's actual/ideal, the least of it over the samples
+  /// of the unknowns within their realistic range: what a warning about an
+  /// unrolled access's worst iteration rests on (0: not unrolled).
+  double minWorstIterationRealistic = 0;
   /// The same over the assignments whose unknowns are all within their
   /// realistic range (Env::realistic), the range warnings rest on.
   double minActualRealistic = 0, maxActualRealistic = 0,
@@ -106,6 +135,8 @@ struct AccessResult {
     int64_t value = 0;
     double actual = 0, ratio = 0;
     double verdict = 0; // see minVerdictRealistic
+    double worstIteration = 0; // see minWorstIterationRealistic
+    double lanes = 0;          // active lanes per request
     bool realistic = true;
     std::optional<int64_t> stride;
     int shape = 0; // index into the shapes analyzed

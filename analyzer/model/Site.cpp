@@ -70,12 +70,16 @@ SiteResult analyzeSite(const SiteInput &site, const Context &ctx,
       for (double *x : {&r.minActual, &r.maxActual, &r.minActualRealistic,
                         &r.maxActualRealistic, &r.minRatio, &r.maxRatio,
                         &r.minRatioRealistic, &r.maxRatioRealistic,
-                        &r.minVerdictRealistic, &r.worstRatio})
+                        &r.minVerdictRealistic, &r.worstRatio,
+                        &r.minWorstIterationRealistic, &r.worstKnownVerdict})
         *x *= by;
+      for (auto &it : r.iterations)
+        it.actual *= by;
       for (auto &sample : r.samples) {
         sample.actual *= by;
         sample.ratio *= by;
         sample.verdict *= by;
+        sample.worstIteration *= by;
       }
     }
   }

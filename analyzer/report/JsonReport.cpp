@@ -394,6 +394,15 @@ template <class IO> void map(IO &io, Rec<IO, AccessRecord> &a) {
   if (estimated)
     io.object("data_estimate", true, *a.dataEstimate,
               [&](IO &e, auto &d) { map<IO>(e, d, unit); });
+  // An access in loops nvcc unrolls: one instruction per iteration.
+  io.object("unrolled", !a.iterations.empty(), a, [&](IO &u, auto &x) {
+    u.field("variable", x.unrolledVar);
+    u.list("iterations", x.iterations, [&](IO &i, auto &it) {
+      i.field("value", it.value);
+      i.field(unit + "_per_request", it.cost);
+      i.field("ideal_" + unit + "_per_request", it.idealCost);
+    });
+  });
 }
 
 template <class IO> void map(IO &io, Rec<IO, BranchRecord> &b) {

@@ -124,6 +124,15 @@ struct AccessRecord {
     bool expectsRandom = false;
   };
   std::optional<DataEstimate> dataEstimate;
+  /// An access in loops nvcc unrolls fully, one instruction per iteration:
+  /// the innermost loop's variable, and per iteration its value and the
+  /// per-request figures (model/Memory.h, AccessResult::iterations).
+  struct Iteration {
+    int64_t value = 0;
+    double cost = 0, idealCost = 0;
+  };
+  std::string unrolledVar;
+  std::vector<Iteration> iterations;
 };
 
 struct BranchRecord {

@@ -34,9 +34,11 @@ smem-bank-conflict):
              the kernels that ran the line) that carry the rule's warning,
              over all such lines;
   precision  warned lines the GPU shows at >= PRECISION_BAR x ideal (in the
-             sum, or in the kernel instantiation the warning names), over all
-             warned lines that ran (warnings on lines that never ran, or were
-             not measured, are counted apart);
+             sum, or in the kernel instantiation the warning names), or with
+             one instruction at >= BAD x ideal (an unrolled loop's worst
+             iteration is an instruction of its own, which the line's sum
+             averages away), over all warned lines that ran (warnings on
+             lines that never ran, or were not measured, are counted apart);
   agreement  executed lines whose predicted excess is within TOLERANCE of the
              measured one (a line without an evaluated access disagrees).
 Exit codes: 0 fine, 1 regression or crash, 77 corpus or measurements missing
@@ -793,6 +795,11 @@ def join(run, prog, progdir, how):
                                            d.get('kernel') or ''))
                  for d in warned.get(key, [])]
         named = max([x for x in named if x is not None], default=excess)
+        # An instruction of its own at >= BAD x ideal on the line (an
+        # unrolled loop's worst iteration, one SASS instruction each): a
+        # warning is right about it even where the line's sum, which
+        # averages the iterations, stays under the bar.
+        worst_inst = max(m['per_inst'], default=excess)
         accs = acc.get(key, [])
         pred = predicted_excess(accs, space, how)
         pred_alt = predicted_excess(accs, space, 'ratio' if how == 'mean' else 'mean')
@@ -820,8 +827,11 @@ def join(run, prog, progdir, how):
                    agree=agrees(pred, excess),
                    agree_alt=agrees(pred_alt, excess),
                    worst_kernel=round(worst, 4), named_kernel=round(named, 4),
+                   worst_instruction=round(worst_inst, 4),
                    bad=excess >= BAD or worst >= BAD,
-                   right=w and max(excess, named) >= PRECISION_BAR)
+                   bad_instruction=worst_inst >= BAD,
+                   right=w and (max(excess, named) >= PRECISION_BAR or
+                                worst_inst >= BAD))
         row.update(describe(accs, space))
         if not accs:
             ks = sorted(m['kernels'])
@@ -925,6 +935,8 @@ def summarize(rows, stray, runs):
         found = [x for x in bad if x['warned']]
         warned = [x for x in r if x['warned']]
         right = [x for x in warned if x['right']]
+        # Lines bad in one instruction only (their sum under BAD).
+        by_inst = [x for x in r if x['bad_instruction'] and not x['bad']]
         st = [x for x in stray if x['space'] == space]
         s[space] = collections.OrderedDict(
             rule=spec['rule'], lines=len(r), bad_lines=len(bad),
@@ -933,6 +945,11 @@ def summarize(rows, stray, runs):
             warned_lines=len(warned), warned_right=len(right),
             precision=round(len(right) / len(warned), 4) if warned else 1.0,
             precision_bar=PRECISION_BAR,
+            right_by_instruction=sum(
+                1 for x in right
+                if max(x['measured'], x['named_kernel']) < PRECISION_BAR),
+            bad_instruction_lines=len(by_inst),
+            bad_instruction_found=sum(1 for x in by_inst if x['warned']),
             diagnostics=sum(x['diagnostics'] for x in warned),
             diagnostics_right=sum(x['diagnostics'] for x in right),
             warned_not_executed=len(st),
@@ -990,6 +1007,11 @@ def print_table(gpu, s, how):
                   v['diagnostics_right'], v['diagnostics'],
                   v['warned_not_executed'], v['diagnostics_not_executed'], space,
                   v['warned_never_ran']))
+        print('%-7s lines with one instruction at >= %.1fx ideal but a line sum '
+              'under it (an unrolled loop\'s worst iteration): %d, warned %d; '
+              'warnings right by such an instruction alone: %d' % (
+                  space, BAD, v['bad_instruction_lines'],
+                  v['bad_instruction_found'], v['right_by_instruction']))
         print('%-7s figure within %d%%: %d of %d lines (%s) [other aggregate: %d]; '
               '%d by a data estimate (%d warned); %d without an access, %d not evaluated' % (
                   space, round(100 * TOLERANCE), v['agree'], v['lines'],
@@ -1030,6 +1052,8 @@ DETAIL_FIELDS = ['program', 'file', 'line', 'space', 'measured', 'predicted',
                  'below_ideal', 'element_bytes',
                  'access_kinds', 'from_header', 'nearest_access_line', 'other_space', 'kernel_status',
                  'kernel_names', 'worst_kernel', 'named_kernel', 'bad', 'right']
+# (worst_instruction and bad_instruction are in the JSON summary's rows only,
+# so that earlier details files stay comparable line for line.)
 
 
 def write_details(path, rows):

@@ -208,6 +208,16 @@ void addAssumptions(const AccessScope &as, const AccessSite &site,
                              "representative values; figures at " +
                              at);
   }
+  if (!r.openGuardValues.empty()) {
+    std::string at;
+    for (const auto &[atom, value] : r.openGuardValues)
+      at += std::string(at.empty() ? "'" : ", '") + ctx.atoms[atom].name +
+            "' = " + std::to_string(value);
+    ar.assumptions.push_back(
+        "figures at " + at +
+        ": the representative values leave lanes idle under a guard on "
+        "them that larger values keep active");
+  }
   if (!as.gridSource.empty() && (readsGridDim(site.access.offset, ctx) ||
                                  readsGridDim(site.access.mask, ctx)))
     ar.assumptions.push_back(as.gridSource);
@@ -267,6 +277,9 @@ std::vector<AccessFinding> analyzeAccessSite(AccessScope &as,
     ar.worstRatio = r.worstRatio;
     ar.tableBytes = r.tableBytes;
     ar.dataRowBytes = r.dataRowBytes;
+    ar.unrolledVar = r.unrolledVar;
+    for (const AccessResult::Iteration &it : r.iterations)
+      ar.iterations.push_back({it.value, it.actual, it.ideal});
   }
   if (r.dataEstimated) {
     AccessRecord::DataEstimate d{

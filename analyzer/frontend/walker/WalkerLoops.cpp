@@ -783,6 +783,7 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
                unrolledConstant(l.next) && unrolledConstant(l.cond);
     if (!unrolled)
       UnrolledLoops.erase(primary);
+    M.ctx.loops[primary].unrolled = unrolled;
   }
   // Per iteration: the test, the update and the branch back.
   if (!unrolled)

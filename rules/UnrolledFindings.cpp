@@ -1,0 +1,88 @@
+#include "rules/UnrolledFindings.h"
+
+#include "rules/DataFindings.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace warplint {
+
+/// "j = 16, 8, 4, 2": the values, the first five of many and how many more.
+static std::string valueList(const std::string &var,
+                             const std::vector<int64_t> &values) {
+  std::string out = "'" + var + "' = ";
+  const size_t shown = values.size() <= 6 ? values.size() : 5;
+  for (size_t i = 0; i < shown; ++i)
+    out += (i ? ", " : "") + std::to_string(values[i]);
+  if (shown < values.size())
+    out += " and " + std::to_string(values.size() - shown) + " more";
+  return out;
+}
+
+std::optional<Finding> unrolledFinding(const AccessFacts &f,
+                                       const SharedOptions &opts,
+                                       double threshold, const char *unit) {
+  const AccessResult &r = f.result;
+  if (r.iterations.size() < 2 ||
+      r.minWorstIterationRealistic < threshold - 1e-9)
+    return std::nullopt;
+  // The iterations of the representative run that reach the threshold,
+  // and the worst of them.
+  std::vector<int64_t> bad;
+  const AccessResult::Iteration *worst = nullptr;
+  double worstRatio = 0;
+  for (const AccessResult::Iteration &it : r.iterations) {
+    const double ratio = it.ideal > 0 ? it.actual / it.ideal : 1;
+    if (ratio >= threshold - 1e-9)
+      bad.push_back(it.value);
+    if (ratio > worstRatio) {
+      worstRatio = ratio;
+      worst = &it;
+    }
+  }
+  if (bad.empty() || !worst)
+    return std::nullopt;
+  const bool shared = std::string(unit) == "wavefront";
+  const std::string units = std::string(unit) + "s";
+  // Nested unrolled loops repeat the inner variable's values: the count
+  // alone says it.
+  std::vector<int64_t> sorted = bad;
+  std::sort(sorted.begin(), sorted.end());
+  const bool repeats =
+      std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
+  const std::string which =
+      std::to_string(bad.size()) + " of its " +
+      std::to_string(r.iterations.size()) + " unrolled iterations" +
+      (repeats ? "" : " (" + valueList(r.unrolledVar, bad) + ")");
+  Finding out;
+  const std::string kind =
+      accessKind(f, shared ? "shared" : "global", accessOp(f));
+  if (shared) {
+    const int ways = int(std::lround(worstRatio));
+    const bool alike = std::abs(worstRatio - ways) < 0.01;
+    out.message = kind + " has " +
+                  (alike ? "a " + std::to_string(ways) + "-way bank conflict"
+                         : std::string("bank conflicts")) +
+                  " in " + which + ": " + formatFigure(worst->actual) + " " +
+                  units + " per request where " + formatFigure(worst->ideal) +
+                  " would do";
+  } else {
+    out.message = kind + " is uncoalesced in " + which + ": " +
+                  formatFigure(worst->actual) + " " + units +
+                  " per request where " + formatFigure(worst->ideal) +
+                  " would do";
+  }
+  out.message += "; " + formatFigure(r.actual) + " where " +
+                 formatFigure(r.ideal) + " would do on average over the " +
+                 std::to_string(r.iterations.size());
+  out.notes.push_back(
+      {-1, "nvcc unrolls the loop over '" + r.unrolledVar +
+               "' (its bounds are constants): each iteration is an "
+               "instruction of its own, with its own " +
+               units + ", as the profiler shows them"});
+  if (!qualifyDataMask(out, r, opts))
+    return std::nullopt;
+  return out;
+}
+
+} // namespace warplint
