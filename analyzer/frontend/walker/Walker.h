@@ -401,6 +401,10 @@ private:
   /// The memory an lvalue designates, if it is in global, shared or constant
   /// memory; nothing for locals (registers or the thread's local memory).
   std::optional<Addr> lvalue(const Expr *e);
+  /// The address of a thread's own object, or of a member or element of
+  /// one (`&r`, `pl.v`, `p.h` of a local union): a pointer into registers
+  /// or local memory, whose accesses are no shared or global ones.
+  std::optional<Val> localAddress(const Expr *e);
 
   void record(const Expr *e, const Addr &a, bool store, bool atomic = false);
 
@@ -531,6 +535,12 @@ private:
 /// Then neither it nor arithmetic on it is a constant, and Clang's evaluator
 /// need not be asked.
 bool readsPlainVariable(const Expr *e);
+
+/// Is `s` straight-line code, one basic block once nvcc inlines its calls
+/// (no branch but an `if` on a constant, no loop, jump, barrier, atomic or
+/// memory `asm`)? `depth`: how many calls deep `s` is (0: the kernel's own
+/// code, whose `return` is a jump; an inlined callee's is not).
+bool straightLine(const Stmt *s, const ASTContext &ac, int depth = 0);
 
 } // namespace detail
 } // namespace warplint

@@ -512,7 +512,7 @@ Walker::bodyInductions(const Stmt *body,
 /// and their closing `return` is no jump), and so is an `asm` statement of
 /// arithmetic alone (`fma.rn.f16x2`): one without memory operations,
 /// barriers, branches or a memory clobber.
-static bool straightLine(const Stmt *s, const ASTContext &ac, int depth = 0) {
+bool straightLine(const Stmt *s, const ASTContext &ac, int depth) {
   if (!s)
     return true;
   struct Finder : RecursiveASTVisitor<Finder> {

@@ -156,9 +156,43 @@ std::optional<Addr> Walker::lvalue(const Expr *e) {
   return std::nullopt;
 }
 
+std::optional<Val> Walker::localAddress(const Expr *e) {
+  e = e->IgnoreParens();
+  if (auto *ce = dyn_cast<CastExpr>(e);
+      ce && (ce->getCastKind() == CK_NoOp ||
+             ce->getCastKind() == CK_UncheckedDerivedToBase ||
+             ce->getCastKind() == CK_DerivedToBase ||
+             (isa<ExplicitCastExpr>(ce) && e->isGLValue())))
+    return localAddress(ce->getSubExpr());
+  if (auto *d = dyn_cast<DeclRefExpr>(e)) {
+    auto *v = dyn_cast<VarDecl>(d->getDecl());
+    if (!v || v->getType()->isReferenceType() || spaceOf(v) != Space::Local)
+      return std::nullopt;
+    return Val{Val::Ptr, cst(0), v, Space::Local};
+  }
+  if (auto *m = dyn_cast<MemberExpr>(e); m && !m->isArrow()) {
+    auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+    if (!f || f->isBitField() || f->getType()->isReferenceType())
+      return std::nullopt;
+    std::optional<Val> base = localAddress(m->getBase());
+    if (base)
+      base->v = bin(Op::Add, base->v,
+                    cst(int64_t(AC.getFieldOffset(f) / AC.getCharWidth())));
+    return base;
+  }
+  return std::nullopt;
+}
+
 void Walker::record(const Expr *e, const Addr &a, bool store, bool atomic) {
   if (store || atomic)
     LoadedValues.clear();
+  // A store through a pointer into a thread's own object (`*reinterpret_cast
+  // <int4 *>(&pl) = in[i]`): what the walker held of its value is gone.
+  if ((store || atomic) && a.ptr.space == Space::Local)
+    if (auto *v = dyn_cast_or_null<VarDecl>(a.ptr.base);
+        v && !v->getType()->isArrayType() && Env.count(v))
+      Env[v] = v->getType()->isRecordType() ? opaqueRecord(true)
+                                            : opaque(e, true);
   if (NoRecord || a.ptr.space == Space::Local || a.elementBytes <= 0)
     return;
   if (M.accesses.size() >= MaxAccesses) {
@@ -541,6 +575,30 @@ static const Expr *calledOn(const CallExpr *c) {
   return nullptr;
 }
 
+/// An object one load can read (at most 16 bytes, trivially copyable): an
+/// element of __half, __nv_bfloat16, an fp8 type, a float, a short vector.
+static bool smallCopyable(QualType t, const ASTContext &ac) {
+  t = t.getNonReferenceType().getUnqualifiedType();
+  if (t.isNull() || t->isDependentType() || t->isIncompleteType() ||
+      !(t->isRecordType() || t->isArithmeticType()) ||
+      !t.isTriviallyCopyableType(ac))
+    return false;
+  int64_t bytes = ac.getTypeSizeInChars(t).getQuantity();
+  return bytes > 0 && bytes <= 16;
+}
+
+/// What a library function does with an element it takes as a parameter
+/// of type `param` (`first`: the left operand of a compound assignment).
+enum class LibraryUse { None, Read, ReadWrite };
+static LibraryUse argumentUse(QualType param, bool first) {
+  if (!param->isReferenceType())
+    return LibraryUse::None; // a copy: the copy constructor's load
+  if (first)
+    return LibraryUse::ReadWrite;
+  return param->getPointeeType().isConstQualified() ? LibraryUse::Read
+                                                    : LibraryUse::None;
+}
+
 /// A collective of a tile of at most 32 threads: `tile.sync()`, its
 /// shuffles and votes, `cg::sync(tile)`, `cg::reduce(tile, ...)`. The tile's
 /// size, or 0.
@@ -807,18 +865,59 @@ Val Walker::call(const CallExpr *c) {
       !(fd->getIdentifier() &&
         fd->getIdentifier()->getName().starts_with("__")))
     definedElsewhere(fd);
+  // Library code (a system header's function, which nvcc inlines) reads
+  // what it is given: an element in memory it takes by const reference, or
+  // whose const method it is (`(float)h[i]`, `float x = h[i]` and
+  // `static_cast<float>(h[i])` on a __half or __nv_bfloat16 call its
+  // conversion operator), is a load of the element at its address, and the
+  // left operand of a compound assignment (`h[i] += v`) is read and
+  // written; each on the line the user wrote it.
+  bool library =
+      fd && AC.getSourceManager().isInSystemHeader(fd->getLocation());
+  const auto *md = dyn_cast_or_null<CXXMethodDecl>(fd);
+  const auto *oc = dyn_cast<CXXOperatorCallExpr>(c);
+  bool compound = oc && oc->isAssignmentOp() && oc->getOperator() != OO_Equal;
+  // A member operator's object is its first argument.
+  unsigned shift = oc && md && !md->isStatic() ? 1 : 0;
   bool anyVarying = false;
-  for (const Expr *arg : c->arguments())
-    anyVarying |= varying(rvalue(arg));
-  // A method of an object the lanes do not share (the conversion of
-  // `ptr[i]`'s thrust::device_reference to its value) varies with it: the
-  // object is no argument, so look at it too, without recording accesses.
-  if (auto *mc = dyn_cast<CXXMemberCallExpr>(c); mc && !anyVarying)
+  for (unsigned i = 0; i < c->getNumArgs(); ++i) {
+    const Expr *arg = c->getArg(i);
+    LibraryUse use = LibraryUse::None;
+    if (library && arg->isGLValue() && smallCopyable(arg->getType(), AC)) {
+      bool first = i == 0 && compound;
+      if (i < shift)
+        use = first ? LibraryUse::ReadWrite
+              : md->isConst() ? LibraryUse::Read
+                              : LibraryUse::None;
+      else if (i - shift < fd->getNumParams())
+        use = argumentUse(fd->getParamDecl(i - shift)->getType(), first);
+    }
+    if (use == LibraryUse::None) {
+      anyVarying |= varying(rvalue(arg));
+      continue;
+    }
+    anyVarying |= varying(load(arg, arg));
+    if (use == LibraryUse::ReadWrite)
+      if (auto a = lvalue(arg))
+        record(arg, *a, true);
+  }
+  if (auto *mc = dyn_cast<CXXMemberCallExpr>(c))
     if (const Expr *obj = mc->getImplicitObjectArgument()) {
-      bool saved = NoRecord;
-      NoRecord = true;
-      anyVarying |= varying(rvalue(obj));
-      NoRecord = saved;
+      auto *callee = dyn_cast<MemberExpr>(mc->getCallee()->IgnoreParens());
+      if (library && md && md->isConst() && !md->isStatic() &&
+          obj->isGLValue() && !(callee && callee->isArrow()) &&
+          smallCopyable(obj->getType(), AC)) {
+        anyVarying |= varying(load(obj, obj));
+      } else if (!anyVarying) {
+        // A method of an object the lanes do not share (the conversion of
+        // `ptr[i]`'s thrust::device_reference to its value) varies with
+        // it: the object is no argument, so look at it too, without
+        // recording accesses.
+        bool saved = NoRecord;
+        NoRecord = true;
+        anyVarying |= varying(rvalue(obj));
+        NoRecord = saved;
+      }
     }
   return opaque(c, anyVarying || c->getType()->isVoidType());
 }
@@ -998,7 +1097,20 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
   ++Depth;
   Calls.push_back(c);
   Inlining.push_back(def);
+  // A callee that is one basic block once inlined (`scale(d[i].x);
+  // scale(d[i].y);`, a helper reading `v.x` and `v.y` of a reference)
+  // joins its caller's merge region: nvcc merges the accesses on both
+  // sides of the call (measured: the two reads are one LDG.64).
+  const int region = StmtId;
+  const size_t firstAccess = M.accesses.size();
+  const bool straight = straightLine(def->getBody(), AC, Depth);
   stmt(def->getBody());
+  if (straight) {
+    for (size_t i = firstAccess; i < M.accesses.size(); ++i)
+      if (M.accesses[i].stmt > region)
+        M.accesses[i].stmt = region;
+    StmtId = region;
+  }
   Inlining.pop_back();
   Calls.pop_back();
   --Depth;

@@ -327,10 +327,10 @@ Val Walker::cast(const CastExpr *ce) {
     // A thread's own array (registers or local memory): a pointer into it
     // is followed so that its accesses are known to be no shared or global
     // ones.
-    if (auto *d = dyn_cast<DeclRefExpr>(sub->IgnoreParenImpCasts()))
-      if (auto *v = dyn_cast<VarDecl>(d->getDecl());
-          v && spaceOf(v) == Space::Local && v->getType()->isArrayType())
-        return Val{Val::Ptr, cst(0), v, Space::Local};
+    // (Also a member array of a thread's own object: `p.h[k]` of a local
+    // union filled by one 128-bit load reads registers.)
+    if (auto local = localAddress(sub))
+      return *local;
     return opaque(ce, false);
   }
   case CK_IntegralToBoolean: {
@@ -554,6 +554,8 @@ Val Walker::unary(const UnaryOperator *u) {
   case UO_AddrOf:
     if (auto a = lvalue(sub))
       return a->ptr;
+    if (auto local = localAddress(sub))
+      return *local;
     return opaque(u, false);
   case UO_Plus:
     return rvalue(sub);

@@ -20,3 +20,22 @@ __device__ __half __hadd(__half a, __half b);
 __device__ __half __hmul(__half a, __half b);
 __device__ __half2 __hadd2(__half2 a, __half2 b);
 __device__ __half2 __hmul2(__half2 a, __half2 b);
+// Arithmetic and comparisons, as the toolkit's header defines them (unless
+// __CUDA_NO_HALF_OPERATORS__): library code nvcc inlines.
+#if !defined(__CUDA_NO_HALF_OPERATORS__)
+__device__ __half operator+(const __half &a, const __half &b);
+__device__ __half operator-(const __half &a, const __half &b);
+__device__ __half operator*(const __half &a, const __half &b);
+__device__ __half operator/(const __half &a, const __half &b);
+__device__ __half operator-(const __half &a);
+__device__ __half &operator+=(__half &a, const __half &b);
+__device__ __half &operator-=(__half &a, const __half &b);
+__device__ __half &operator*=(__half &a, const __half &b);
+__device__ __half &operator/=(__half &a, const __half &b);
+__device__ bool operator==(const __half &a, const __half &b);
+__device__ bool operator!=(const __half &a, const __half &b);
+__device__ bool operator<(const __half &a, const __half &b);
+__device__ bool operator>(const __half &a, const __half &b);
+__device__ bool operator<=(const __half &a, const __half &b);
+__device__ bool operator>=(const __half &a, const __half &b);
+#endif
