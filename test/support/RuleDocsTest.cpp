@@ -44,5 +44,23 @@ TEST(RuleRegistry, EveryRuleHasDocsAndFixtures) {
   }
 }
 
+// The rule lists users read first (README.md, the user guide's table) are
+// written by hand: each names every rule.
+TEST(RuleRegistry, EveryRuleIsListedForUsers) {
+  const std::string readme =
+      slurp(std::string(WARPLINT_SOURCE_DIR) + "/README.md");
+  const std::string guide =
+      slurp(std::string(WARPLINT_SOURCE_DIR) + "/docs/user-guide.md");
+  ASSERT_FALSE(readme.empty());
+  ASSERT_FALSE(guide.empty());
+  for (const RuleDef *rule : allRules()) {
+    const std::string id = rule->id();
+    EXPECT_NE(readme.find("(docs/rules/" + id + ".md)"), std::string::npos)
+        << "README.md's list of rules does not name " << id;
+    EXPECT_NE(guide.find("(rules/" + id + ".md)"), std::string::npos)
+        << "docs/user-guide.md's table of rules does not name " << id;
+  }
+}
+
 } // namespace
 } // namespace warplint
