@@ -293,6 +293,11 @@ private:
   // --- values -------------------------------------------------------------
   int origin(const Expr *e);
   std::string text(const Expr *e);
+  /// `e`'s source range. Clang finds a binary operator's start by walking
+  /// down its left operands, once per node: a sum of N terms asked for each
+  /// of its prefixes costs N^2. The starts found are kept (Begins).
+  SourceRange rangeOf(const Expr *e);
+  llvm::DenseMap<const Expr *, SourceLocation> Begins;
   Val intVal(LaneExpr v) { return Val{Val::Int, std::move(v)}; }
   Val opaque(const Expr *e, bool varying);
   bool varying(const Val &v);

@@ -11,16 +11,48 @@ namespace warplint {
 namespace detail {
 
 int Walker::origin(const Expr *e) {
-  M.origins.push_back(e->getSourceRange());
+  M.origins.push_back(rangeOf(e));
   return int(M.origins.size()) - 1;
+}
+
+SourceRange Walker::rangeOf(const Expr *e) {
+  llvm::SmallVector<const Expr *, 16> chain;
+  SourceLocation begin;
+  for (const Expr *x = e;;) {
+    if (auto it = Begins.find(x); it != Begins.end()) {
+      begin = it->second;
+      break;
+    }
+    const Expr *next = nullptr;
+    if (auto *b = dyn_cast<BinaryOperator>(x))
+      next = b->getLHS();
+    else if (auto *c = dyn_cast<ImplicitCastExpr>(x))
+      next = c->getSubExpr();
+    if (!next) {
+      begin = x->getBeginLoc();
+      break;
+    }
+    chain.push_back(x);
+    x = next;
+  }
+  for (const Expr *x : chain)
+    Begins[x] = begin;
+  return SourceRange(begin, e->getEndLoc());
 }
 
 std::string Walker::text(const Expr *e) {
   const SourceManager &sm = AC.getSourceManager();
-  CharSourceRange r = CharSourceRange::getTokenRange(e->getSourceRange());
-  std::string s =
-      Lexer::getSourceText(r, sm, AC.getLangOpts()).str();
-  return s.empty() ? "value" : s;
+  CharSourceRange r = CharSourceRange::getTokenRange(rangeOf(e));
+  StringRef s = Lexer::getSourceText(r, sm, AC.getLangOpts());
+  if (s.empty())
+    return "value";
+  // A name for messages, not the expression: each prefix of a long sum
+  // (`in[t + 0] + in[t + 1] + ...`) is a value of its own, and copying its
+  // whole text made memory quadratic in the statement's length.
+  constexpr size_t MaxName = 96;
+  if (s.size() <= MaxName)
+    return s.str();
+  return s.take_front(MaxName - 3).rtrim().str() + "...";
 }
 
 Val Walker::opaque(const Expr *e, bool varying) {
