@@ -12,7 +12,7 @@ namespace {
 // constant in all of them are taken to differ by it everywhere (the model's
 // usual standard of evidence; a symbolic difference would be the same here
 // because both offsets come from one index expression).
-std::vector<Env> checkEnvs(const Context &ctx) {
+std::vector<Env> buildCheckEnvs(const Context &ctx) {
   std::vector<Env> envs{representativeEnv(ctx)};
   Env b = envs[0];
   b.blockIdx[0] = 3;
@@ -39,6 +39,31 @@ std::vector<Env> checkEnvs(const Context &ctx) {
   }
   envs.push_back(b);
   return envs;
+}
+
+/// checkEnvs of the context as it is now, built once per state of its
+/// atoms, loops and grid: building them costs a pass over every atom, and
+/// a kernel of thousands of accesses asks for them once per pair it
+/// compares.
+const std::vector<Env> &checkEnvs(const Context &ctx) {
+  struct Cached {
+    uint64_t serial = 0, generation = 0;
+    size_t atoms = 0, loops = 0;
+    std::array<int64_t, 3> grid{};
+    std::vector<Env> envs;
+  };
+  thread_local Cached c;
+  if (c.envs.empty() || c.serial != ctx.serial ||
+      c.generation != ctx.generation || c.atoms != ctx.atoms.size() ||
+      c.loops != ctx.loops.size() || c.grid != ctx.grid) {
+    c.envs = buildCheckEnvs(ctx);
+    c.serial = ctx.serial;
+    c.generation = ctx.generation;
+    c.atoms = ctx.atoms.size();
+    c.loops = ctx.loops.size();
+    c.grid = ctx.grid;
+  }
+  return c.envs;
 }
 } // namespace
 
@@ -202,7 +227,7 @@ bool disjointAtConstantDistance(const Access &a, const Access &b,
   if (!a.offset || !b.offset || props(a.offset, ctx).hasData ||
       props(b.offset, ctx).hasData)
     return false;
-  const std::vector<Env> envs = checkEnvs(ctx);
+  const std::vector<Env> &envs = checkEnvs(ctx);
   const int warps = std::min(shape.warps(), 2);
   bool seen = false;
   int64_t d = 0;
