@@ -504,6 +504,20 @@ static uint64_t mix(uint64_t x) {
 }
 
 Lanes WarpEval::drawData(int atom) {
+  // A datum whose address is built from the datum itself: never followed.
+  if (std::find(Drawing.begin(), Drawing.end(), atom) != Drawing.end()) {
+    stop(EvalStop::DataCycle);
+    return splat(0);
+  }
+  Drawing.push_back(atom);
+  ++Draws;
+  Lanes r = drawDataOf(atom);
+  --Draws;
+  Drawing.pop_back();
+  return r;
+}
+
+Lanes WarpEval::drawDataOf(int atom) {
   const Atom &at = Ctx.atoms[atom];
   // Values an index plausibly takes: 0..1023, as many as the
   // representative size of an unknown (docs/model.md: an index below the
@@ -568,6 +582,46 @@ WarpEval::LoopState &WarpEval::state(int loop) {
   return States.back();
 }
 
+std::string evalStopReason(EvalStop why) {
+  switch (why) {
+  case EvalStop::DataCycle:
+    return "the address is loaded from data read at an address built from "
+           "itself";
+  case EvalStop::LoopCycle:
+    return "the value is defined through a loop whose parts depend on the "
+           "value itself";
+  case EvalStop::Depth:
+    return "depth limit (the value takes more than " +
+           std::to_string(WarpEval::MaxEvalDepth) +
+           " nested steps to evaluate: loops and loads built on one "
+           "another)";
+  case EvalStop::None:
+    break;
+  }
+  return "";
+}
+
+void WarpEval::stop(EvalStop why) {
+  if (stopped == EvalStop::None)
+    stopped = why;
+  undefined = true;
+}
+
+bool WarpEval::enter(int loop, int what) {
+  LoopState &st = state(loop);
+  if (st.from[what] >= 0) {
+    // Back at a value still being computed: it depends on itself, through
+    // a datum drawn since it began (its address built from it) or through
+    // loops alone.
+    stop(Draws > st.from[what] ? EvalStop::DataCycle : EvalStop::LoopCycle);
+    return false;
+  }
+  st.from[what] = Draws;
+  return true;
+}
+
+void WarpEval::leave(int loop, int what) { state(loop).from[what] = -1; }
+
 // States may grow (and move) while a loop's init or update is evaluated, so
 // they are looked up again after each evaluation.
 const Lanes &WarpEval::loopValue(int loop) {
@@ -575,26 +629,27 @@ const Lanes &WarpEval::loopValue(int loop) {
     return state(loop).override;
   if (state(loop).hasCache)
     return state(loop).cache;
+  static const Lanes zero{};
+  if (stopped != EvalStop::None || !enter(loop, 0))
+    return zero;
+  Lanes v = loopValueOf(loop);
+  leave(loop, 0);
+  LoopState &st = state(loop);
+  st.hasCache = true;
+  st.cache = v;
+  return st.cache;
+}
+
+Lanes WarpEval::loopValueOf(int loop) {
   const Loop &l = Ctx.loops[loop];
   int src = l.iterOf < 0 ? loop : l.iterOf;
   int iter = src < int(En.loopIter.size()) ? En.loopIter[src] : 0;
-  if (Seq && Seq->invariant[loop]) {
-    Lanes v = sharedValue(loop, size_t(iter));
-    LoopState &st = state(loop);
-    st.hasCache = true;
-    st.cache = v;
-    return st.cache;
-  }
+  if (Seq && Seq->invariant[loop])
+    return sharedValue(loop, size_t(iter));
   const Context::LoopForm &form = Ctx.loopForm(loop);
   if (form.nextFree && iter > 0) {
     // Every iteration after the first has the update's value.
-    // (The update is evaluated before the state is looked up: evaluating
-    // it may add loops' states and move them.)
-    Lanes v = value(l.next);
-    LoopState &st = state(loop);
-    st.cache = v;
-    st.hasCache = true;
-    return st.cache;
+    return value(l.next);
   }
   Lanes v = value(l.init);
   if (form.step && iter > 1) {
@@ -605,13 +660,10 @@ const Lanes &WarpEval::loopValue(int loop) {
       v[x] = form.negative ? wrapSub(v[x], d) : wrapAdd(v[x], d);
     }
   } else {
-    for (int i = 0; i < iter; ++i)
+    for (int i = 0; i < iter && stopped == EvalStop::None; ++i)
       v = nextAt(loop, v);
   }
-  LoopState &st = state(loop);
-  st.hasCache = true;
-  st.cache = v;
-  return st.cache;
+  return v;
 }
 
 bool WarpEval::affineStart(int loop, int kmax, Lanes &v0, Lanes &step) {
@@ -664,6 +716,12 @@ static Lanes affineAt(const Lanes &v0, const Lanes &step, int k) {
 
 uint64_t WarpEval::setOverride(int loop, const Lanes &v) {
   LoopState &st = state(loop);
+  // Overrides nest (a loop's activity asked while its update is evaluated
+  // at another value): the one in force comes back when the inner one is
+  // cleared, so the variable never reads as if no override were set.
+  if (st.hasOverride)
+    Shadowed.push_back(st.override);
+  ++st.overrides;
   st.override = v;
   st.hasOverride = true;
   uint64_t saved = Gen;
@@ -672,7 +730,13 @@ uint64_t WarpEval::setOverride(int loop, const Lanes &v) {
 }
 
 void WarpEval::clearOverride(int loop, uint64_t saved) {
-  state(loop).hasOverride = false;
+  LoopState &st = state(loop);
+  if (--st.overrides > 0) {
+    st.override = Shadowed.back();
+    Shadowed.pop_back();
+  } else {
+    st.hasOverride = false;
+  }
   Gen = saved;
 }
 
@@ -746,11 +810,20 @@ int WarpEval::tripCount(int loop, int maxIter, LaneMask lanes) {
 
 Lanes WarpEval::sharedValue(int loop, size_t i) {
   const Loop &l = Ctx.loops[loop];
+  if (Seq->stopped != EvalStop::None)
+    stop(Seq->stopped);
+  if (stopped != EvalStop::None)
+    return splat(0);
   if (Seq->values[loop].empty())
     Seq->values[loop].push_back(value(l.init));
-  while (Seq->values[loop].size() <= i) {
+  while (Seq->values[loop].size() <= i && stopped == EvalStop::None) {
     Lanes next = nextAt(loop, Seq->values[loop].back());
     Seq->values[loop].push_back(next);
+  }
+  if (stopped != EvalStop::None) {
+    // What was appended is no value: no later evaluation may read it.
+    Seq->stopped = stopped;
+    return splat(0);
   }
   return Seq->values[loop][i];
 }
@@ -758,12 +831,28 @@ Lanes WarpEval::sharedValue(int loop, size_t i) {
 LaneMask WarpEval::loopActive(int loop) {
   if (state(loop).hasActive)
     return state(loop).active;
+  if (stopped != EvalStop::None || !enter(loop, 1))
+    return 0;
+  LaneMask active = loopActiveOf(loop);
+  leave(loop, 1);
+  LoopState &st = state(loop);
+  st.hasActive = true;
+  st.active = active;
+  return active;
+}
+
+LaneMask WarpEval::loopActiveOf(int loop) {
   if (Seq && Seq->invariant[loop] == 2 && Ctx.loops[loop].cond) {
     // Shared across environments: extend the sequence to this iteration.
+    if (Seq->stopped != EvalStop::None) {
+      stop(Seq->stopped);
+      return 0;
+    }
     const Loop &l = Ctx.loops[loop];
     int iter = loop < int(En.loopIter.size()) ? En.loopIter[loop] : 0;
     int first = l.testAfterBody ? 1 : 0;
-    while (int(Seq->active[loop].size()) <= iter) {
+    while (int(Seq->active[loop].size()) <= iter &&
+           stopped == EvalStop::None) {
       size_t i = Seq->active[loop].size();
       LaneMask prev = i ? Seq->active[loop].back() : AllLanes;
       LaneMask now = prev;
@@ -771,10 +860,11 @@ LaneMask WarpEval::loopActive(int loop) {
         now &= condAt(loop, sharedValue(loop, i));
       Seq->active[loop].push_back(now);
     }
-    LoopState &st = state(loop);
-    st.hasActive = true;
-    st.active = Seq->active[loop][iter];
-    return st.active;
+    if (stopped != EvalStop::None) {
+      Seq->stopped = stopped;
+      return 0;
+    }
+    return Seq->active[loop][iter];
   }
   const Loop &l = Ctx.loops[loop];
   int iter = loop < int(En.loopIter.size()) ? En.loopIter[loop] : 0;
@@ -810,15 +900,22 @@ LaneMask WarpEval::loopActive(int loop) {
         break;
       if (i < iter)
         v = nextAt(loop, v);
+      if (stopped != EvalStop::None)
+        break;
     }
   }
-  LoopState &st = state(loop);
-  st.hasActive = true;
-  st.active = active;
   return active;
 }
 
 Lanes WarpEval::loopFinal(int loop) {
+  if (stopped != EvalStop::None || !enter(loop, 2))
+    return splat(0);
+  Lanes v = loopFinalOf(loop);
+  leave(loop, 2);
+  return v;
+}
+
+Lanes WarpEval::loopFinalOf(int loop) {
   const Loop &l = Ctx.loops[loop];
   const int primary = l.iterOf >= 0 ? l.iterOf : loop;
   const Loop &p = Ctx.loops[primary];
@@ -865,7 +962,7 @@ Lanes WarpEval::loopFinal(int loop) {
   Lanes vl = primary == loop ? vp : value(l.init);
   Lanes out = vl;
   LaneMask open = Present;
-  for (int i = 0; open; ++i) {
+  for (int i = 0; open && stopped == EvalStop::None; ++i) {
     if (i > MaxFinalSteps || loopUnended ||
         (FinalBudgetSpent |= ++FinalSteps > MaxTotalFinalSteps)) {
       // Still inside: the model does not follow it further.
@@ -919,7 +1016,7 @@ std::vector<LaneMask> WarpEval::loopActiveSequence(int loop, int maxIter) {
   }
   LaneMask active = AllLanes;
   Lanes v = value(l.init);
-  for (int i = 0; i < maxIter && active; ++i) {
+  for (int i = 0; i < maxIter && active && stopped == EvalStop::None; ++i) {
     uint64_t saved = setOverride(loop, v);
     if (l.cond && i >= first)
       active &= cond(l.cond, true);
@@ -934,6 +1031,21 @@ std::vector<LaneMask> WarpEval::loopActiveSequence(int loop, int maxIter) {
 // updates evaluates each select once, not once per path. Values depend on
 // the loop overrides in force, so the memo is keyed by their generation.
 Lanes WarpEval::value(const LaneExpr &e) {
+  // Once stopped, nothing is a value: return at once (a cycle cut short
+  // would otherwise be evaluated again by every caller).
+  if (stopped != EvalStop::None)
+    return splat(0);
+  if (Depth >= MaxEvalDepth) {
+    stop(EvalStop::Depth);
+    return splat(0);
+  }
+  ++Depth;
+  Lanes v = memoValue(e);
+  --Depth;
+  return v;
+}
+
+Lanes WarpEval::memoValue(const LaneExpr &e) {
   if (e.use_count() <= 1 || e->depth < 3)
     return compute(e);
   MemoEntry *m = memoFind(e.get());

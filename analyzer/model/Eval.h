@@ -312,6 +312,16 @@ struct PreparedConditions {
 };
 PreparedConditions prepareConditions(const Context &ctx, const LaneExpr &mask);
 
+/// Why an evaluation stopped without a value (WarpEval::stopped): the value
+/// depends on itself, through data it loads (`x = a[x]` walked by a loop:
+/// the address a lane loads from is built from the value it loads) or
+/// through a loop's parts, or it takes more than WarpEval::MaxEvalDepth
+/// nested steps. Such a value is never followed: it is unknown, and the
+/// access says why (evalStopReason()).
+enum class EvalStop : uint8_t { None, DataCycle, LoopCycle, Depth };
+/// The reason as the remark of an access states it, after "not evaluated: ".
+std::string evalStopReason(EvalStop why);
+
 /// Values of loop variables by iteration for one warp, shared by the
 /// environments that differ only in blockIdx and iteration: a loop whose
 /// init and update use neither (nor another loop) takes the same values in
@@ -324,6 +334,9 @@ struct LoopSequences {
   const std::vector<char> &invariant;     // by loop id
   std::vector<std::vector<Lanes>> values; // by loop id, by iteration
   std::vector<std::vector<LaneMask>> active; // lanes still in, by iteration
+  /// A shared value's evaluation stopped (EvalStop): the values above are
+  /// not values, and every evaluation that reads them stops too.
+  EvalStop stopped = EvalStop::None;
 };
 /// Loops whose values LoopSequences may share (computed once per context):
 /// 1 the values, 2 the values and the lanes still inside (condition too).
@@ -367,8 +380,32 @@ public:
   /// MaxFinalSteps iterations (MaxAffineSteps for an affine loop), or the
   /// evaluation's LoopFinals had taken MaxTotalFinalSteps steps in all.
   bool loopUnended = false;
+  /// Set with `undefined` where the value depends on itself or the depth
+  /// limit was reached (EvalStop): the evaluation returns at once from then
+  /// on, and its values are not values.
+  EvalStop stopped = EvalStop::None;
+  /// Nested evaluation steps (an operation, a loop's part, a datum's
+  /// address) one value may take: a value built through chains of loops and
+  /// loads is bounded, so that no input exhausts the stack (a step costs
+  /// about 1 to 2 KiB of it in a release build; the analysis runs on
+  /// threads of 64 MiB, and 8 MiB holds the limit too).
+  static constexpr int MaxEvalDepth = 2000;
 
 private:
+  int Depth = 0; // nested value() calls now
+  int Draws = 0; // drawData() calls in progress
+  std::vector<int> Drawing; // the atoms they draw
+  void stop(EvalStop why);
+  /// Marks `loop`'s value, activity or final value (`what`: 0, 1, 2) in
+  /// progress; false, with the evaluation stopped, where it already was
+  /// (the value depends on itself).
+  bool enter(int loop, int what);
+  void leave(int loop, int what);
+  Lanes memoValue(const LaneExpr &e);
+  Lanes loopValueOf(int loop);
+  LaneMask loopActiveOf(int loop);
+  Lanes loopFinalOf(int loop);
+  Lanes drawDataOf(int atom);
   int FinalSteps = 0; // stepped LoopFinal iterations so far
   bool FinalBudgetSpent = false; // FinalSteps went past MaxTotalFinalSteps
   Lanes compute(const LaneExpr &e);
@@ -417,7 +454,13 @@ private:
     Lanes cache, override;
     LaneMask active = 0;
     bool hasCache = false, hasOverride = false, hasActive = false;
+    /// While the value, activity or final value is being computed (without
+    /// an override): the data draws in progress when it began (-1: not in
+    /// progress), which tells a cycle through data from one through loops.
+    int from[3] = {-1, -1, -1};
+    int overrides = 0; // overrides set and not cleared
   };
+  std::vector<Lanes> Shadowed; // overrides an inner one hides, innermost last
   LoopSequences *Seq = nullptr;
   // Loop ids in use, parallel to States: an expression uses few loops, and
   // a dense table sized by every loop of an inlined kernel cost more to

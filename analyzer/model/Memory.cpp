@@ -325,6 +325,7 @@ struct Totals {
     double requests = 0, actual = 0, ideal = 0;
   };
   std::map<std::vector<int>, Iteration> iterations;
+  EvalStop stopped = EvalStop::None; // a value depends on itself, or too deep
 };
 /// The worst iteration's actual/ideal of an unrolled access's run (0: not
 /// unrolled, or no iteration issued a request).
@@ -358,6 +359,7 @@ struct WarpFigures {
   int nDist = 0;
   bool uneven = false, alike = true;
   bool data = false, guard = false, undefined = false, unended = false;
+  EvalStop stopped = EvalStop::None; // a value depends on itself, or too deep
 };
 
 /// Fills `f` (in place: it is filled for every warp of every sample).
@@ -393,6 +395,7 @@ static void warpFigures(WarpFigures &f, const Access &acc,
   f.guard = ev.assumedGuard;
   f.undefined = ev.undefined;
   f.unended = ev.loopUnended;
+  f.stopped = ev.stopped;
 }
 
 /// One warp's figures added to `t` and, where given, to `also` (the
@@ -404,6 +407,12 @@ static void accumulate(const WarpFigures &f, Totals &t,
       continue;
     to->data |= f.data;
     to->guard |= f.guard;
+    if (f.stopped != EvalStop::None) {
+      // Stopped in the mask or the address: nothing of it is a figure.
+      to->undefined = true;
+      if (to->stopped == EvalStop::None)
+        to->stopped = f.stopped;
+    }
     if (!f.active)
       continue;
     to->undefined |= f.undefined;
@@ -754,7 +763,8 @@ static bool startsOwnSegment(const std::vector<int> &direct,
 std::optional<AccessResult> analyzeDataAddress(const Access &acc,
                                                const Context &ctx,
                                                const Shape &shape,
-                                               const CostModel &cost) {
+                                               const CostModel &cost,
+                                               std::string *whyNot) {
   // Draws: enough that the mean of a random gather settles within a few
   // percent (each draw covers every warp, block and iteration sampled).
   constexpr int Draws = 4;
@@ -781,6 +791,7 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
   const std::vector<char> none(prep.ctx.loops.size(), 0);
   Env env = representativeEnv(prep.ctx);
   Totals agree, random;
+  EvalStop stopped = EvalStop::None;
   // Draws 1..Draws with each lane's own values, then as many with the
   // lanes of each warp agreeing.
   for (int d = 1; d <= 2 * Draws; ++d) {
@@ -795,6 +806,8 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
         WarpFigures f;
         warpFigures(f, acc, prep.mask, prep.ctx, shape, env, cost, w, seq);
         accumulate(f, one);
+        if (one.stopped != EvalStop::None && stopped == EvalStop::None)
+          stopped = one.stopped;
         if (one.undefined || !one.requests)
           continue; // a drawn divisor of zero: no information
         t.requests += one.requests;
@@ -805,8 +818,13 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
         t.guard |= one.guard;
       }
   }
-  if (agree.requests == 0 || random.requests == 0)
+  if (agree.requests == 0 || random.requests == 0) {
+    // A value that depends on itself (a pointer chased through the data it
+    // loads) is not followed: say so rather than nothing.
+    if (whyNot && stopped != EvalStop::None)
+      *whyNot = evalStopReason(stopped);
     return std::nullopt;
+  }
   AccessResult r;
   r.unknownReason = dataReason(acc.offset, ctx);
   r.dataEstimated = true;
@@ -1438,7 +1456,9 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   r.guardAssumed = rep.guard;
   if (rep.requests == 0 || rep.undefined) {
     r.unknownReason =
-        rep.unended
+        rep.stopped != EvalStop::None
+            ? evalStopReason(rep.stopped)
+        : rep.unended
             ? "a loop before it does not end within the iterations the model "
               "follows (2^" +
                   std::to_string(__builtin_ctz(WarpEval::MaxAffineSteps)) +

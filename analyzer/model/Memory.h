@@ -224,10 +224,14 @@ std::optional<AccessResult> analyzeDataRows(const Access &access,
 /// lane of a warp agreeing on it. nullopt when some data cannot be drawn
 /// (a pointer loaded per lane, an expression past the depth limit) or no
 /// lane runs the access.
+/// `whyNot`, where given, gets the reason when no figure comes out because
+/// the address depends on itself (EvalStop: a pointer chased through the
+/// data it loads) or is too deep to evaluate.
 std::optional<AccessResult> analyzeDataAddress(const Access &access,
                                                const Context &ctx,
                                                const Shape &shape,
-                                               const CostModel &cost);
+                                               const CostModel &cost,
+                                               std::string *whyNot = nullptr);
 
 /// Largest power of two every value of `e` is known to be a multiple of
 /// (capped at 2^32; 1 when nothing is known).

@@ -52,9 +52,13 @@ SiteResult analyzeSite(const SiteInput &site, const Context &ctx,
   // Any other address that depends on data: estimated with the data drawn
   // at random and with the lanes agreeing on it, and reported as depending
   // on data (not evaluated).
-  if (!r.evaluated && site.unknown.empty() && memory)
-    if (auto d = analyzeDataAddress(site.access, ctx, shapes[0], cost))
+  if (!r.evaluated && site.unknown.empty() && memory) {
+    std::string whyNot;
+    if (auto d = analyzeDataAddress(site.access, ctx, shapes[0], cost, &whyNot))
       r = std::move(*d);
+    else if (!whyNot.empty())
+      r.unknownReason = whyNot;
+  }
   // A 16-byte copy that bypasses L1 whose shared destination has a bank
   // conflict: the GPU reads its global side one sector request a lane
   // (measured at destination strides of 32 to 256 bytes; 4- and 8-byte

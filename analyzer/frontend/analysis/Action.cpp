@@ -20,6 +20,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <condition_variable>
+#include <csignal>
+#include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <set>
 
@@ -352,6 +355,9 @@ struct SpanMark {
   }
 };
 
+/// The stack a crash handler runs on in a thread that analyzes a file.
+constexpr size_t AltStackBytes = 256u << 10;
+
 /// Parses and analyzes one file with `router`'s state, each file's errors
 /// its own; false when it crashed (the crash is recovered).
 bool runTool(const ParseCommand &fc, Router &router, Factory &factory,
@@ -373,7 +379,21 @@ bool runTool(const ParseCommand &fc, Router &router, Factory &factory,
   // Clang's own message for a file that failed, on the file's stream.
   tool.setPrintErrorMessage(false);
   llvm::CrashRecoveryContext crc;
-  if (!crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20))
+  // The thread's own stack for the crash handler: a stack exhausted (deep
+  // recursion in the parse or the analysis) is then a crash recovered like
+  // any other, not the end of the process.
+  std::unique_ptr<char[]> altStack(new char[AltStackBytes]);
+  if (!crc.RunSafelyOnThread(
+          [&] {
+            stack_t ss{};
+            ss.ss_sp = altStack.get();
+            ss.ss_size = AltStackBytes;
+            sigaltstack(&ss, nullptr);
+            rc = tool.run(&factory);
+            ss.ss_flags = SS_DISABLE;
+            sigaltstack(&ss, nullptr);
+          },
+          64u << 20))
     return false;
   if (rc != 0)
     router.ErrStream << "Error while processing " << fc.file << ".\n";
@@ -619,8 +639,23 @@ static unsigned jobsFor(unsigned asked, size_t files) {
   return unsigned(std::max<size_t>(1, std::min<size_t>(n, files)));
 }
 
-bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
+void enableCrashRecovery() {
   llvm::CrashRecoveryContext::Enable();
+  // Its handlers run on the thread's alternate stack where it has one
+  // (runTool gives each analysis thread one): a handler cannot run on a
+  // stack that is exhausted.
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP}) {
+    struct sigaction sa;
+    if (sigaction(sig, nullptr, &sa) == 0 && !(sa.sa_flags & SA_ONSTACK) &&
+        sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN) {
+      sa.sa_flags |= SA_ONSTACK;
+      sigaction(sig, &sa, nullptr);
+    }
+  }
+}
+
+bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
+  enableCrashRecovery();
   std::unique_ptr<CompilationDatabase> userDb;
   if (!runOpts.buildPath.empty()) {
     std::string err;
@@ -679,6 +714,10 @@ bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
       mark.emplace(report, *state);
       analyzeFile(files[i], optsOf(i), why[i], run, *router, mark,
                   llvm::errs());
+      // A file's findings are out before the next file's analysis: a crash
+      // that nothing can recover (the process killed) loses no earlier
+      // file's.
+      llvm::outs().flush();
     }
   } else {
     // Files are analyzed side by side, each with its own state and its

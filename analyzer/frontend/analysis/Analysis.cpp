@@ -10,6 +10,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <tuple>
 
 using namespace clang;
 
@@ -38,6 +41,35 @@ void explained(const ToolOptions &opts, const SourcePos &p,
 }
 
 namespace {
+
+/// WARPLINT_DEBUG_CRASH=<kernel>[:abort|segv|stack]: a developer's hook
+/// (the tests' way to crash on purpose, with no real bug): the analysis of
+/// the kernel of that name aborts, dereferences a bad address or exhausts
+/// its stack.
+[[gnu::noinline]] int exhaustStack(volatile int depth) {
+  volatile char pad[4096];
+  pad[0] = char(depth);
+  if (depth < 0)
+    return pad[0];
+  return exhaustStack(depth + 1) + pad[0];
+}
+
+void crashIfAsked(const std::string &kernel) {
+  static const char *spec = std::getenv("WARPLINT_DEBUG_CRASH");
+  if (!spec || !*spec)
+    return;
+  StringRef name, how;
+  std::tie(name, how) = StringRef(spec).split(':');
+  if (name != kernel)
+    return;
+  if (how == "segv") {
+    volatile int *bad = reinterpret_cast<volatile int *>(uintptr_t(16));
+    *bad = 1;
+  } else if (how == "stack") {
+    exhaustStack(0);
+  }
+  std::abort();
+}
 
 /// Clang-style text: each message through the parse's diagnostics engine,
 /// under warplint's own diagnostic ids, with its notes and fix-its.
@@ -161,6 +193,7 @@ private:
   KernelOutput analyze(ASTContext &ac, const FunctionDecl *k,
                        const LaunchSites &sites, Resolver &resolver,
                        RunLedger &ledger) {
+    crashIfAsked(k->getNameAsString());
     KernelJob job{ac,
                   Opts,
                   sites,
