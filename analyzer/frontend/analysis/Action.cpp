@@ -1,6 +1,8 @@
 #include "frontend/analysis/Action.h"
 
 #include "frontend/analysis/Analysis.h"
+#include "frontend/project/HostCompiler.h"
+#include "frontend/project/NvccOptions.h"
 #include "frontend/project/ProjectDatabase.h"
 #include "frontend/project/ProjectLaunches.h"
 
@@ -196,6 +198,7 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
   fc.file = absolutePath(file);
   StringRef abs = fc.file;
   std::vector<std::string> cmd{"clang++", "-std=c++17"};
+  bool fromDatabase = false;
   if (userDb) {
     // Files analyzed at once (-j) ask the database side by side.
     static std::mutex databaseLock;
@@ -209,6 +212,7 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
       fc.errors.push_back("the compile database's command for this file is "
                           "empty");
     } else if (!cmds.empty()) {
+      fromDatabase = true;
       cmd = cmds[0].CommandLine;
       fc.dir = cmds[0].Directory;
       // The database names the file; it is appended again below. A binary
@@ -240,6 +244,24 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
   argv.insert(argv.end(), cmd.begin() + 1, cmd.end());
   argv.insert(argv.end(), opts.extraArgs.begin(), opts.extraArgs.end());
   fc.argv = deviceParseCommand(argv, opts.cuda, fc.dir, &fc.errors);
+  // nvcc's host compiler: the one the command names (-ccbin), else g++ for
+  // a database's nvcc command. Its own include directory (omp.h) goes after
+  // Clang's, before the inputs.
+  std::string host = namedHostCompiler(argv);
+  if (host.empty() && fromDatabase && isNvcc(argv[0]))
+    host = "g++";
+  if (!host.empty()) {
+    const HostIncludes &hi = hostIncludes(host, opts.queryDriver);
+    if (!hi.note.empty())
+      fc.notes.push_back(hi.note);
+    auto at = std::find(fc.argv.begin(), fc.argv.end(), "--");
+    std::vector<std::string> more;
+    for (const std::string &d : hi.dirs) {
+      more.push_back("-idirafter");
+      more.push_back(d);
+    }
+    fc.argv.insert(at, more.begin(), more.end());
+  }
   fc.argv.push_back(fc.file);
   return fc;
 }
@@ -501,6 +523,15 @@ void analyzeFile(const std::string &file, const ToolOptions &opts,
   ParseCommand fc = fileCommand(file, opts, run.userDb);
   for (const std::string &e : fc.errors)
     err << "warplint: error: " << file << ": " << e << "\n";
+  {
+    // A note about the command (a host compiler not asked) once per run.
+    static std::mutex noted;
+    static std::set<std::string> seen;
+    std::lock_guard<std::mutex> hold(noted);
+    for (const std::string &n : fc.notes)
+      if (seen.insert(n).second)
+        err << "warplint: note: " << n << "\n";
+  }
   if (!fc.errors.empty()) {
     fr.ok = false;
     fr.error = fc.errors[0];
