@@ -188,4 +188,36 @@ int main() {
 CU
 both old_api "$TMP/old_api.cu"
 json old_api_nt "len(d['diagnostics']) == 1"
+
+# Host code leaning on the C headers nvcc's own headers include in every .cu
+# file: clock() and CLOCKS_PER_SEC, malloc, memset, strlen and sqrt without
+# their headers, each parses.
+cat >"$TMP/time.cu" <<'CU'
+__global__ void k(float *o) { o[threadIdx.x] = 1; }
+double seconds() { return (double)clock() / CLOCKS_PER_SEC; }
+CU
+both time "$TMP/time.cu"
+cat >"$TMP/cheaders.cu" <<'CU'
+#include <cstdio>
+__global__ void k(float *o) { o[threadIdx.x] = 1; }
+int main() {
+  void *p = malloc(8);
+  memset(p, 0, 8);
+  printf("%d\n", (int)sqrt(4.0) + (int)strlen("x") + abs(-1));
+  free(p);
+}
+CU
+both cheaders "$TMP/cheaders.cu"
+# isfinite, isnan, isinf and signbit unqualified in host code, on float and
+# double, with <cmath> only: the host overloads, not the device ones.
+cat >"$TMP/classify.cu" <<'CU'
+#include <cmath>
+__global__ void k(float *o) { o[threadIdx.x] = isfinite(o[0]) ? 1 : 0; }
+bool ok(float f, double d) {
+  return isfinite(f) && !isnan(f) && !isinf(f) && !signbit(f) &&
+         isfinite(d) && !isnan(d) && !isinf(d) && !signbit(d);
+}
+CU
+both classify "$TMP/classify.cu"
+
 done_checks
