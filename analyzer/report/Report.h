@@ -49,6 +49,9 @@ struct FileRecord {
   std::string path;
   bool ok = true;
   std::string error; // first error, when !ok
+  /// The first error Clang gave in host-only code, with its place ("" when
+  /// none): warplint checks device code, so it does not fail the file.
+  std::string hostNotChecked;
   FileSpan span;
 };
 

@@ -6,7 +6,11 @@
 #include "frontend/project/ProjectDatabase.h"
 #include "frontend/project/ProjectLaunches.h"
 
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/DiagnosticSema.h"
+#include "clang/Sema/Sema.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -54,6 +58,21 @@ public:
   unsigned FileErrors = 0;
   static constexpr unsigned MaxErrorsShown = 20;
   std::string FirstError;
+  /// The parse's compiler, while it runs: where an error is (the function
+  /// Sema is in) decides whether it fails the file.
+  CompilerInstance *CI = nullptr;
+  /// Errors in host-only code (the first with its place): warplint checks
+  /// device code, so they do not fail the file.
+  unsigned HostErrors = 0;
+  std::string FirstHostError;
+
+  void clearFile() {
+    clear();
+    FileErrors = 0;
+    FirstError.clear();
+    HostErrors = 0;
+    FirstHostError.clear();
+  }
 
   void BeginSourceFile(const LangOptions &lo, const Preprocessor *pp) override {
     Out.BeginSourceFile(lo, pp);
@@ -68,6 +87,17 @@ public:
   }
   void HandleDiagnostic(DiagnosticsEngine::Level level,
                         const Diagnostic &info) override {
+    if (Leniency l = lenient(level, info); l != Leniency::None) {
+      // Not counted as an error (Clang's count decides whether the file
+      // failed): noted, and shown as a warning with --compiler-warnings.
+      if (l == Leniency::HostCode && HostErrors++ == 0)
+        FirstHostError = placed(info);
+      LastOwn = false;
+      LastShown = CompilerWarnings;
+      if (LastShown)
+        Err.HandleDiagnostic(DiagnosticsEngine::Warning, info);
+      return;
+    }
     DiagnosticConsumer::HandleDiagnostic(level, info);
     if (level == DiagnosticsEngine::Note) {
       if (LastShown)
@@ -87,19 +117,8 @@ public:
         LastShown = false;
         return;
       }
-      if (FirstError.empty()) {
-        SmallString<128> msg;
-        info.FormatDiagnostic(msg);
-        FirstError = msg.str().str();
-        if (info.hasSourceManager() && info.getLocation().isValid()) {
-          PresumedLoc p =
-              info.getSourceManager().getPresumedLoc(info.getLocation());
-          if (p.isValid())
-            FirstError = std::string(p.getFilename()) + ":" +
-                         std::to_string(p.getLine()) + ":" +
-                         std::to_string(p.getColumn()) + ": " + FirstError;
-        }
-      }
+      if (FirstError.empty())
+        FirstError = placed(info);
       LastShown = true;
       Err.HandleDiagnostic(level, info);
       return;
@@ -110,6 +129,48 @@ public:
   }
 
 private:
+  enum class Leniency { None, HostCode };
+
+  /// "file:line:col: message".
+  static std::string placed(const Diagnostic &info) {
+    SmallString<128> msg;
+    info.FormatDiagnostic(msg);
+    std::string out = msg.str().str();
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      PresumedLoc p = info.getSourceManager().getPresumedLoc(info.getLocation());
+      if (p.isValid())
+        out = std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) +
+              ":" + std::to_string(p.getColumn()) + ": " + out;
+    }
+    return out;
+  }
+
+  /// Whether an error need not fail the file: a semantic error (names,
+  /// types, overloads: where Clang's CUDA mode and gcc part; not a syntax
+  /// error nor a missing header, which nvcc gives too) inside a function
+  /// that is host only (not __device__, __global__, __host__ __device__, nor
+  /// constexpr, which device code may call). An error outside any function
+  /// (a declaration, a type a kernel may use) stays an error.
+  Leniency lenient(DiagnosticsEngine::Level level, const Diagnostic &info) {
+    if (level != DiagnosticsEngine::Error || !CI)
+      return Leniency::None;
+    unsigned id = info.getID();
+    if (id < diag::DIAG_START_SEMA || id >= diag::DIAG_START_ANALYSIS ||
+        !CI->hasSema())
+      return Leniency::None;
+    Sema &S = CI->getSema();
+    const FunctionDecl *outer = S.getCurFunctionDecl(/*AllowLambda=*/false);
+    if (!outer || outer->hasAttr<CUDADeviceAttr>() ||
+        outer->hasAttr<CUDAGlobalAttr>())
+      return Leniency::None;
+    // A lambda in host code marked __device__ (an extended lambda) is
+    // device code; one Clang makes __host__ __device__ by itself is not.
+    if (const FunctionDecl *inner = S.getCurFunctionDecl(/*AllowLambda=*/true))
+      if (const auto *d = inner->getAttr<CUDADeviceAttr>(); d && !d->isImplicit())
+        return Leniency::None;
+    return Leniency::HostCode;
+  }
+
   bool Text, CompilerWarnings;
   bool LastOwn = false, LastShown = false;
   DiagnosticOptions OutOpts, ErrOpts;
@@ -132,6 +193,7 @@ public:
     ci.getDiagnostics().setErrorLimit(0);
     // "N errors generated" goes with the file's other messages.
     ci.setVerboseOutputStream(R.ErrStream);
+    R.CI = &ci;
     return makeAnalysis(ci, Opts, Rep, R.Run);
   }
 
@@ -385,9 +447,7 @@ bool runTool(const ParseCommand &fc, Router &router, Factory &factory,
   tool.setDiagnosticConsumer(&router);
   // The consumer's counts (which clang reads to decide whether a file
   // failed) start again at zero.
-  router.clear();
-  router.FileErrors = 0;
-  router.FirstError.clear();
+  router.clearFile();
   router.Run.kernelsTimedOut.clear();
   router.Run.currentKernel.clear();
   // A crash in the parse or the analysis of one file ends that file, not
@@ -395,7 +455,9 @@ bool runTool(const ParseCommand &fc, Router &router, Factory &factory,
   // Clang's own message for a file that failed, on the file's stream.
   tool.setPrintErrorMessage(false);
   llvm::CrashRecoveryContext crc;
-  if (!crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20))
+  bool ran = crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20);
+  router.CI = nullptr;
+  if (!ran)
     return false;
   if (rc != 0)
     router.ErrStream << "Error while processing " << fc.file << ".\n";
@@ -551,6 +613,14 @@ void analyzeFile(const std::string &file, const ToolOptions &opts,
     done();
     report.crashed = true;
     return;
+  }
+  if (router.HostErrors) {
+    fr.hostNotChecked = router.FirstHostError;
+    err << "warplint: note: " << file
+        << ": host code not checked: " << router.FirstHostError;
+    if (router.HostErrors > 1)
+      err << " (" << router.HostErrors << " errors in host-only code)";
+    err << "\n";
   }
   if (rc != 0 || router.FileErrors > 0) {
     fr.ok = false;
