@@ -274,6 +274,8 @@ template <class IO> void map(IO &io, Rec<IO, FileRecord> &f) {
   io.optional("error", !f.ok, f.error);
   io.optional("host_code_not_checked", !f.hostNotChecked.empty(),
               f.hostNotChecked);
+  io.optional("not_checked_nvcc_accepts", !f.nvccAccepted.empty(),
+              f.nvccAccepted);
 }
 
 template <class IO> void map(IO &io, Rec<IO, KernelRecord::Issue> &w) {

@@ -220,4 +220,38 @@ bool ok(float f, double d) {
 CU
 both classify "$TMP/classify.cu"
 
+# Device code nvcc accepts and Clang rejects: a __shared__ object whose class
+# has a non-empty default constructor (nvcc: a warning), and inline assembly
+# naming a PTX register with one % (nvcc passes it to ptxas). A note each,
+# the file's findings, exit 0 (Clang leaves the variable's uses and the
+# assembly statement out of the AST, so they are not modelled).
+cat >"$TMP/shared_ctor.cu" <<'CU'
+struct Counter { int c; __device__ Counter() { c = 0; } };
+__global__ void k(float *o) {
+  __shared__ Counter n;
+  o[threadIdx.x * 32] = 1;
+  o[1] = n.c;
+}
+CU
+run shared_ctor --format=json --no-cuda-toolkit "$TMP/shared_ctor.cu"
+expect_rc shared_ctor 0
+expect_in shared_ctor err "shared_ctor.cu:3:22: initialization is not supported for __shared__ variables"
+json shared_ctor "d['files'][0]['status'] == 'ok' and len(d['files'][0]['not_checked_nvcc_accepts']) == 1"
+json shared_ctor "[x['rule'] for x in d['diagnostics']] == ['uncoalesced-global-access']"
+# An initializer written out is an error with nvcc too: it stays one.
+sed -i 's/__shared__ Counter n;/__shared__ Counter n = Counter();/' "$TMP/shared_ctor.cu"
+run shared_init --no-cuda-toolkit "$TMP/shared_ctor.cu"
+expect_rc shared_init 2
+cat >"$TMP/asm.cu" <<'CU'
+__global__ void k(unsigned *o) {
+  unsigned lane;
+  asm volatile("mov.u32 %0, %laneid;" : "=r"(lane));
+  o[threadIdx.x * 32] = lane;
+}
+CU
+run asm --no-cuda-toolkit "$TMP/asm.cu"
+expect_rc asm 0
+expect_in asm err "not checked (nvcc accepts it): "
+expect_in asm err "asm.cu:3:31: invalid % escape in inline assembly string"
+expect_in asm out "uncoalesced"
 done_checks

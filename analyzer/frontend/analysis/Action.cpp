@@ -8,8 +8,10 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/Basic/DiagnosticAST.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/DiagnosticSema.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Sema/Sema.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -26,6 +28,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <condition_variable>
+#include <optional>
 #include <mutex>
 #include <set>
 
@@ -65,6 +68,9 @@ public:
   /// device code, so they do not fail the file.
   unsigned HostErrors = 0;
   std::string FirstHostError;
+  /// Device code nvcc accepts and Clang rejects, each with its place.
+  std::vector<std::string> NvccAccepted;
+  static constexpr unsigned MaxNvccAccepted = 10;
 
   void clearFile() {
     clear();
@@ -72,6 +78,7 @@ public:
     FirstError.clear();
     HostErrors = 0;
     FirstHostError.clear();
+    NvccAccepted.clear();
   }
 
   void BeginSourceFile(const LangOptions &lo, const Preprocessor *pp) override {
@@ -92,6 +99,8 @@ public:
       // failed): noted, and shown as a warning with --compiler-warnings.
       if (l == Leniency::HostCode && HostErrors++ == 0)
         FirstHostError = placed(info);
+      if (l == Leniency::NvccAccepts && NvccAccepted.size() < MaxNvccAccepted)
+        NvccAccepted.push_back(placed(info));
       LastOwn = false;
       LastShown = CompilerWarnings;
       if (LastShown)
@@ -129,7 +138,7 @@ public:
   }
 
 private:
-  enum class Leniency { None, HostCode };
+  enum class Leniency { None, HostCode, NvccAccepts };
 
   /// "file:line:col: message".
   static std::string placed(const Diagnostic &info) {
@@ -145,7 +154,10 @@ private:
     return out;
   }
 
-  /// Whether an error need not fail the file: a semantic error (names,
+  /// Whether an error need not fail the file. Device code nvcc accepts: a
+  /// __shared__ variable of a class with a non-empty default constructor,
+  /// written without an initializer (nvcc warns), and an asm `%` that is no
+  /// operand (nvcc hands it to ptxas). Host code: a semantic error (names,
   /// types, overloads: where Clang's CUDA mode and gcc part; not a syntax
   /// error nor a missing header, which nvcc gives too) inside a function
   /// that is host only (not __device__, __global__, __host__ __device__, nor
@@ -155,6 +167,11 @@ private:
     if (level != DiagnosticsEngine::Error || !CI)
       return Leniency::None;
     unsigned id = info.getID();
+    if (id == diag::err_asm_invalid_escape)
+      return Leniency::NvccAccepts;
+    if (id == diag::err_shared_var_init)
+      return noInitializerWritten(info) ? Leniency::NvccAccepts
+                                        : Leniency::None;
     if (id < diag::DIAG_START_SEMA || id >= diag::DIAG_START_ANALYSIS ||
         !CI->hasSema())
       return Leniency::None;
@@ -169,6 +186,16 @@ private:
       if (const auto *d = inner->getAttr<CUDADeviceAttr>(); d && !d->isImplicit())
         return Leniency::None;
     return Leniency::HostCode;
+  }
+
+  /// The __shared__ variable a diagnostic points at is followed by `;`,
+  /// `,` or `[`: no initializer written, only its class's constructor.
+  bool noInitializerWritten(const Diagnostic &info) const {
+    if (!info.hasSourceManager() || info.getLocation().isMacroID())
+      return false;
+    std::optional<Token> next = Lexer::findNextToken(
+        info.getLocation(), info.getSourceManager(), CI->getLangOpts());
+    return next && next->isOneOf(tok::semi, tok::comma, tok::l_square);
   }
 
   bool Text, CompilerWarnings;
@@ -622,6 +649,10 @@ void analyzeFile(const std::string &file, const ToolOptions &opts,
       err << " (" << router.HostErrors << " errors in host-only code)";
     err << "\n";
   }
+  for (const std::string &m : router.NvccAccepted)
+    err << "warplint: note: " << file << ": not checked (nvcc accepts it): "
+        << m << "\n";
+  fr.nvccAccepted = router.NvccAccepted;
   if (rc != 0 || router.FileErrors > 0) {
     fr.ok = false;
     fr.error = router.FirstError.empty() ? "the file could not be parsed"
