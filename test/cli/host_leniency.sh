@@ -1,7 +1,49 @@
-# Code that nvcc compiles is never a failure: an error Clang gives in
-# host-only code is a note, the findings decide the exit code; errors in
-# device code and in what it depends on still fail the file.
+# Code that nvcc compiles is never a failure: a plain-CUDA project (Makefile,
+# nvcc with -rdc=true and -Xcompiler -fopenmp, host helpers that lean on what
+# nvcc's and gcc's headers provide) recorded with `bear -- make`, through a
+# stand-in nvcc that compiles nothing (no toolkit needed). warplint exits 0
+# with its findings; a real error in device code still fails the file.
 source "$(dirname "$0")/lib.bash"
+if ! command -v bear >/dev/null || ! command -v make >/dev/null; then
+  echo "SKIP: bear or make not installed (scripts/setup.sh installs them)"
+  exit 77
+fi
+if ! command -v g++ >/dev/null; then
+  echo "SKIP: no g++ (the host compiler whose omp.h the project includes)"
+  exit 77
+fi
+proj="$TMP/host-leniency"
+cp -r "$TESTDIR/projects/host-leniency" "$proj"
+record() { # <make arguments...>: the project's compile database, as bear sees it
+  (cd "$proj" && make -s clean >/dev/null &&
+   PATH="$proj/bin:$PATH" bear --output "$proj/compile_commands.json" -- make -s "$@" \
+     >"$TMP/make.out" 2>&1) || fail "bear -- make: $(cat "$TMP/make.out")"
+  grep -q -- '-rdc=true' "$proj/compile_commands.json" ||
+    fail "bear recorded no nvcc command: $(cat "$proj/compile_commands.json")"
+}
+
+record
+run clean -p "$proj" --format=json "$proj/main.cu"
+expect_rc clean 0
+json clean "[f['status'] for f in d['files']] == ['ok']"
+json clean "'uncoalesced-global-access' in [x['rule'] for x in d['diagnostics']]"
+json clean "any(k['name'] == 'parent' for k in d['kernels'])"
+expect_not_in clean err "could not be analyzed completely"
+expect_not_in clean err "relocatable device code"
+# The text output: the finding, no compiler error, exit 0.
+run clean_text -p "$proj" "$proj/main.cu"
+expect_rc clean_text 0
+expect_in clean_text out "uncoalesced"
+expect_not_in clean_text err "error:"
+
+# A real error in a kernel: the file fails (exit 2) and says where.
+record BROKEN=1
+run broken -p "$proj" --format=json "$proj/main.cu"
+expect_rc broken 2
+json broken "d['files'][0]['status'] == 'error' and 'main.cu:12:' in d['files'][0]['error'] and 'undeclared_in_kernel' in d['files'][0]['error']"
+run broken_text -p "$proj" "$proj/main.cu"
+expect_rc broken_text 2
+expect_in broken_text err "main.cu:12:22: error: use of undeclared identifier 'undeclared_in_kernel'"
 
 # An error Clang gives in host-only code (rsqrtf, which nvcc's headers
 # declare for the host too and Clang's only for the device): one note with
