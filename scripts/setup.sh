@@ -7,12 +7,14 @@
 # project's test configures it with both Makefiles and Ninja), clang-tidy-22
 # (the clang-tidy module's end-to-end test), neovim, node and npm (the
 # language server's end-to-end tests with Neovim's LSP client and npm's
-# vscode-languageserver-protocol). Run as root; idempotent.
+# vscode-languageserver-protocol), bear (the host-leniency test records a
+# Makefile project's compile database with `bear -- make`). Run as root;
+# idempotent.
 set -euo pipefail
 need=()
 for pkg in clang-22 libclang-22-dev llvm-22-dev cmake make g++ libgtest-dev \
            python3 git pre-commit ninja-build clang-tidy-22 neovim \
-           libmimalloc-dev; do
+           libmimalloc-dev bear; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
     need+=("$pkg")
 done

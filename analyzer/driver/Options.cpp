@@ -70,6 +70,12 @@ static cl::opt<std::string>
     CudaPath("cuda-path",
              cl::desc("CUDA toolkit root (default: /usr/local/cuda)"),
              cl::cat(Category));
+static cl::list<std::string> QueryDriver(
+    "query-driver",
+    cl::desc("Host compilers warplint may ask for their include directories "
+             "(globs, comma-separated, as clangd's --query-driver); a "
+             "compiler named without a directory (g++) is always asked"),
+    cl::value_desc("glob"), cl::CommaSeparated, cl::cat(Category));
 static cl::opt<bool> NoToolkit(
     "no-cuda-toolkit",
     cl::desc("Parse with warplint's bundled CUDA header, not a toolkit"),
@@ -459,6 +465,7 @@ std::optional<int> parseInvocation(int argc, const char **argv,
   opts.fixedArgs = fixed;
   opts.extraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
   opts.extraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+  opts.queryDriver.assign(QueryDriver.begin(), QueryDriver.end());
   if (!BlockDim.empty()) {
     Shape s;
     if (!parseShape(BlockDim, s)) {

@@ -86,6 +86,13 @@ void printSummary(const Report &report, const std::string &extra) {
   if (failedFiles)
     errs() << "; " << failedFiles << " of " << report.files.size() << " file"
            << (report.files.size() == 1 ? "" : "s") << " could not be analyzed";
+  size_t hostNotChecked = 0;
+  for (const auto &f : report.files)
+    hostNotChecked += !f.hostNotChecked.empty();
+  if (hostNotChecked)
+    errs() << "; " << hostNotChecked << " file"
+           << (hostNotChecked == 1 ? "" : "s")
+           << " with host code not checked";
   if (report.suppressed)
     errs() << "; " << report.suppressed << " suppressed by NOLINT";
   if (report.headerHidden)

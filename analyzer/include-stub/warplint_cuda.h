@@ -97,6 +97,13 @@ unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0,
                                      cudaStream_t stream = 0);
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block,
                              void **args, size_t shared, cudaStream_t stream);
+// What a kernel launch from device code becomes (with relocatable device
+// code: -rdc=true, Clang's -fgpu-rdc), as cuda_device_runtime_api.h has it.
+__device__ void *cudaGetParameterBuffer(size_t alignment, size_t size);
+__device__ cudaError_t cudaLaunchDevice(void *func, void *parameterBuffer,
+                                        dim3 gridDimension, dim3 blockDimension,
+                                        unsigned int sharedMemSize,
+                                        cudaStream_t stream);
 cudaError_t cudaMalloc(void **ptr, size_t size);
 cudaError_t cudaFree(void *ptr);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n,

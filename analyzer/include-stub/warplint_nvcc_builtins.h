@@ -7,6 +7,7 @@
 // - The cache-hinted loads and stores of sm_32_intrinsics.h that Clang's CUDA
 //   wrapper leaves out (it declares __ldg, __ldcg, __ldcs, __ldcv and __stwt).
 // - Host overloads of min and max (below).
+// - The C headers nvcc's own headers include in every .cu file (below).
 // - __CUDACC__ defined as 1, __NVCC__ and __CUDACC_VER_MAJOR__/_MINOR__
 //   defined, as nvcc does.
 // - CUDA 13's __block_size__ kernel attribute, as a block-shape annotation.
@@ -15,6 +16,30 @@
 #ifndef WARPLINT_NVCC_BUILTINS_H
 #define WARPLINT_NVCC_BUILTINS_H
 #if defined(__CUDA__) && defined(__cplusplus)
+
+// nvcc's headers (crt/common_functions.h, crt/math_functions.h) include
+// <time.h>, <string.h>, <stdlib.h>, <stdio.h> and <math.h> in every .cu
+// file, and host code leans on it: clock() and CLOCKS_PER_SEC, malloc,
+// memset, strlen and sqrt without their headers. C++'s <math.h> also puts
+// std's host isfinite, isnan, isinf and signbit (float, double) in the
+// global namespace, where Clang's CUDA headers declare only device ones, so
+// `isfinite(x)` in host code with <cmath> alone finds the host overload as
+// with nvcc, not "call to __device__ function from __host__ function".
+#if __has_include(<time.h>)
+#include <time.h>
+#endif
+#if __has_include(<string.h>)
+#include <string.h>
+#endif
+#if __has_include(<stdlib.h>)
+#include <stdlib.h>
+#endif
+#if __has_include(<stdio.h>)
+#include <stdio.h>
+#endif
+#if __has_include(<math.h>)
+#include <math.h>
+#endif
 
 // nvcc defines __CUDACC__ as 1; Clang's CUDA headers define it empty, which
 // breaks `#if __CUDACC__` in real code.

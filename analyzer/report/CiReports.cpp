@@ -277,6 +277,15 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
                                         f.error}}},
         {"locations", Array{location(SourcePos{f.path, 1, 0})}}});
   }
+  // Host code Clang rejected and nvcc takes: the file's results stand, the
+  // run says what it did not check.
+  for (const FileRecord &f : r.files)
+    if (f.ok && !f.hostNotChecked.empty())
+      notifications.push_back(Object{
+          {"level", "note"},
+          {"message", Object{{"text", f.path + ": host code not checked: " +
+                                          f.hostNotChecked}}},
+          {"locations", Array{location(SourcePos{f.path, 1, 0})}}});
   Object invocation{{"executionSuccessful", ok}};
   if (!notifications.empty())
     invocation["toolExecutionNotifications"] = std::move(notifications);

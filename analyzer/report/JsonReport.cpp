@@ -272,6 +272,10 @@ template <class IO> void map(IO &io, Rec<IO, FileRecord> &f) {
   if constexpr (IO::Reading)
     f.ok = status == "ok";
   io.optional("error", !f.ok, f.error);
+  io.optional("host_code_not_checked", !f.hostNotChecked.empty(),
+              f.hostNotChecked);
+  io.optional("not_checked_nvcc_accepts", !f.nvccAccepted.empty(),
+              f.nvccAccepted);
 }
 
 template <class IO> void map(IO &io, Rec<IO, KernelRecord::Issue> &w) {
@@ -476,6 +480,12 @@ template <class IO> void map(IO &io, Rec<IO, Report> &r) {
   io.field("suppressed", r.suppressed);
   io.field("hidden_in_headers", r.headerHidden);
   io.optional("baselined", r.baselineUsed, r.baselined);
+  // The files with host code not checked, counted from `files` (read back
+  // from them).
+  size_t hostNotChecked = 0;
+  for (const FileRecord &f : r.files)
+    hostNotChecked += !f.hostNotChecked.empty();
+  io.optional("host_code_not_checked", true, hostNotChecked);
   if constexpr (IO::Reading)
     r.baselineUsed = io.o.get("baselined") != nullptr;
 }

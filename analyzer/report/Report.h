@@ -49,6 +49,12 @@ struct FileRecord {
   std::string path;
   bool ok = true;
   std::string error; // first error, when !ok
+  /// The first error Clang gave in host-only code, with its place ("" when
+  /// none): warplint checks device code, so it does not fail the file.
+  std::string hostNotChecked;
+  /// Device code nvcc accepts and Clang rejects, left unchecked (each with
+  /// its place): a __shared__ object with a constructor, an asm `%` escape.
+  std::vector<std::string> nvccAccepted;
   FileSpan span;
 };
 

@@ -150,4 +150,40 @@ run stub --cuda-path="$TMP/no-cuda-here" "$TMP/src/k.cu" -- -DSTRIDE=32
 expect_rc stub 0
 expect_in stub err "no CUDA toolkit"
 expect_in stub out "adjacent lanes are 128 bytes apart"
+
+# A kernel launched from device code needs relocatable device code, with nvcc
+# as with Clang: each of nvcc's spellings of it (and -ewp) is Clang's
+# -fgpu-rdc, so the file parses; without any, the error stays.
+cat >"$TMP/src/dp.cu" <<'CU'
+__global__ void child(float *o, int s) { o[threadIdx.x * s] = 1; }
+__global__ void parent(float *o) {
+  if (threadIdx.x == 0)
+    child<<<1, 32>>>(o, 32);
+}
+CU
+mkdir -p "$TMP/rdc"
+for flags in "-rdc=true" "-rdc true" "--relocatable-device-code=true" "-dc" "-ewp"; do
+  cat >"$TMP/rdc/compile_commands.json" <<JSON
+[{"directory": "$TMP/rdc", "command": "nvcc -arch=sm_80 $flags -c $TMP/src/dp.cu -o dp.o", "file": "$TMP/src/dp.cu"}]
+JSON
+  run rdc -p "$TMP/rdc" --format=json "$TMP/src/dp.cu"
+  expect_rc rdc 0
+  json rdc "[f['status'] for f in d['files']] == ['ok'] and 'uncoalesced-global-access' in [x['rule'] for x in d['diagnostics']]"
+done
+sed -i 's/ -ewp / -rdc=false /' "$TMP/rdc/compile_commands.json"
+run nordc -p "$TMP/rdc" "$TMP/src/dp.cu"
+expect_rc nordc 2
+expect_in nordc err "requires relocatable device code"
+# nvcc's macros for its modes: -G, -default-stream per-thread, -rdc, -ewp.
+cat >"$TMP/src/modes.cu" <<'CU'
+#if !defined(__CUDACC_DEBUG__) || CUDA_API_PER_THREAD_DEFAULT_STREAM != 1 || !defined(__CUDACC_RDC__)
+#error nvcc mode macros missing
+#endif
+__global__ void k(float *o) { o[threadIdx.x] = 1; }
+CU
+cat >"$TMP/rdc/compile_commands.json" <<JSON
+[{"directory": "$TMP/rdc", "command": "nvcc -G -default-stream per-thread -dc -allow-unsupported-compiler -std c++17 --extended-lambda -c $TMP/src/modes.cu", "file": "$TMP/src/modes.cu"}]
+JSON
+run modes -p "$TMP/rdc" "$TMP/src/modes.cu"
+expect_rc modes 0
 done_checks

@@ -188,4 +188,70 @@ int main() {
 CU
 both old_api "$TMP/old_api.cu"
 json old_api_nt "len(d['diagnostics']) == 1"
+
+# Host code leaning on the C headers nvcc's own headers include in every .cu
+# file: clock() and CLOCKS_PER_SEC, malloc, memset, strlen and sqrt without
+# their headers, each parses.
+cat >"$TMP/time.cu" <<'CU'
+__global__ void k(float *o) { o[threadIdx.x] = 1; }
+double seconds() { return (double)clock() / CLOCKS_PER_SEC; }
+CU
+both time "$TMP/time.cu"
+cat >"$TMP/cheaders.cu" <<'CU'
+#include <cstdio>
+__global__ void k(float *o) { o[threadIdx.x] = 1; }
+int main() {
+  void *p = malloc(8);
+  memset(p, 0, 8);
+  printf("%d\n", (int)sqrt(4.0) + (int)strlen("x") + abs(-1));
+  free(p);
+}
+CU
+both cheaders "$TMP/cheaders.cu"
+# isfinite, isnan, isinf and signbit unqualified in host code, on float and
+# double, with <cmath> only: the host overloads, not the device ones.
+cat >"$TMP/classify.cu" <<'CU'
+#include <cmath>
+__global__ void k(float *o) { o[threadIdx.x] = isfinite(o[0]) ? 1 : 0; }
+bool ok(float f, double d) {
+  return isfinite(f) && !isnan(f) && !isinf(f) && !signbit(f) &&
+         isfinite(d) && !isnan(d) && !isinf(d) && !signbit(d);
+}
+CU
+both classify "$TMP/classify.cu"
+
+# Device code nvcc accepts and Clang rejects: a __shared__ object whose class
+# has a non-empty default constructor (nvcc: a warning), and inline assembly
+# naming a PTX register with one % (nvcc passes it to ptxas). A note each,
+# the file's findings, exit 0 (Clang leaves the variable's uses and the
+# assembly statement out of the AST, so they are not modelled).
+cat >"$TMP/shared_ctor.cu" <<'CU'
+struct Counter { int c; __device__ Counter() { c = 0; } };
+__global__ void k(float *o) {
+  __shared__ Counter n;
+  o[threadIdx.x * 32] = 1;
+  o[1] = n.c;
+}
+CU
+run shared_ctor --format=json --no-cuda-toolkit "$TMP/shared_ctor.cu"
+expect_rc shared_ctor 0
+expect_in shared_ctor err "shared_ctor.cu:3:22: initialization is not supported for __shared__ variables"
+json shared_ctor "d['files'][0]['status'] == 'ok' and len(d['files'][0]['not_checked_nvcc_accepts']) == 1"
+json shared_ctor "[x['rule'] for x in d['diagnostics']] == ['uncoalesced-global-access']"
+# An initializer written out is an error with nvcc too: it stays one.
+sed -i 's/__shared__ Counter n;/__shared__ Counter n = Counter();/' "$TMP/shared_ctor.cu"
+run shared_init --no-cuda-toolkit "$TMP/shared_ctor.cu"
+expect_rc shared_init 2
+cat >"$TMP/asm.cu" <<'CU'
+__global__ void k(unsigned *o) {
+  unsigned lane;
+  asm volatile("mov.u32 %0, %laneid;" : "=r"(lane));
+  o[threadIdx.x * 32] = lane;
+}
+CU
+run asm --no-cuda-toolkit "$TMP/asm.cu"
+expect_rc asm 0
+expect_in asm err "not checked (nvcc accepts it): "
+expect_in asm err "asm.cu:3:31: invalid % escape in inline assembly string"
+expect_in asm out "uncoalesced"
 done_checks

@@ -22,6 +22,34 @@ expect_in db out "k.cu:1:31: warning: global store is uncoalesced"
 [ ! -e "$TMP/ran" ] && [ ! -e "$TMP/written.o" ] || fail "a compile command was run or its output written"
 checks=$((checks + 1))
 
+# An nvcc command's host compiler named by path (-ccbin) is not run to list
+# its include directories unless the user allows it with --query-driver: a
+# note, and the analysis as without it. (One named by plain name, g++, is the
+# user's own on PATH: that one is asked.)
+mkdir -p "$TMP/hostcc"
+cat >"$TMP/hostcc/g++" <<SH
+#!/bin/sh
+touch "$TMP/hostcc-ran"
+SH
+chmod +x "$TMP/hostcc/g++"
+cat >"$TMP/hostcc/compile_commands.json" <<JSON
+[{"directory": "$TMP/hostcc",
+  "command": "nvcc -ccbin $TMP/hostcc/g++ -c $TMP/src/k.cu -o $TMP/written.o",
+  "file": "$TMP/src/k.cu"}]
+JSON
+run hostcc -p "$TMP/hostcc" "$TMP/src/k.cu"
+expect_rc hostcc 0
+expect_in hostcc err "host compiler '$TMP/hostcc/g++' not asked for its include directories"
+expect_in hostcc out "k.cu:1:31: warning: global store is uncoalesced"
+[ ! -e "$TMP/hostcc-ran" ] || fail "a host compiler a compile database names was run"
+checks=$((checks + 1))
+run hostcc_allowed -p "$TMP/hostcc" --query-driver="$TMP/hostcc/*" "$TMP/src/k.cu"
+expect_rc hostcc_allowed 0
+[ -e "$TMP/hostcc-ran" ] || fail "--query-driver did not allow the host compiler"
+checks=$((checks + 1))
+expect_in hostcc_allowed err "did not list its include directories"
+rm -f "$TMP/hostcc-ran"
+
 # Plugins named in a command (-fplugin, -Xclang -load) are not loaded: the
 # library's constructor would create a file.
 if command -v g++ >/dev/null; then

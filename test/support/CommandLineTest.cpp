@@ -41,6 +41,47 @@ TEST(CommandLine, CMakeNvccCommand) {
     EXPECT_FALSE(has(out, dropped)) << dropped;
 }
 
+TEST(CommandLine, NvccModesThatChangeWhatParses) {
+  // Relocatable device code, in each of nvcc's spellings (a kernel launched
+  // from device code needs it), and -ewp: Clang's -fgpu-rdc and nvcc's
+  // macro; -rdc=false and no option: neither.
+  struct Row {
+    std::vector<std::string> flags;
+    bool rdc;
+    const char *macro;
+  } rows[] = {
+      {{"-rdc=true"}, true, "-D__CUDACC_RDC__=1"},
+      {{"-rdc", "true"}, true, "-D__CUDACC_RDC__=1"},
+      {{"--relocatable-device-code=true"}, true, "-D__CUDACC_RDC__=1"},
+      {{"--relocatable-device-code", "TRUE"}, true, "-D__CUDACC_RDC__=1"},
+      {{"-dc"}, true, "-D__CUDACC_RDC__=1"},
+      {{"--device-c"}, true, "-D__CUDACC_RDC__=1"},
+      {{"-ewp"}, true, "-D__CUDACC_EWP__=1"},
+      {{"-rdc=false"}, false, nullptr},
+      {{"-c"}, false, nullptr},
+      {{"-G"}, false, "-D__CUDACC_DEBUG__=1"},
+      {{"-default-stream", "per-thread"}, false,
+       "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1"},
+      {{"--default-stream=legacy"}, false, nullptr},
+      {{"-allow-unsupported-compiler"}, false, nullptr},
+  };
+  for (const Row &r : rows) {
+    std::vector<std::string> cmd{"nvcc"};
+    cmd.insert(cmd.end(), r.flags.begin(), r.flags.end());
+    cmd.push_back("k.cu");
+    auto out = deviceParseCommand(cmd, toolkit());
+    EXPECT_EQ(has(out, "-fgpu-rdc"), r.rdc) << r.flags[0];
+    if (r.macro)
+      EXPECT_TRUE(has(out, r.macro)) << r.flags[0];
+    EXPECT_FALSE(has(out, r.flags[0])) << r.flags[0];
+  }
+  // nvcc's spellings after "--" (a clang command) mean the same.
+  EXPECT_TRUE(has(deviceParseCommand({"clang++", "-rdc=true", "k.cu"}, toolkit()),
+                  "-fgpu-rdc"));
+  EXPECT_TRUE(has(deviceParseCommand({"clang++", "-fgpu-rdc", "k.cu"}, toolkit()),
+                  "-fgpu-rdc"));
+}
+
 TEST(CommandLine, ArchChoice) {
   struct Row {
     std::vector<std::string> cmd;

@@ -1,10 +1,18 @@
 #include "frontend/analysis/Action.h"
 
 #include "frontend/analysis/Analysis.h"
+#include "frontend/project/HostCompiler.h"
+#include "frontend/project/NvccOptions.h"
 #include "frontend/project/ProjectDatabase.h"
 #include "frontend/project/ProjectLaunches.h"
 
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/Basic/DiagnosticAST.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/DiagnosticSema.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Sema/Sema.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -23,6 +31,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <set>
 
@@ -55,6 +64,25 @@ public:
   unsigned FileErrors = 0;
   static constexpr unsigned MaxErrorsShown = 20;
   std::string FirstError;
+  /// The parse's compiler, while it runs: where an error is (the function
+  /// Sema is in) decides whether it fails the file.
+  CompilerInstance *CI = nullptr;
+  /// Errors in host-only code (the first with its place): warplint checks
+  /// device code, so they do not fail the file.
+  unsigned HostErrors = 0;
+  std::string FirstHostError;
+  /// Device code nvcc accepts and Clang rejects, each with its place.
+  std::vector<std::string> NvccAccepted;
+  static constexpr unsigned MaxNvccAccepted = 10;
+
+  void clearFile() {
+    clear();
+    FileErrors = 0;
+    FirstError.clear();
+    HostErrors = 0;
+    FirstHostError.clear();
+    NvccAccepted.clear();
+  }
 
   void BeginSourceFile(const LangOptions &lo, const Preprocessor *pp) override {
     Out.BeginSourceFile(lo, pp);
@@ -69,6 +97,19 @@ public:
   }
   void HandleDiagnostic(DiagnosticsEngine::Level level,
                         const Diagnostic &info) override {
+    if (Leniency l = lenient(level, info); l != Leniency::None) {
+      // Not counted as an error (Clang's count decides whether the file
+      // failed): noted, and shown as a warning with --compiler-warnings.
+      if (l == Leniency::HostCode && HostErrors++ == 0)
+        FirstHostError = placed(info);
+      if (l == Leniency::NvccAccepts && NvccAccepted.size() < MaxNvccAccepted)
+        NvccAccepted.push_back(placed(info));
+      LastOwn = false;
+      LastShown = CompilerWarnings;
+      if (LastShown)
+        Err.HandleDiagnostic(DiagnosticsEngine::Warning, info);
+      return;
+    }
     DiagnosticConsumer::HandleDiagnostic(level, info);
     if (level == DiagnosticsEngine::Note) {
       if (LastShown)
@@ -88,19 +129,8 @@ public:
         LastShown = false;
         return;
       }
-      if (FirstError.empty()) {
-        SmallString<128> msg;
-        info.FormatDiagnostic(msg);
-        FirstError = msg.str().str();
-        if (info.hasSourceManager() && info.getLocation().isValid()) {
-          PresumedLoc p =
-              info.getSourceManager().getPresumedLoc(info.getLocation());
-          if (p.isValid())
-            FirstError = std::string(p.getFilename()) + ":" +
-                         std::to_string(p.getLine()) + ":" +
-                         std::to_string(p.getColumn()) + ": " + FirstError;
-        }
-      }
+      if (FirstError.empty())
+        FirstError = placed(info);
       LastShown = true;
       Err.HandleDiagnostic(level, info);
       return;
@@ -111,6 +141,66 @@ public:
   }
 
 private:
+  enum class Leniency { None, HostCode, NvccAccepts };
+
+  /// "file:line:col: message".
+  static std::string placed(const Diagnostic &info) {
+    SmallString<128> msg;
+    info.FormatDiagnostic(msg);
+    std::string out = msg.str().str();
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      PresumedLoc p = info.getSourceManager().getPresumedLoc(info.getLocation());
+      if (p.isValid())
+        out = std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) +
+              ":" + std::to_string(p.getColumn()) + ": " + out;
+    }
+    return out;
+  }
+
+  /// Whether an error need not fail the file. Device code nvcc accepts: a
+  /// __shared__ variable of a class with a non-empty default constructor,
+  /// written without an initializer (nvcc warns), and an asm `%` that is no
+  /// operand (nvcc hands it to ptxas). Host code: a semantic error (names,
+  /// types, overloads: where Clang's CUDA mode and gcc part; not a syntax
+  /// error nor a missing header, which nvcc gives too) inside a function
+  /// that is host only (not __device__, __global__, __host__ __device__, nor
+  /// constexpr, which device code may call). An error outside any function
+  /// (a declaration, a type a kernel may use) stays an error.
+  Leniency lenient(DiagnosticsEngine::Level level, const Diagnostic &info) {
+    if (level != DiagnosticsEngine::Error || !CI)
+      return Leniency::None;
+    unsigned id = info.getID();
+    if (id == diag::err_asm_invalid_escape)
+      return Leniency::NvccAccepts;
+    if (id == diag::err_shared_var_init)
+      return noInitializerWritten(info) ? Leniency::NvccAccepts
+                                        : Leniency::None;
+    if (id < diag::DIAG_START_SEMA || id >= diag::DIAG_START_ANALYSIS ||
+        !CI->hasSema())
+      return Leniency::None;
+    Sema &S = CI->getSema();
+    const FunctionDecl *outer = S.getCurFunctionDecl(/*AllowLambda=*/false);
+    if (!outer || outer->hasAttr<CUDADeviceAttr>() ||
+        outer->hasAttr<CUDAGlobalAttr>())
+      return Leniency::None;
+    // A lambda in host code marked __device__ (an extended lambda) is
+    // device code; one Clang makes __host__ __device__ by itself is not.
+    if (const FunctionDecl *inner = S.getCurFunctionDecl(/*AllowLambda=*/true))
+      if (const auto *d = inner->getAttr<CUDADeviceAttr>(); d && !d->isImplicit())
+        return Leniency::None;
+    return Leniency::HostCode;
+  }
+
+  /// The __shared__ variable a diagnostic points at is followed by `;`,
+  /// `,` or `[`: no initializer written, only its class's constructor.
+  bool noInitializerWritten(const Diagnostic &info) const {
+    if (!info.hasSourceManager() || info.getLocation().isMacroID())
+      return false;
+    std::optional<Token> next = Lexer::findNextToken(
+        info.getLocation(), info.getSourceManager(), CI->getLangOpts());
+    return next && next->isOneOf(tok::semi, tok::comma, tok::l_square);
+  }
+
   bool Text, CompilerWarnings;
   bool LastOwn = false, LastShown = false;
   DiagnosticOptions OutOpts, ErrOpts;
@@ -133,6 +223,7 @@ public:
     ci.getDiagnostics().setErrorLimit(0);
     // "N errors generated" goes with the file's other messages.
     ci.setVerboseOutputStream(R.ErrStream);
+    R.CI = &ci;
     return makeAnalysis(ci, Opts, Rep, R.Run);
   }
 
@@ -199,6 +290,7 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
   fc.file = absolutePath(file);
   StringRef abs = fc.file;
   std::vector<std::string> cmd{"clang++", "-std=c++17"};
+  bool fromDatabase = false;
   if (userDb) {
     // Files analyzed at once (-j) ask the database side by side.
     static std::mutex databaseLock;
@@ -212,6 +304,7 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
       fc.errors.push_back("the compile database's command for this file is "
                           "empty");
     } else if (!cmds.empty()) {
+      fromDatabase = true;
       cmd = cmds[0].CommandLine;
       fc.dir = cmds[0].Directory;
       // The database names the file; it is appended again below. A binary
@@ -243,6 +336,24 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
   argv.insert(argv.end(), cmd.begin() + 1, cmd.end());
   argv.insert(argv.end(), opts.extraArgs.begin(), opts.extraArgs.end());
   fc.argv = deviceParseCommand(argv, opts.cuda, fc.dir, &fc.errors);
+  // nvcc's host compiler: the one the command names (-ccbin), else g++ for
+  // a database's nvcc command. Its own include directory (omp.h) goes after
+  // Clang's, before the inputs.
+  std::string host = namedHostCompiler(argv);
+  if (host.empty() && fromDatabase && isNvcc(argv[0]))
+    host = "g++";
+  if (!host.empty()) {
+    const HostIncludes &hi = hostIncludes(host, opts.queryDriver);
+    if (!hi.note.empty())
+      fc.notes.push_back(hi.note);
+    auto at = std::find(fc.argv.begin(), fc.argv.end(), "--");
+    std::vector<std::string> more;
+    for (const std::string &d : hi.dirs) {
+      more.push_back("-idirafter");
+      more.push_back(d);
+    }
+    fc.argv.insert(at, more.begin(), more.end());
+  }
   fc.argv.push_back(fc.file);
   return fc;
 }
@@ -369,9 +480,7 @@ bool runTool(const ParseCommand &fc, Router &router, Factory &factory,
   tool.setDiagnosticConsumer(&router);
   // The consumer's counts (which clang reads to decide whether a file
   // failed) start again at zero.
-  router.clear();
-  router.FileErrors = 0;
-  router.FirstError.clear();
+  router.clearFile();
   router.Run.kernelsTimedOut.clear();
   router.Run.currentKernel.clear();
   // A crash in the parse or the analysis of one file ends that file, not
@@ -383,7 +492,7 @@ bool runTool(const ParseCommand &fc, Router &router, Factory &factory,
   // recursion in the parse or the analysis) is then a crash recovered like
   // any other, not the end of the process.
   std::unique_ptr<char[]> altStack(new char[AltStackBytes]);
-  if (!crc.RunSafelyOnThread(
+  bool ran = crc.RunSafelyOnThread(
           [&] {
             stack_t ss{};
             ss.ss_sp = altStack.get();
@@ -393,7 +502,9 @@ bool runTool(const ParseCommand &fc, Router &router, Factory &factory,
             ss.ss_flags = SS_DISABLE;
             sigaltstack(&ss, nullptr);
           },
-          64u << 20))
+          64u << 20);
+  router.CI = nullptr;
+  if (!ran)
     return false;
   if (rc != 0)
     router.ErrStream << "Error while processing " << fc.file << ".\n";
@@ -521,6 +632,15 @@ void analyzeFile(const std::string &file, const ToolOptions &opts,
   ParseCommand fc = fileCommand(file, opts, run.userDb);
   for (const std::string &e : fc.errors)
     err << "warplint: error: " << file << ": " << e << "\n";
+  {
+    // A note about the command (a host compiler not asked) once per run.
+    static std::mutex noted;
+    static std::set<std::string> seen;
+    std::lock_guard<std::mutex> hold(noted);
+    for (const std::string &n : fc.notes)
+      if (seen.insert(n).second)
+        err << "warplint: note: " << n << "\n";
+  }
   if (!fc.errors.empty()) {
     fr.ok = false;
     fr.error = fc.errors[0];
@@ -541,6 +661,18 @@ void analyzeFile(const std::string &file, const ToolOptions &opts,
     report.crashed = true;
     return;
   }
+  if (router.HostErrors) {
+    fr.hostNotChecked = router.FirstHostError;
+    err << "warplint: note: " << file
+        << ": host code not checked: " << router.FirstHostError;
+    if (router.HostErrors > 1)
+      err << " (" << router.HostErrors << " errors in host-only code)";
+    err << "\n";
+  }
+  for (const std::string &m : router.NvccAccepted)
+    err << "warplint: note: " << file << ": not checked (nvcc accepts it): "
+        << m << "\n";
+  fr.nvccAccepted = router.NvccAccepted;
   if (rc != 0 || router.FileErrors > 0) {
     fr.ok = false;
     fr.error = router.FirstError.empty() ? "the file could not be parsed"

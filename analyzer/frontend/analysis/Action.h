@@ -31,6 +31,9 @@ struct ToolOptions {
   std::string buildPath;              // -p: directory of compile_commands.json
   std::optional<std::vector<std::string>> fixedArgs; // after "--"
   std::vector<std::string> extraArgs, extraArgsBefore;
+  /// --query-driver: host compilers named by path that may be asked for
+  /// their include directories (globs); by plain name, any on PATH.
+  std::vector<std::string> queryDriver;
   CudaSetup cuda;
   std::optional<Shape> blockDim; // --block-dim
   /// --param NAME=VALUE: kernel parameters (and locals initialised from
@@ -96,6 +99,7 @@ bool analyzeFiles(const ToolOptions &opts, Report &report);
 struct ParseCommand {
   std::string file, dir; // file: absolute, without dots
   std::vector<std::string> argv, errors; // argv ends with the file
+  std::vector<std::string> notes; // e.g. a host compiler that was not asked
 };
 ParseCommand parseCommand(const std::string &file, const ToolOptions &opts,
                           const clang::tooling::CompilationDatabase *db);

@@ -143,6 +143,15 @@ std::vector<std::string> deviceParseCommand(const std::vector<std::string> &in,
       extendedLambda = true;
     if (a == "--expt-relaxed-constexpr" || a == "-expt-relaxed-constexpr")
       relaxedConstexpr = true;
+    // Relocatable device code in nvcc's spellings where the command is not
+    // nvcc's (flags after "--", --extra-arg): Clang's -fgpu-rdc, as the
+    // nvcc option table makes of them.
+    if (a == "-rdc=true" || a == "--relocatable-device-code=true" ||
+        a == "-dc" || a == "--device-c") {
+      out.push_back("-fgpu-rdc");
+      out.push_back("-D__CUDACC_RDC__=1");
+      continue;
+    }
     if (inList(a, DropFlags))
       continue;
     if (inList(a, DropWithValue)) {

@@ -33,7 +33,7 @@ const std::vector<NvccOption> &nvccOptions() {
     {"--dependency-output", "-MF", true, E::Drop},
     {"--generate-dependency-targets", "-MP", false, E::Drop},
     {"--compile", "-c", false, E::Drop},
-    {"--device-c", "-dc", false, E::Drop},
+    {"--device-c", "-dc", false, E::Relocatable},
     {"--device-w", "-dw", false, E::Drop},
     {"--device-link", "-dlink", false, E::Drop},
     {"--link", "-link", false, E::Drop},
@@ -60,7 +60,7 @@ const std::vector<NvccOption> &nvccOptions() {
     {"--force-cl-env-setup", "-force-cl-env-setup", false, E::Drop},
     {"--profile", "-pg", false, E::Drop},
     {"--debug", "-g", false, E::Drop},
-    {"--device-debug", "-G", false, E::Drop},
+    {"--device-debug", "-G", false, E::DeviceDebug},
     {"--generate-line-info", "-lineinfo", false, E::Drop},
     {"--optimization-info", "-opt-info", true, E::Drop},
     {"--optimize", "-O", true, E::Optimize},
@@ -115,7 +115,7 @@ const std::vector<NvccOption> &nvccOptions() {
     {"--gpu-architecture", "-arch", true, E::Arch},
     {"--gpu-code", "-code", true, E::Arch},
     {"--generate-code", "-gencode", true, E::Arch},
-    {"--relocatable-device-code", "-rdc", true, E::Drop},
+    {"--relocatable-device-code", "-rdc", true, E::Relocatable},
     {"--entries", "-e", true, E::Drop},
     {"--maxrregcount", "-maxrregcount", true, E::Drop},
     {"--use_fast_math", "-use_fast_math", false, E::Drop},
@@ -124,7 +124,7 @@ const std::vector<NvccOption> &nvccOptions() {
     {"--prec-sqrt", "-prec-sqrt", true, E::Drop},
     {"--fmad", "-fmad", true, E::Drop},
     {"--extra-device-vectorization", "-extra-device-vectorization", false, E::Drop},
-    {"--default-stream", "-default-stream", true, E::Drop},
+    {"--default-stream", "-default-stream", true, E::DefaultStream},
     {"--disable-warnings", "-w", false, E::Drop},
     {"--keep-device-functions", "-keep-device-functions", false, E::Drop},
     {"--source-in-ptx", "-src-in-ptx", false, E::Drop},
@@ -137,7 +137,7 @@ const std::vector<NvccOption> &nvccOptions() {
     {"--Wno-deprecated-gpu-targets", "-Wno-deprecated-gpu-targets", false, E::Drop},
     {"--Werror", "-Werror", true, E::Drop},
     {"--resource-usage", "-res-usage", false, E::Drop},
-    {"--extensible-whole-program", "-ewp", false, E::Drop},
+    {"--extensible-whole-program", "-ewp", false, E::WholeProgram},
     {"--no-compress", "-no-compress", false, E::Drop},
     {"--qpp-config", "-qpp-config", true, E::Drop},
     {"--compile-as-tools-patch", "-astoolspatch", false, E::Drop},
@@ -264,6 +264,27 @@ struct Translator {
       return;
     case E::RelaxedConstexpr:
       out.push_back("-D__CUDACC_RELAXED_CONSTEXPR__");
+      return;
+    case E::Relocatable:
+      // -rdc=true (any case), -rdc true, -dc (no value): a kernel launched
+      // from device code parses only with relocatable device code.
+      if (!o.takesValue || llvm::StringRef(v).equals_insensitive("true")) {
+        out.push_back("-fgpu-rdc");
+        out.push_back("-D__CUDACC_RDC__=1");
+      }
+      return;
+    case E::WholeProgram:
+      out.push_back("-fgpu-rdc");
+      out.push_back("-D__CUDACC_EWP__=1");
+      return;
+    case E::DeviceDebug:
+      out.push_back("-D__CUDACC_DEBUG__=1");
+      return;
+    case E::DefaultStream:
+      if (v == "per-thread") {
+        out.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
+        out.push_back("-D__CUDART_API_PER_THREAD_DEFAULT_STREAM");
+      }
       return;
     case E::OptionsFile:
       for (const std::string &f : commaList(v))

@@ -33,6 +33,10 @@ enum class NvccEffect {
   ExtendedLambda,   // defines __CUDACC_EXTENDED_LAMBDA__
   RelaxedConstexpr, // defines __CUDACC_RELAXED_CONSTEXPR__
   Arch,             // -arch/-code/-gencode: read for the device architecture
+  Relocatable,      // -rdc=true, -dc: -fgpu-rdc and __CUDACC_RDC__
+  WholeProgram,     // -ewp: -fgpu-rdc (device launches) and __CUDACC_EWP__
+  DeviceDebug,      // -G: defines __CUDACC_DEBUG__
+  DefaultStream,    // -default-stream per-thread: its macro
 };
 
 struct NvccOption {
