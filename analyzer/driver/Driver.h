@@ -41,6 +41,8 @@ struct Invocation {
   std::string format, failOn, root, writeBaseline, changedSince;
   bool failOnWarnings = false, changedSinceGiven = false;
   std::optional<ShardSpec> shard;
+  /// --stdin-filename: the name of the source `-` reads from stdin.
+  std::string stdinFilename;
 };
 
 /// Parses and checks the command line into `inv`; an exit code when the

@@ -179,6 +179,13 @@ static cl::opt<unsigned>
          cl::value_desc("N"), cl::init(0), cl::Prefix, cl::cat(Category));
 static cl::alias JobsLong("jobs", cl::desc("Alias for -j"), cl::aliasopt(Jobs));
 
+static cl::opt<std::string> StdinFilename(
+    "stdin-filename",
+    cl::desc("The file the source read from stdin ('-') is: its name in the "
+             "diagnostics, its compile command (the file on disk is not "
+             "read)"),
+    cl::value_desc("path"), cl::cat(Category));
+
 static cl::opt<unsigned>
     MaxFileSize("max-file-size",
                 cl::desc("Largest file to analyze, in MiB (default 16)"),
@@ -451,6 +458,7 @@ std::optional<int> parseInvocation(int argc, const char **argv,
     return 2;
   ToolOptions &opts = inv.opts;
   inv.files.assign(Files.begin(), Files.end());
+  inv.stdinFilename = StdinFilename;
   inv.format = Format;
   inv.failOn = FailOn;
   inv.failOnWarnings = FailOnWarnings;

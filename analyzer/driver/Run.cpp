@@ -4,6 +4,7 @@
 
 #include "frontend/project/ChangedFiles.h"
 #include "frontend/project/CommandLine.h"
+#include "frontend/project/Inputs.h"
 #include "report/CiReports.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -22,6 +23,14 @@ int runAnalysis(Invocation &inv, const char *argv0) {
   // compile database. --changed-since keeps those a change touches,
   // --shard one part of them; launches in all of them still bind kernels.
   std::vector<std::string> runFiles(inv.files.begin(), inv.files.end());
+  // Inputs that are not regular files (`-`, a FIFO, a device) are read
+  // once, here, and every parse reads the text kept.
+  if (std::string error = readSpecialInputs(runFiles, inv.stdinFilename,
+                                            opts.maxFileBytes);
+      !error.empty()) {
+    errs() << "warplint: error: " << error << "\n";
+    return 2;
+  }
   if (runFiles.empty() && !opts.buildPath.empty()) {
     std::string error;
     if (!databaseFiles(opts.buildPath, runFiles, error)) {

@@ -818,13 +818,17 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
         t.guard |= one.guard;
       }
   }
-  if (agree.requests == 0 || random.requests == 0) {
+  if (stopped != EvalStop::None) {
     // A value that depends on itself (a pointer chased through the data it
-    // loads) is not followed: say so rather than nothing.
-    if (whyNot && stopped != EvalStop::None)
+    // loads: each iteration after the first) is not followed, and the
+    // figures of the other environments are not the access's: no estimate,
+    // and the access says why.
+    if (whyNot)
       *whyNot = evalStopReason(stopped);
     return std::nullopt;
   }
+  if (agree.requests == 0 || random.requests == 0)
+    return std::nullopt;
   AccessResult r;
   r.unknownReason = dataReason(acc.offset, ctx);
   r.dataEstimated = true;

@@ -2,6 +2,7 @@
 
 #include "frontend/analysis/Analysis.h"
 #include "frontend/project/HostCompiler.h"
+#include "frontend/project/Inputs.h"
 #include "frontend/project/NvccOptions.h"
 #include "frontend/project/ProjectDatabase.h"
 #include "frontend/project/ProjectLaunches.h"
@@ -263,6 +264,14 @@ public:
 
 /// A reason the file cannot be analyzed before parsing, or "".
 std::string precheck(const std::string &path, uint64_t maxBytes) {
+  if (const InputText *in = inputText(absolutePath(path))) {
+    // Read once already (stdin, a FIFO, a device), within the limit.
+    if (!in->error.empty())
+      return in->error;
+    if (StringRef(in->text).take_front(65536).contains('\0'))
+      return "binary file, not CUDA source";
+    return "";
+  }
   llvm::sys::fs::file_status st;
   if (std::error_code ec = llvm::sys::fs::status(path, st))
     return "cannot open file: " + ec.message();
@@ -758,8 +767,20 @@ private:
 } // namespace
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> ownFileSystem() {
-  return llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> disk(
       llvm::vfs::createPhysicalFileSystem().release());
+  auto read = inputTexts();
+  if (read.empty())
+    return disk;
+  // The inputs read once (stdin, FIFOs, devices), over the disk: every
+  // parse reads the text kept, never the input again.
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const auto &[path, text] : read)
+    memory->addFile(path, 0,
+                    llvm::MemoryBuffer::getMemBuffer(*text, path, false));
+  auto both = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(disk);
+  both->pushOverlay(memory);
+  return both;
 }
 
 /// -j: how many files are analyzed at once (0: one per core), at most one

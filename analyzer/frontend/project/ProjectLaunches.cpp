@@ -1,5 +1,7 @@
 #include "frontend/project/ProjectLaunches.h"
 
+#include "frontend/project/Inputs.h"
+
 #include "clang/AST/GlobalDecl.h"
 #include "clang/AST/Mangle.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -115,7 +117,10 @@ const std::string &ProjectLaunches::text(const std::string &file) {
   auto it = Text.find(file);
   if (it == Text.end()) {
     std::string text;
-    if (auto buf = llvm::MemoryBuffer::getFile(file))
+    // An input read once (stdin, a FIFO, a device) is never read again.
+    if (const InputText *in = inputText(file))
+      text = in->text;
+    else if (auto buf = llvm::MemoryBuffer::getFile(file))
       text = (*buf)->getBuffer().str();
     it = Text.emplace(file, std::move(text)).first;
   }
