@@ -45,7 +45,8 @@ void printSummary(const Report &report, const std::string &extra) {
     failedFiles += !f.ok;
   size_t n = 0, remarks = 0;
   for (const auto &d : report.diagnostics)
-    (d.severity == "remark" ? remarks : n) += 1;
+    if (!d.repeat) // one per place and rule, as printed
+      (d.severity == "remark" ? remarks : n) += 1;
   errs() << "warplint: " << n << " warning" << (n == 1 ? "" : "s");
   if (remarks)
     errs() << " and " << remarks << " remark" << (remarks == 1 ? "" : "s")

@@ -216,6 +216,8 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
   FingerprintState prints(opts.root);
   Array results;
   for (const DiagnosticRecord &d : r.diagnostics) {
+    if (d.repeat) // shown once, where its notes say where else it holds
+      continue;
     std::string text = d.message;
     Array related;
     for (const NoteRecord &n : d.notes) {
@@ -320,6 +322,8 @@ std::string toRdjson(const Report &r, const std::string &root,
   };
   Array diagnostics;
   for (const DiagnosticRecord &d : r.diagnostics) {
+    if (d.repeat) // shown once, where its notes say where else it holds
+      continue;
     Array related;
     for (const NoteRecord &n : d.notes)
       if (!n.pos.file.empty() && n.pos.line)
@@ -392,6 +396,8 @@ std::string toGithub(const Report &r, const std::string &root) {
   };
   size_t warnings = 0, notes = 0;
   for (const DiagnosticRecord &d : r.diagnostics) {
+    if (d.repeat) // shown once, where its notes say where else it holds
+      continue;
     bool remark = d.severity == "remark";
     (remark ? notes : warnings) += 1;
     std::string text = d.message;

@@ -140,11 +140,13 @@ public:
     }
     if (ahead)
       commit(ac, sites, resolver, held, printer);
-    if (Run.onlyFile)
-      return; // the including file's launches are its own business
-    Run.currentKernel = "(the launch checks)";
-    Run.runLedger().commit(analyzeLaunches(ac, sites, Opts, resolver),
-                           resolver.nolint(), Pipeline, Global, printer);
+    if (!Run.onlyFile) { // the including file's launches are its own
+      Run.currentKernel = "(the launch checks)";
+      Run.runLedger().commit(analyzeLaunches(ac, sites, Opts, resolver),
+                             resolver.nolint(), Pipeline, Global, printer);
+    }
+    // One warning per place and rule, while the parse lives.
+    Run.runLedger().flush(Global, printer);
   }
 
 private:
