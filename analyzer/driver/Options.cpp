@@ -55,6 +55,17 @@ static cl::opt<std::string> ProjectRoot(
     cl::desc("Directory that sarif and github output paths are relative to "
              "(default: the current directory)"),
     cl::value_desc("dir"), cl::cat(Category));
+#ifndef WARPLINT_DOCS_URL
+#define WARPLINT_DOCS_URL "https://github.com/warplint/warplint/blob/main/docs"
+#endif
+static cl::opt<std::string> DocsUrl(
+    "docs-url",
+    cl::desc("Base URL of warplint's documentation: SARIF's helpUri and "
+             "rdjson's rule links are its rules/<id>.md pages (default: "
+             WARPLINT_DOCS_URL ")"),
+    cl::init(WARPLINT_DOCS_URL), cl::value_desc("url"), cl::cat(Category));
+std::string docsUrl() { return DocsUrl; }
+
 static cl::opt<std::string> BlockDim(
     "block-dim",
     cl::desc("Threads per block X[,Y[,Z]] for kernels without a launch site "

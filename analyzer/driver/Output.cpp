@@ -108,14 +108,14 @@ bool printMachineFormat(const std::string &format, const Report &report,
       rules.push_back({r->id(), r->summary()});
     SarifOptions so;
     so.root = root;
-    so.docDir = docDirectory(argv0);
+    so.docDir = docsUrl();
     so.version = WARPLINT_VERSION;
     so.shardReport = std::move(shard);
     outs() << toSarif(report, rules, so) << "\n";
   } else if (format == "github") {
     outs() << toGithub(report, root);
   } else if (format == "rdjson") {
-    outs() << toRdjson(report, root, docDirectory(argv0)) << "\n";
+    outs() << toRdjson(report, root, docsUrl()) << "\n";
   } else {
     return false;
   }

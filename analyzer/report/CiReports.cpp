@@ -32,8 +32,17 @@ std::string fileUri(llvm::StringRef path) {
   return out;
 }
 
-std::string ruleHelpUri(const std::string &docDir, const std::string &rule) {
-  return fileUri(docDir + "/rules/" + rule + ".md");
+std::string docPageUri(const std::string &docs, const std::string &page) {
+  llvm::StringRef base(docs);
+  if (base.starts_with("https://") || base.starts_with("http://")) {
+    base = base.rtrim('/');
+    return base.str() + "/" + page;
+  }
+  return fileUri(docs + "/" + page);
+}
+
+std::string ruleHelpUri(const std::string &docs, const std::string &rule) {
+  return docPageUri(docs, "rules/" + rule + ".md");
 }
 
 namespace {
@@ -287,8 +296,7 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
        Object{{"driver", Object{{"name", "warplint"},
                                 {"version", opts.version},
                                 {"semanticVersion", opts.version},
-                                {"informationUri", fileUri(opts.docDir +
-                                                           "/user-guide.md")},
+                                {"informationUri", docPageUri(opts.docDir, "user-guide.md")},
                                 {"rules", std::move(ruleArray)}}}}},
       {"invocations", Array{std::move(invocation)}},
       {"results", std::move(results)}};
@@ -347,7 +355,7 @@ std::string toRdjson(const Report &r, const std::string &root,
           {"location", location(SourcePos{f.path, 1, 0})},
           {"severity", "ERROR"}});
   Object doc{{"source", Object{{"name", "warplint"},
-                               {"url", fileUri(docDir + "/user-guide.md")}}},
+                               {"url", docPageUri(docDir, "user-guide.md")}}},
              {"diagnostics", std::move(diagnostics)}};
   std::string out;
   llvm::raw_string_ostream os(out);
