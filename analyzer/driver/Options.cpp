@@ -271,6 +271,10 @@ static void commandLineConfig(Config &c) {
 
 std::string applyConfig(const Config &c, ToolOptions &o) {
   std::string where = c.sources.empty() ? "the options" : c.sources.front();
+  std::string errors; // every one, a line each
+  auto bad = [&](const std::string &e) {
+    errors += (errors.empty() ? "" : "\n") + e;
+  };
   std::string enabled = o.rules.enabledGlobs();
   RuleOptionValues values = o.rules.values();
   SharedOptions shared = o.rules.shared();
@@ -279,9 +283,10 @@ std::string applyConfig(const Config &c, ToolOptions &o) {
     for (const RuleDef *r : allRules())
       any |= ruleEnabled(*c.rules, r->id());
     if (!any)
-      return where + ": Rules '" + *c.rules +
-             "' turns on no rule (see --list-rules)";
-    enabled = *c.rules;
+      bad(where + ": Rules '" + *c.rules +
+          "' turns on no rule (see --list-rules)");
+    else
+      enabled = *c.rules;
   }
   if (c.blockDim)
     o.blockDim = c.blockDim;
@@ -302,11 +307,12 @@ std::string applyConfig(const Config &c, ToolOptions &o) {
   if (c.headerFilter) {
     std::string error;
     if (!llvm::Regex(*c.headerFilter).isValid(error))
-      return where + ": HeaderFilter '" + *c.headerFilter +
-             "' is not a regular expression: " + error;
-    o.headerFilter = c.headerFilter;
+      bad(where + ": HeaderFilter '" + *c.headerFilter +
+          "' is not a regular expression: " + error);
+    else
+      o.headerFilter = c.headerFilter;
   }
-  return "";
+  return errors;
 }
 
 /// The configuration that applies to `file`: --config's, or the closest
@@ -340,13 +346,20 @@ int checkConfiguration(const Invocation &inv) {
   for (const std::string &t : targets) {
     Config c;
     std::string error;
+    // Every error, one a line.
+    auto report = [](const std::string &errors) {
+      llvm::SmallVector<llvm::StringRef, 4> lines;
+      llvm::StringRef(errors).split(lines, '\n', -1, false);
+      for (llvm::StringRef l : lines)
+        errs() << "warplint: error: " << l << "\n";
+    };
     if (!configFor(inv, finder, t, c, error)) {
-      errs() << "warplint: error: " << error << "\n";
+      report(error);
       ok = false;
       continue;
     }
     if (std::string e = applyConfig(c, opts); !e.empty()) {
-      errs() << "warplint: error: " << e << "\n";
+      report(e);
       ok = false;
       continue;
     }
