@@ -217,8 +217,9 @@ void RunLedger::flush(Report &report, MessagePrinter &printer) {
         worst = i;
     for (size_t i = 0; i < g.records.size(); ++i)
       report.diagnostics[g.records[i].index].repeat = shown || i != worst;
-    if (shown)
-      continue;
+    // The notes are the same whether or not the place was shown: a shard
+    // that did not see the earlier file writes the record a single run
+    // does, and the merge marks it a repeat (Shards.cpp).
     DiagnosticRecord &d = report.diagnostics[g.records[worst].index];
     const size_t notesBefore = d.notes.size();
     auto note = [&](std::string text) {
@@ -273,7 +274,8 @@ void RunLedger::flush(Report &report, MessagePrinter &printer) {
           note("also here: " + m);
       }
     }
-    printer.finding(d);
+    if (!shown)
+      printer.finding(d);
   }
   Queue.clear();
   Groups.clear();

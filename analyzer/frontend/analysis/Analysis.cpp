@@ -75,6 +75,16 @@ private:
   unsigned WarnId = 0, NoteId = 0, RemarkId = 0;
 };
 
+/// Shows nothing: what a file whose analysis crashed left in the run's
+/// ledger is flushed through it, so that no later file prints records that
+/// point into a parse that is gone (their place in the report stays).
+class DroppedPrinter : public MessagePrinter {
+public:
+  void finding(const DiagnosticRecord &) override {}
+  void plain(const DiagnosticRecord &) override {}
+  void explanation(const DiagnosticRecord &) override {}
+};
+
 /// The main file's path as the run names its files: absolute, no dots.
 std::string mainFile(const SourceManager &sm) {
   auto fe = sm.getFileEntryRefForID(sm.getMainFileID());
@@ -92,6 +102,10 @@ public:
   void HandleTranslationUnit(ASTContext &ac) override {
     DiagnosticPrinter text(Diags, Run, Opts);
     MessagePrinter &printer = Printer ? *Printer : text;
+    // In the file's turn (one job, or a later parse of the file): what an
+    // earlier file that crashed left uncommitted is not shown.
+    if (!Run.takeTurn || Run.turnHeld)
+      dropStale();
     Resolver resolver(ac);
     TranslationUnitKernels tu = collectKernels(ac, Run.onlyFile);
     // Device functions the kernels call and another file of the project
@@ -150,6 +164,11 @@ public:
   }
 
 private:
+  void dropStale() {
+    DroppedPrinter none;
+    Run.runLedger().flush(Global, none);
+  }
+
   /// --timeout: has this file's analysis used its time?
   bool outOfTime() const {
     if (Opts.timeoutSeconds <= 0)
@@ -187,6 +206,7 @@ private:
     auto waitStart = std::chrono::steady_clock::now();
     Run.ensureTurn();
     Start += std::chrono::steady_clock::now() - waitStart;
+    dropStale();
     RunLedger &run = Run.runLedger();
     for (auto &[k, out] : held) {
       size_t before = run.claimed(out.configurations);
