@@ -74,6 +74,9 @@ int mergeMain(const char *argv0);
 /// The doc pages: installed next to the binary (<prefix>/share/doc/warplint)
 /// or, in a build tree, the source's docs/.
 std::string docDirectory(const char *argv0);
+/// --docs-url: the base URL of the published documentation that SARIF and
+/// rdjson link rule pages under (never a path on the machine that ran).
+std::string docsUrl();
 /// warplint's bundled headers: next to an installed binary
 /// (<prefix>/share/warplint/include-stub, see `cmake --install`), else in the
 /// source tree it was built from.

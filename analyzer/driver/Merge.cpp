@@ -99,7 +99,7 @@ int mergeMain(const char *argv0) {
     std::set<std::tuple<std::string, unsigned, std::string>> shown;
     for (const auto &d : report.diagnostics) {
       std::string message = d.message + " [" + d.rule + "]";
-      if (!shown.insert({d.pos.file, d.pos.line, message}).second)
+      if (d.repeat || !shown.insert({d.pos.file, d.pos.line, message}).second)
         continue;
       outs() << d.pos.file << ":" << d.pos.line << ":" << d.pos.column << ": "
              << d.severity << ": " << message << "\n";

@@ -55,6 +55,17 @@ static cl::opt<std::string> ProjectRoot(
     cl::desc("Directory that sarif and github output paths are relative to "
              "(default: the current directory)"),
     cl::value_desc("dir"), cl::cat(Category));
+#ifndef WARPLINT_DOCS_URL
+#define WARPLINT_DOCS_URL "https://github.com/warplint/warplint/blob/main/docs"
+#endif
+static cl::opt<std::string> DocsUrl(
+    "docs-url",
+    cl::desc("Base URL of warplint's documentation: SARIF's helpUri and "
+             "rdjson's rule links are its rules/<id>.md pages (default: "
+             WARPLINT_DOCS_URL ")"),
+    cl::init(WARPLINT_DOCS_URL), cl::value_desc("url"), cl::cat(Category));
+std::string docsUrl() { return DocsUrl; }
+
 static cl::opt<std::string> BlockDim(
     "block-dim",
     cl::desc("Threads per block X[,Y[,Z]] for kernels without a launch site "
@@ -273,6 +284,10 @@ static void commandLineConfig(Config &c) {
 
 std::string applyConfig(const Config &c, ToolOptions &o) {
   std::string where = c.sources.empty() ? "the options" : c.sources.front();
+  std::string errors; // every one, a line each
+  auto bad = [&](const std::string &e) {
+    errors += (errors.empty() ? "" : "\n") + e;
+  };
   std::string enabled = o.rules.enabledGlobs();
   RuleOptionValues values = o.rules.values();
   SharedOptions shared = o.rules.shared();
@@ -281,9 +296,10 @@ std::string applyConfig(const Config &c, ToolOptions &o) {
     for (const RuleDef *r : allRules())
       any |= ruleEnabled(*c.rules, r->id());
     if (!any)
-      return where + ": Rules '" + *c.rules +
-             "' turns on no rule (see --list-rules)";
-    enabled = *c.rules;
+      bad(where + ": Rules '" + *c.rules +
+          "' turns on no rule (see --list-rules)");
+    else
+      enabled = *c.rules;
   }
   if (c.blockDim)
     o.blockDim = c.blockDim;
@@ -304,11 +320,12 @@ std::string applyConfig(const Config &c, ToolOptions &o) {
   if (c.headerFilter) {
     std::string error;
     if (!llvm::Regex(*c.headerFilter).isValid(error))
-      return where + ": HeaderFilter '" + *c.headerFilter +
-             "' is not a regular expression: " + error;
-    o.headerFilter = c.headerFilter;
+      bad(where + ": HeaderFilter '" + *c.headerFilter +
+          "' is not a regular expression: " + error);
+    else
+      o.headerFilter = c.headerFilter;
   }
-  return "";
+  return errors;
 }
 
 /// The configuration that applies to `file`: --config's, or the closest
@@ -342,13 +359,20 @@ int checkConfiguration(const Invocation &inv) {
   for (const std::string &t : targets) {
     Config c;
     std::string error;
+    // Every error, one a line.
+    auto report = [](const std::string &errors) {
+      llvm::SmallVector<llvm::StringRef, 4> lines;
+      llvm::StringRef(errors).split(lines, '\n', -1, false);
+      for (llvm::StringRef l : lines)
+        errs() << "warplint: error: " << l << "\n";
+    };
     if (!configFor(inv, finder, t, c, error)) {
-      errs() << "warplint: error: " << error << "\n";
+      report(error);
       ok = false;
       continue;
     }
     if (std::string e = applyConfig(c, opts); !e.empty()) {
-      errs() << "warplint: error: " << e << "\n";
+      report(e);
       ok = false;
       continue;
     }

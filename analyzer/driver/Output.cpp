@@ -45,7 +45,8 @@ void printSummary(const Report &report, const std::string &extra) {
     failedFiles += !f.ok;
   size_t n = 0, remarks = 0;
   for (const auto &d : report.diagnostics)
-    (d.severity == "remark" ? remarks : n) += 1;
+    if (!d.repeat) // one per place and rule, as printed
+      (d.severity == "remark" ? remarks : n) += 1;
   errs() << "warplint: " << n << " warning" << (n == 1 ? "" : "s");
   if (remarks)
     errs() << " and " << remarks << " remark" << (remarks == 1 ? "" : "s")
@@ -114,14 +115,14 @@ bool printMachineFormat(const std::string &format, const Report &report,
       rules.push_back({r->id(), r->summary()});
     SarifOptions so;
     so.root = root;
-    so.docDir = docDirectory(argv0);
+    so.docDir = docsUrl();
     so.version = WARPLINT_VERSION;
     so.shardReport = std::move(shard);
     outs() << toSarif(report, rules, so) << "\n";
   } else if (format == "github") {
     outs() << toGithub(report, root);
   } else if (format == "rdjson") {
-    outs() << toRdjson(report, root, docDirectory(argv0)) << "\n";
+    outs() << toRdjson(report, root, docsUrl()) << "\n";
   } else {
     return false;
   }

@@ -32,8 +32,17 @@ std::string fileUri(llvm::StringRef path) {
   return out;
 }
 
-std::string ruleHelpUri(const std::string &docDir, const std::string &rule) {
-  return fileUri(docDir + "/rules/" + rule + ".md");
+std::string docPageUri(const std::string &docs, const std::string &page) {
+  llvm::StringRef base(docs);
+  if (base.starts_with("https://") || base.starts_with("http://")) {
+    base = base.rtrim('/');
+    return base.str() + "/" + page;
+  }
+  return fileUri(docs + "/" + page);
+}
+
+std::string ruleHelpUri(const std::string &docs, const std::string &rule) {
+  return docPageUri(docs, "rules/" + rule + ".md");
 }
 
 namespace {
@@ -216,6 +225,8 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
   FingerprintState prints(opts.root);
   Array results;
   for (const DiagnosticRecord &d : r.diagnostics) {
+    if (d.repeat) // shown once, where its notes say where else it holds
+      continue;
     std::string text = d.message;
     Array related;
     for (const NoteRecord &n : d.notes) {
@@ -294,8 +305,7 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
        Object{{"driver", Object{{"name", "warplint"},
                                 {"version", opts.version},
                                 {"semanticVersion", opts.version},
-                                {"informationUri", fileUri(opts.docDir +
-                                                           "/user-guide.md")},
+                                {"informationUri", docPageUri(opts.docDir, "user-guide.md")},
                                 {"rules", std::move(ruleArray)}}}}},
       {"invocations", Array{std::move(invocation)}},
       {"results", std::move(results)}};
@@ -329,6 +339,8 @@ std::string toRdjson(const Report &r, const std::string &root,
   };
   Array diagnostics;
   for (const DiagnosticRecord &d : r.diagnostics) {
+    if (d.repeat) // shown once, where its notes say where else it holds
+      continue;
     Array related;
     for (const NoteRecord &n : d.notes)
       if (!n.pos.file.empty() && n.pos.line)
@@ -352,7 +364,7 @@ std::string toRdjson(const Report &r, const std::string &root,
           {"location", location(SourcePos{f.path, 1, 0})},
           {"severity", "ERROR"}});
   Object doc{{"source", Object{{"name", "warplint"},
-                               {"url", fileUri(docDir + "/user-guide.md")}}},
+                               {"url", docPageUri(docDir, "user-guide.md")}}},
              {"diagnostics", std::move(diagnostics)}};
   std::string out;
   llvm::raw_string_ostream os(out);
@@ -401,6 +413,8 @@ std::string toGithub(const Report &r, const std::string &root) {
   };
   size_t warnings = 0, notes = 0;
   for (const DiagnosticRecord &d : r.diagnostics) {
+    if (d.repeat) // shown once, where its notes say where else it holds
+      continue;
     bool remark = d.severity == "remark";
     (remark ? notes : warnings) += 1;
     std::string text = d.message;

@@ -29,8 +29,9 @@ struct SarifOptions {
   /// Findings under this directory get URIs relative to it (`%SRCROOT%`,
   /// the repository root for code scanning); others absolute file URIs.
   std::string root;
-  /// Where the doc pages are (docs/ or the installed doc directory): each
-  /// rule's helpUri is its page there.
+  /// Where the doc pages are: the base URL of the project's published
+  /// documentation (--docs-url), or a directory (docs/, the installed doc
+  /// directory). Each rule's helpUri is its page there.
   std::string docDir;
   std::string version;
   /// A shard's report (--shard with --format=sarif): its JSON document,
@@ -43,7 +44,11 @@ struct SarifOptions {
 /// not allow in a path segment.
 std::string fileUri(llvm::StringRef path);
 
-/// The URI of a rule's doc page in `docDir` (SARIF's helpUri, rdjson's code
+/// The URI of a doc page ("user-guide.md") under `docs`: a base URL
+/// (https://...) or a directory, as a file URI.
+std::string docPageUri(const std::string &docs, const std::string &page);
+
+/// The URI of a rule's doc page under `docDir` (SARIF's helpUri, rdjson's code
 /// url, the language server's codeDescription).
 std::string ruleHelpUri(const std::string &docDir, const std::string &rule);
 

@@ -466,6 +466,7 @@ template <class IO> void map(IO &io, Rec<IO, DiagnosticRecord> &d) {
   io.field("kernel_signature", d.signature);
   io.field("message", d.message);
   io.optional("fingerprint", !d.fingerprint.empty(), d.fingerprint);
+  io.optional("repeat", d.repeat, d.repeat);
   io.list("notes", d.notes, [](IO &i, auto &n) { map<IO>(i, n); });
   io.list("fixes", d.fixes, [](IO &i, auto &f) { map<IO>(i, f); });
 }

@@ -2,9 +2,79 @@
 
 #include "report/CiReports.h"
 
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace warplint {
+
+namespace {
+
+/// The note the front end gives each call that led to a finding in a
+/// called function (frontend/analysis/Resolve.cpp).
+const char *const CallNote = "in the call from here";
+
+/// "a.cu:12": a place as a note names it.
+std::string placeText(const SourcePos &p) {
+  return llvm::sys::path::filename(p.file).str() + ":" +
+         std::to_string(p.line);
+}
+
+/// "blockSize = 32..512" for labels of one integer template parameter each
+/// (`values` alone: "32, 64"), else the labels in turn.
+std::string describe(const std::vector<std::string> &labels, bool values) {
+  std::string name;
+  std::vector<long long> numbers;
+  for (const std::string &l : labels) {
+    size_t eq = l.find(" = ");
+    if (eq == std::string::npos || (!name.empty() && l.substr(0, eq) != name) ||
+        l.find(", ") != std::string::npos) {
+      numbers.clear();
+      break;
+    }
+    name = l.substr(0, eq);
+    char *end = nullptr;
+    std::string v = l.substr(eq + 3);
+    long long n = std::strtoll(v.c_str(), &end, 10);
+    if (v.empty() || *end) {
+      numbers.clear();
+      break;
+    }
+    numbers.push_back(n);
+  }
+  std::string out;
+  if (numbers.size() != labels.size() || numbers.empty()) {
+    for (const std::string &l : labels)
+      out += (out.empty() ? "" : "; ") + l;
+    return out;
+  }
+  std::sort(numbers.begin(), numbers.end());
+  if (numbers.size() > 2 && !values)
+    return name + " = " + std::to_string(numbers.front()) + ".." +
+           std::to_string(numbers.back());
+  for (long long n : numbers)
+    out += (out.empty() ? "" : ", ") + std::to_string(n);
+  return values ? out : name + " = " + out;
+}
+
+} // namespace
+
+/// The findings at one place and rule since the last flush.
+struct RunLedger::Group {
+  PlaceKey key;
+  struct Record {
+    size_t index; // in the report's diagnostics
+    double weight;
+    std::vector<std::string> chain;
+  };
+  std::vector<Record> records;
+  /// Per kernel, the configurations it holds for.
+  std::map<std::string, std::set<std::string>> variants;
+  /// The calls that led to it (innermost first), each chain once.
+  std::vector<std::vector<std::string>> calls;
+};
 
 /// --header-filter, compiled once for the expression it was built from.
 struct RunLedger::Filter {
@@ -42,10 +112,7 @@ void RunLedger::commit(Message &m, const NolintTables &nolint,
                        const PipelineOptions &opts, Report &report,
                        MessagePrinter &printer) {
   if (m.plain) {
-    if (m.explanation)
-      printer.explanation(m.record);
-    else
-      printer.plain(m.record);
+    Queue.push_back({std::move(m), 0});
     return;
   }
   DiagnosticRecord &d = m.record;
@@ -64,9 +131,27 @@ void RunLedger::commit(Message &m, const NolintTables &nolint,
     HeaderHidden.insert({d.physicalFile, d.physicalLine, d.rule});
     return;
   }
-  // JSON: once per instantiation, line and message. Text: once per line
-  // and message (`v[i].x * v[i].x + ...` is one problem, and every
-  // instantiation of a template says the same).
+  // One group per place and rule: every configuration and call that finds
+  // it, shown once when the translation unit is flushed.
+  PlaceKey key{d.pos.file, d.pos.line, d.pos.column, d.rule};
+  auto [slot, added] = GroupOf.try_emplace(key, Groups.size());
+  if (added) {
+    Groups.emplace_back();
+    Groups.back().key = key;
+    Queue.push_back({std::nullopt, slot->second});
+  }
+  Group &g = Groups[slot->second];
+  if (!m.family.empty())
+    for (const std::string &v : m.variants)
+      g.variants[m.family].insert(v);
+  std::vector<std::string> chain; // "a.cu:12", innermost first
+  for (const NoteRecord &n : d.notes)
+    if (n.message == CallNote)
+      chain.push_back(placeText(n.pos));
+  if (!chain.empty() &&
+      std::find(g.calls.begin(), g.calls.end(), chain) == g.calls.end())
+    g.calls.push_back(chain);
+  // JSON: once per instantiation, line and message.
   const std::string text = d.message + " [" + d.rule + "]";
   if (!Recorded.insert({d.signature, d.pos.file, d.pos.line, text}).second)
     return;
@@ -77,10 +162,8 @@ void RunLedger::commit(Message &m, const NolintTables &nolint,
     ++report.baselined; // known: neither printed nor recorded
     return;
   }
+  g.records.push_back({report.diagnostics.size(), m.weight, chain});
   report.diagnostics.push_back(d);
-  if (!Shown.insert({d.pos.file, d.pos.line, text}).second)
-    return;
-  printer.finding(d);
 }
 
 void RunLedger::commit(KernelOutput &&out, bool keep,
@@ -88,6 +171,12 @@ void RunLedger::commit(KernelOutput &&out, bool keep,
                        Report &report, MessagePrinter &printer) {
   if (keep) {
     Analyzed.insert(out.configurations.begin(), out.configurations.end());
+    for (Variant &v : out.variants) {
+      std::vector<Variant> &known = Families[v.family];
+      if (std::none_of(known.begin(), known.end(),
+                       [&](const Variant &k) { return k.label == v.label; }))
+        known.push_back(std::move(v));
+    }
     auto append = [](auto &to, auto &from) {
       to.insert(to.end(), std::make_move_iterator(from.begin()),
                 std::make_move_iterator(from.end()));
@@ -106,6 +195,92 @@ void RunLedger::commit(std::vector<Message> &&messages,
                        Report &report, MessagePrinter &printer) {
   for (Message &m : messages)
     commit(m, nolint, opts, report, printer);
+}
+
+void RunLedger::flush(Report &report, MessagePrinter &printer) {
+  for (Entry &e : Queue) {
+    if (e.plain) {
+      if (e.plain->explanation)
+        printer.explanation(e.plain->record);
+      else
+        printer.plain(e.plain->record);
+      continue;
+    }
+    Group &g = Groups[e.group];
+    if (g.records.empty())
+      continue;
+    // An earlier translation unit showed this place and rule already.
+    const bool shown = !Shown.insert(g.key).second;
+    size_t worst = 0;
+    for (size_t i = 1; i < g.records.size(); ++i)
+      if (g.records[i].weight > g.records[worst].weight)
+        worst = i;
+    for (size_t i = 0; i < g.records.size(); ++i)
+      report.diagnostics[g.records[i].index].repeat = shown || i != worst;
+    // The notes are the same whether or not the place was shown: a shard
+    // that did not see the earlier file writes the record a single run
+    // does, and the merge marks it a repeat (Shards.cpp).
+    DiagnosticRecord &d = report.diagnostics[g.records[worst].index];
+    const size_t notesBefore = d.notes.size();
+    auto note = [&](std::string text) {
+      d.notes.push_back({d.pos, std::move(text), d.at, d.range});
+    };
+    // The configurations of its kernel it holds for, and those it does not.
+    if (g.variants.size() == 1) {
+      const auto &[family, flagged] = *g.variants.begin();
+      const std::vector<Variant> &all = Families[family];
+      if (all.size() > 1) {
+        std::vector<std::string> in, clean;
+        for (const Variant &v : all)
+          (flagged.count(v.label) ? in : clean).push_back(v.label);
+        const std::string noun = all.front().noun;
+        if (clean.empty())
+          note("in all " + std::to_string(all.size()) + " " + noun + " (" +
+               describe(in, false) + ")");
+        else
+          note("in " + std::to_string(in.size()) + " of " +
+               std::to_string(all.size()) + " " + noun + " (" +
+               describe(in, false) + "); clean for " + describe(clean, true));
+      }
+    }
+    // Every call of a helper that finds it: the shown one's notes name its
+    // own; the calls of the same function are named where they differ.
+    if (g.calls.size() > 1) {
+      std::set<std::string> innermost;
+      for (const auto &c : g.calls)
+        innermost.insert(c.front());
+      const bool inner = innermost.size() == g.calls.size();
+      std::string others;
+      std::set<std::string> named;
+      for (const auto &c : g.calls) {
+        if (c == g.records[worst].chain)
+          continue;
+        std::string at = inner ? c.front() : c.back();
+        if (named.insert(at).second)
+          others += (others.empty() ? "" : ", ") + at;
+      }
+      if (!others.empty())
+        note(std::string(named.size() == 1 ? "also from the call at "
+                                           : "also from the calls at ") +
+             others);
+    }
+    // Otherwise, what the others said (two launches of a launcher, the
+    // load and the store of a compound assignment).
+    if (d.notes.size() == notesBefore) {
+      std::set<std::string> said{d.message};
+      for (const Group::Record &r : g.records) {
+        const std::string &m = report.diagnostics[r.index].message;
+        if (said.insert(m).second && said.size() <= 4)
+          note("also here: " + m);
+      }
+    }
+    if (!shown)
+      printer.finding(d);
+  }
+  Queue.clear();
+  Groups.clear();
+  GroupOf.clear();
+  Families.clear();
 }
 
 } // namespace warplint

@@ -45,6 +45,21 @@ struct Message {
   /// Plain: a drawing for --explain (`record.message`, of the place at
   /// `record.pos`), not a diagnostic.
   bool explanation = false;
+  /// A finding: the kernel it was found in (its place and name: the
+  /// instantiations of a template share it), the configurations of that
+  /// kernel it holds for (KernelOutput::variants' labels), and how bad it
+  /// is (of the findings at one place and rule, the worst is shown).
+  std::string family = {};
+  std::vector<std::string> variants = {};
+  double weight = 0;
+};
+
+/// One configuration of a kernel the analysis judged: the kernel (its place
+/// and name), how a note names the configuration ("blockSize = 64",
+/// "128x1x1 blocks") and what the kernel's configurations are called
+/// ("instantiations", "launch configurations").
+struct Variant {
+  std::string family, label, noun;
 };
 
 /// What one kernel's analysis found, for the run to commit.
@@ -52,6 +67,8 @@ struct KernelOutput {
   /// The configurations analyzed (place, instantiation, launch values,
   /// block shapes), as RunLedger::claim() keys them.
   std::vector<std::string> configurations;
+  /// The same configurations, as a note about a finding names them.
+  std::vector<Variant> variants;
   std::vector<KernelRecord> kernels;
   std::vector<AccessRecord> accesses;
   std::vector<BranchRecord> branches;
@@ -62,9 +79,10 @@ struct KernelOutput {
 class MessagePrinter {
 public:
   virtual ~MessagePrinter() = default;
-  /// A finding, recorded in the report and new to the run's output (text
-  /// shows each line and message once, however many instantiations or
-  /// configurations found it).
+  /// A finding, recorded in the report and new to the run's output: one
+  /// per place (file, line, column) and rule, however many instantiations,
+  /// launch configurations or calls found it; the worst of them, with a
+  /// note saying where else it holds.
   virtual void finding(const DiagnosticRecord &d) = 0;
   /// A message of the analysis itself (`d.severity`: "remark" or
   /// "warning").
@@ -116,6 +134,12 @@ public:
   void commit(std::vector<Message> &&messages, const NolintTables &nolint,
               const PipelineOptions &opts, Report &report,
               MessagePrinter &printer);
+  /// Shows what was committed since the last flush (a translation unit's
+  /// messages, in order): the findings at one place and rule as one, the
+  /// worst configuration's, with a note naming the configurations and calls
+  /// it holds for (the others are marked `repeat` in the report). Called
+  /// while the parse the records point into lives.
+  void flush(Report &report, MessagePrinter &printer);
 
   /// The places NOLINT comments and --header-filter left findings out at.
   const Places &suppressed() const { return Suppressed; }
@@ -131,7 +155,19 @@ private:
   std::set<std::string> Analyzed;
   std::set<std::tuple<std::string, std::string, unsigned, std::string>>
       Recorded;
-  std::set<std::tuple<std::string, unsigned, std::string>> Shown;
+  using PlaceKey = std::tuple<std::string, unsigned, unsigned, std::string>;
+  std::set<PlaceKey> Shown;
+  /// Since the last flush: messages in order, plain ones or a place's
+  /// findings (at its first), and each family's configurations.
+  struct Group;
+  struct Entry {
+    std::optional<Message> plain;
+    size_t group = 0;
+  };
+  std::vector<Entry> Queue;
+  std::vector<Group> Groups;
+  std::map<PlaceKey, size_t> GroupOf;
+  std::map<std::string, std::vector<Variant>> Families;
   std::unique_ptr<FingerprintState> Prints;
   Places Suppressed, HeaderHidden;
   struct Filter;

@@ -189,6 +189,11 @@ struct DiagnosticRecord {
   std::vector<FixRecord> fixes;
   /// A key that survives moving the code (CiReports.h, FingerprintState).
   std::string fingerprint;
+  /// Another configuration (instantiation, launch configuration, call of a
+  /// helper) of a finding reported at the same place and rule by an earlier
+  /// record: kept for JSON's consumers, never shown or counted again (the
+  /// shown one's notes say where else it holds).
+  bool repeat = false;
 
   /// Not in the JSON document: what the run's pipeline and the printers
   /// need of the parse (report/Pipeline.h).

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
+#include <tuple>
 
 namespace warplint {
 
@@ -405,6 +407,8 @@ bool mergeShardReports(const std::vector<std::string> &paths,
   std::set<std::tuple<std::string, std::string, unsigned, std::string,
                       std::string>>
       recorded;
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string>>
+      shownPlaces;
   std::map<std::string, int> printed;
   std::set<std::tuple<std::string, unsigned, std::string>> suppressed, hidden;
   for (const Shard &s : shards) {
@@ -467,6 +471,13 @@ bool mergeShardReports(const std::vector<std::string> &paths,
         ++out.baselined;
         continue;
       }
+      // One shown per place and rule over the whole run, as a single run
+      // shows it: a place an earlier file (of another shard) showed is a
+      // repeat here.
+      if (!d.repeat &&
+          !shownPlaces.insert({d.pos.file, d.pos.line, d.pos.column, d.rule})
+               .second)
+        d.repeat = true;
       out.diagnostics.push_back(std::move(d));
     }
   }

@@ -14,7 +14,7 @@ json sarif "d['version'] == '2.1.0' and len(d['runs']) == 1"
 rules=$("$WARPLINT" --list-rules | grep -v '^ ' | sort | tr '\n' ' ')
 json sarif "sorted(r['id'] for r in d['runs'][0]['tool']['driver']['rules']) == '$rules'.split()"
 json sarif "all(r['shortDescription']['text'] and r['help']['text'] and r['defaultConfiguration']['level'] == 'warning' for r in d['runs'][0]['tool']['driver']['rules'])"
-json sarif "all(__import__('os').path.isfile(__import__('urllib.parse').parse.unquote(r['helpUri'][len('file://'):])) for r in d['runs'][0]['tool']['driver']['rules'])"
+json sarif "all(r['helpUri'].startswith('https://') and r['helpUri'].endswith('/rules/' + r['id'] + '.md') and __import__('os').path.isfile('docs/rules/' + r['id'] + '.md') for r in d['runs'][0]['tool']['driver']['rules'])"
 # Results: repository-relative URIs, regions with columns, notes as related
 # locations, the rule's index, remarks as notes.
 json sarif "all(x['locations'][0]['physicalLocation']['artifactLocation'] == {'uri': x['locations'][0]['physicalLocation']['artifactLocation']['uri'], 'uriBaseId': '%SRCROOT%'} and x['locations'][0]['physicalLocation']['artifactLocation']['uri'].startswith('test/fixtures/') for x in d['runs'][0]['results'])"
@@ -103,7 +103,7 @@ expect_rc rd 0
 json rd "d['source']['name'] == 'warplint' and len(d['diagnostics']) == 4"
 json rd "[(x['location']['path'], x['location']['range']['start'], x['severity'], x['code']['value']) for x in d['diagnostics'] if x['location']['range']['start']['line'] == 24 and x['location']['path'].endswith('compiler-merges.cu')] == [('test/fixtures/smem-bank-conflict/compiler-merges.cu', {'line': 24, 'column': 12}, 'WARNING', 'smem-bank-conflict')]"
 json rd "sum(x['severity'] == 'INFO' for x in d['diagnostics']) == 1"
-json rd "all(x['code']['url'].startswith('file:///') and x['related_locations'] for x in d['diagnostics'])"
+json rd "all(x['code']['url'].startswith('https://') and x['related_locations'] for x in d['diagnostics'])"
 run rdbroken --format=rdjson "$TMP/broken.cu"
 expect_rc rdbroken 2
 json rdbroken "[x['severity'] for x in d['diagnostics']] == ['ERROR'] and 'could not analyze' in d['diagnostics'][0]['message']"

@@ -105,6 +105,34 @@ expect_in bad3 err "Rules 'nothing-*' turns on no rule"
 run bad4 --verify-config "$TMP/bad4/k.cu"
 expect_rc bad4 2
 expect_in bad4 err "BlockDim: a block has at most 1024 threads"
+# --verify-config lists every error of a file, one a line, not only the first.
+mkdir -p "$TMP/bad5"
+cp src/k.cu "$TMP/bad5/k.cu"
+cat >"$TMP/bad5/.warplint.yaml" <<'YAML'
+Rules: 'nothing-*'
+BlockDim: [64, 64]
+Arch: gfx90a
+Thresholds:
+  smem-bank-conflict: 0.5
+DataMasks: sometimes
+HeaderFilter: '(['
+YAML
+run bad5 --verify-config "$TMP/bad5/k.cu"
+expect_rc bad5 2
+expect_in bad5 err "warplint: error: $TMP/bad5/.warplint.yaml: BlockDim: a block has at most 1024 threads"
+expect_in bad5 err "warplint: error: $TMP/bad5/.warplint.yaml: Arch wants sm_NN"
+expect_in bad5 err "warplint: error: $TMP/bad5/.warplint.yaml: Thresholds: smem-bank-conflict must be a number greater than 1"
+expect_in bad5 err "warplint: error: $TMP/bad5/.warplint.yaml: DataMasks wants remark, warning or off"
+[ "$(grep -c '^warplint: error: ' "$TMP/bad5.err")" = 4 ] ||
+  fail "bad5: not 4 errors: $(cat "$TMP/bad5.err")"
+# Once the file reads, the errors of applying it, all of them too.
+mkdir -p "$TMP/bad6"
+cp src/k.cu "$TMP/bad6/k.cu"
+printf "Rules: 'nothing-*'\nHeaderFilter: '(['\n" >"$TMP/bad6/.warplint.yaml"
+run bad6 --verify-config "$TMP/bad6/k.cu"
+expect_rc bad6 2
+expect_in bad6 err "Rules 'nothing-*' turns on no rule"
+expect_in bad6 err "HeaderFilter '([' is not a regular expression"
 run badinline --config="Rules: [" src/k.cu
 expect_rc badinline 2
 expect_in badinline err "--config:1:"

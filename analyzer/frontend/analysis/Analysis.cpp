@@ -107,6 +107,16 @@ private:
   unsigned WarnId = 0, NoteId = 0, RemarkId = 0;
 };
 
+/// Shows nothing: what a file whose analysis crashed left in the run's
+/// ledger is flushed through it, so that no later file prints records that
+/// point into a parse that is gone (their place in the report stays).
+class DroppedPrinter : public MessagePrinter {
+public:
+  void finding(const DiagnosticRecord &) override {}
+  void plain(const DiagnosticRecord &) override {}
+  void explanation(const DiagnosticRecord &) override {}
+};
+
 /// The main file's path as the run names its files: absolute, no dots.
 std::string mainFile(const SourceManager &sm) {
   auto fe = sm.getFileEntryRefForID(sm.getMainFileID());
@@ -124,6 +134,10 @@ public:
   void HandleTranslationUnit(ASTContext &ac) override {
     DiagnosticPrinter text(Diags, Run, Opts);
     MessagePrinter &printer = Printer ? *Printer : text;
+    // In the file's turn (one job, or a later parse of the file): what an
+    // earlier file that crashed left uncommitted is not shown.
+    if (!Run.takeTurn || Run.turnHeld)
+      dropStale();
     Resolver resolver(ac);
     TranslationUnitKernels tu = collectKernels(ac, Run.onlyFile);
     // Device functions the kernels call and another file of the project
@@ -172,14 +186,21 @@ public:
     }
     if (ahead)
       commit(ac, sites, resolver, held, printer);
-    if (Run.onlyFile)
-      return; // the including file's launches are its own business
-    Run.currentKernel = "(the launch checks)";
-    Run.runLedger().commit(analyzeLaunches(ac, sites, Opts, resolver),
-                           resolver.nolint(), Pipeline, Global, printer);
+    if (!Run.onlyFile) { // the including file's launches are its own
+      Run.currentKernel = "(the launch checks)";
+      Run.runLedger().commit(analyzeLaunches(ac, sites, Opts, resolver),
+                             resolver.nolint(), Pipeline, Global, printer);
+    }
+    // One warning per place and rule, while the parse lives.
+    Run.runLedger().flush(Global, printer);
   }
 
 private:
+  void dropStale() {
+    DroppedPrinter none;
+    Run.runLedger().flush(Global, none);
+  }
+
   /// --timeout: has this file's analysis used its time?
   bool outOfTime() const {
     if (Opts.timeoutSeconds <= 0)
@@ -218,6 +239,7 @@ private:
     auto waitStart = std::chrono::steady_clock::now();
     Run.ensureTurn();
     Start += std::chrono::steady_clock::now() - waitStart;
+    dropStale();
     RunLedger &run = Run.runLedger();
     for (auto &[k, out] : held) {
       size_t before = run.claimed(out.configurations);

@@ -5,6 +5,7 @@
 #include "frontend/project/ForeignDefinitions.h"
 #include "model/Sampling.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -120,11 +121,17 @@ private:
 /// else the worst one, with its block shape named.
 void reportWorst(std::vector<AccessFinding> &pending, size_t configurations,
                  KernelOutput &out) {
-  std::map<std::pair<SourceHandle, std::string>, std::vector<AccessFinding *>>
-      groups;
-  std::vector<std::pair<SourceHandle, std::string>> order;
+  // A helper's access reached through different calls is a finding per
+  // call (the run's pipeline names them all).
+  using Key = std::tuple<SourceHandle, std::string, std::vector<SourceHandle>>;
+  std::map<Key, std::vector<AccessFinding *>> groups;
+  std::vector<Key> order;
   for (AccessFinding &p : pending) {
-    auto key = std::make_pair(p.record.at, p.record.rule);
+    std::vector<SourceHandle> calls;
+    for (const NoteRecord &n : p.record.notes)
+      if (n.message == "in the call from here")
+        calls.push_back(n.at);
+    Key key{p.record.at, p.record.rule, std::move(calls)};
     if (!groups.count(key))
       order.push_back(key);
     groups[key].push_back(&p);
@@ -133,7 +140,11 @@ void reportWorst(std::vector<AccessFinding> &pending, size_t configurations,
     std::vector<AccessFinding *> &g = groups[key];
     AccessFinding *worst = g[0];
     bool differ = false;
+    std::vector<std::string> variants;
     for (AccessFinding *p : g) {
+      if (std::find(variants.begin(), variants.end(), p->variant) ==
+          variants.end())
+        variants.push_back(p->variant);
       differ |= p->record.message != g[0]->record.message;
       if (p->ratio > worst->ratio)
         worst = p;
@@ -143,8 +154,33 @@ void reportWorst(std::vector<AccessFinding> &pending, size_t configurations,
       d.message += " (with " + shapeText(worst->shape) +
                    " blocks, the worst of the kernel's " +
                    std::to_string(configurations) + " launch configurations)";
-    out.messages.push_back({std::move(d)});
+    Message m{std::move(d)};
+    m.variants = std::move(variants);
+    m.weight = worst->ratio;
+    out.messages.push_back(std::move(m));
   }
+}
+
+/// "blockSize = 64" ("T = float, N = 4"): a kernel template's instantiation
+/// as a note names it; "" for a kernel that is no template's.
+std::string instantiationLabel(const FunctionDecl *k) {
+  const TemplateArgumentList *args = k->getTemplateSpecializationArgs();
+  const FunctionTemplateDecl *primary = k->getPrimaryTemplate();
+  if (!args || !primary)
+    return "";
+  const TemplateParameterList *params = primary->getTemplateParameters();
+  PrintingPolicy policy(k->getASTContext().getLangOpts());
+  policy.SuppressTagKeyword = true;
+  std::string label;
+  for (unsigned i = 0; i < args->size() && i < params->size(); ++i) {
+    std::string value;
+    llvm::raw_string_ostream os(value);
+    args->get(i).print(policy, os, /*IncludeType=*/false);
+    std::string name = params->getParam(i)->getName().str();
+    label += (label.empty() ? "" : ", ") +
+             (name.empty() ? "#" + std::to_string(i) : name) + " = " + value;
+  }
+  return label;
 }
 
 /// The gridDim a configuration's launches give (per dimension), set in the
@@ -234,11 +270,23 @@ KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
   std::vector<AccessFinding> pending;
   const bool gather = choices.size() > 1;
   CallGroups calls;
+  // The kernel as the run's notes name it, and each configuration.
+  const SourcePos kernelAt = job.resolver.pos(k->getLocation());
+  const std::string family = kernelAt.file + ":" +
+                             std::to_string(kernelAt.line) + ":" +
+                             std::to_string(kernelAt.column) + " " +
+                             kernelName(k);
+  const std::string instance = instantiationLabel(k);
+  std::string variant;
   auto report = [&](AccessFinding f) {
-    if (gather)
+    f.variant = variant;
+    if (gather) {
       pending.push_back(std::move(f));
-    else
-      out.messages.push_back({std::move(f.record)});
+    } else {
+      Message m{std::move(f.record)};
+      m.weight = f.ratio;
+      out.messages.push_back(std::move(m));
+    }
   };
   for (const ShapeChoice &choice : choices) {
     std::string key = context + " " + choice.source;
@@ -247,6 +295,16 @@ KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
     if (!job.claim(key))
       continue;
     out.configurations.push_back(key);
+    variant = instance;
+    if (gather)
+      variant += (instance.empty() ? "" : ", ") + shapeText(choice.shapes[0]) +
+                 " blocks";
+    out.variants.push_back(
+        {family, variant,
+         instance.empty()  ? "launch configurations"
+         : gather ? "configurations"
+                          : "instantiations"});
+    const size_t firstMessage = out.messages.size();
     KernelRecord kr;
     kr.name = kernelName(k);
     kr.signature = kernelSignature(k);
@@ -301,9 +359,15 @@ KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
     analyzeControlFlow(scope);
     kr.issue = estimateKernelIssue(k, m, choice, job.sites);
     out.kernels.push_back(kr);
+    for (size_t i = firstMessage; i < out.messages.size(); ++i)
+      if (!out.messages[i].plain && out.messages[i].variants.empty())
+        out.messages[i].variants = {variant};
   }
   if (gather)
     reportWorst(pending, choices.size(), out);
+  for (Message &msg : out.messages)
+    if (!msg.plain)
+      msg.family = family;
   // The rules on the kernel as declared.
   KernelFacts facts{kernelName(k), launchBound(job.ac, k)};
   FindingSite at{k, &m.origins, k->getLocation(),

@@ -53,6 +53,8 @@ struct AccessFinding {
   DiagnosticRecord record;
   double ratio = 1; // actual over ideal
   Shape shape;
+  /// The configuration it was found in (KernelOutput::variants' label).
+  std::string variant;
 };
 
 /// What the accesses of one kernel configuration share.

@@ -131,8 +131,10 @@ bool parseConfig(const std::string &text, const std::string &name,
       return false;
     }
   }
+  // Every error of the file, one a line (--verify-config lists them all).
+  std::vector<std::string> errors;
   auto bad = [&](const std::string &what) {
-    error = name + ": " + what;
+    errors.push_back(name + ": " + what);
     return false;
   };
   Config c;
@@ -140,22 +142,25 @@ bool parseConfig(const std::string &text, const std::string &name,
   if (raw.BlockDim) {
     const auto &d = *raw.BlockDim;
     Shape s{1, 1, 1};
+    bool ok = true;
     if (d.empty() || d.size() > 3)
-      return bad("BlockDim wants 1 to 3 dimensions, like [32, 4]");
-    for (size_t i = 0; i < d.size(); ++i) {
+      ok = bad("BlockDim wants 1 to 3 dimensions, like [32, 4]");
+    for (size_t i = 0; ok && i < d.size(); ++i) {
       if (d[i].v < 1 || d[i].v > 1024)
-        return bad("BlockDim: each dimension is 1..1024");
-      (i == 0 ? s.x : i == 1 ? s.y : s.z) = int(d[i].v);
+        ok = bad("BlockDim: each dimension is 1..1024");
+      else
+        (i == 0 ? s.x : i == 1 ? s.y : s.z) = int(d[i].v);
     }
-    if (int64_t(s.x) * s.y * s.z > 1024)
-      return bad("BlockDim: a block has at most 1024 threads");
-    c.blockDim = s;
+    if (ok && int64_t(s.x) * s.y * s.z > 1024)
+      ok = bad("BlockDim: a block has at most 1024 threads");
+    if (ok)
+      c.blockDim = s;
   }
   if (raw.Arch) {
     llvm::StringRef a(*raw.Arch);
     unsigned n;
     if (!a.consume_front("sm_") || a.getAsInteger(10, n))
-      return bad("Arch wants sm_NN, like sm_90, not '" + *raw.Arch + "'");
+      bad("Arch wants sm_NN, like sm_90, not '" + *raw.Arch + "'");
     c.arch = raw.Arch;
   }
   c.params = raw.Params;
@@ -165,12 +170,13 @@ bool parseConfig(const std::string &text, const std::string &name,
       std::string with;
       for (const std::string &id : ids)
         with += (with.empty() ? "" : ", ") + id;
-      return bad("Thresholds: no threshold for '" + rule +
-                 "' (rules with one: " + with + ")");
+      bad("Thresholds: no threshold for '" + rule + "' (rules with one: " +
+          with + ")");
+      continue;
     }
     if (!(t > findRule(rule)->option("Threshold")->mustExceed) ||
         !std::isfinite(t))
-      return bad("Thresholds: " + rule + " must be a number greater than 1");
+      bad("Thresholds: " + rule + " must be a number greater than 1");
     c.thresholds[rule] = t;
   }
   // (Narrow, only of data addresses: global elements of 1 or 2 bytes.)
@@ -179,14 +185,20 @@ bool parseConfig(const std::string &text, const std::string &name,
         std::tuple{"DataAddresses", &raw.DataAddresses, true}})
     if (*value && !(narrow && **value == "narrow") && **value != "remark" &&
         **value != "warning" && **value != "off")
-      return bad(std::string(key) + " wants " + (narrow ? "narrow, " : "") +
-                 "remark, warning or off, not '" + **value + "'");
+      bad(std::string(key) + " wants " + (narrow ? "narrow, " : "") +
+          "remark, warning or off, not '" + **value + "'");
   c.dataMasks = raw.DataMasks;
   c.dataAddresses = raw.DataAddresses;
   c.dataDependentBranches = raw.DataDependentBranches;
   c.headerFilter = raw.HeaderFilter;
   c.inheritParentConfig = raw.InheritParentConfig.value_or(false);
   c.sources.push_back(name);
+  if (!errors.empty()) {
+    error.clear();
+    for (const std::string &e : errors)
+      error += (error.empty() ? "" : "\n") + e;
+    return false;
+  }
   out = std::move(c);
   return true;
 }
