@@ -1,0 +1,94 @@
+//===- MemoryDetail.h - what Memory.cpp shares with its parts -*- C++ -*-===//
+//
+// The model's memory analysis is three files: Requests.cpp (what one warp's
+// request costs: sectors, wavefronts, banks), DataAddresses.cpp (addresses
+// read from data: tables, rows picked by data, random draws) and Memory.cpp
+// (an access over warps, blocks, loop iterations, shapes and unknowns).
+// This header is what they share; it is not part of the model's interface.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPLINT_MODEL_MEMORYDETAIL_H
+#define WARPLINT_MODEL_MEMORYDETAIL_H
+
+#include "model/Memory.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warplint {
+namespace memory_detail {
+
+/// Lanes per phase of a shared access of `bytes` per lane (32, 16 or 8).
+int phaseLanes(int bytes);
+/// The lanes of phase `p` of a request of `per` lanes per phase.
+LaneMask phaseMask(int per, int p);
+
+/// Why an address that depends on data is not evaluated (the first data
+/// atom's reason).
+std::string dataReason(const LaneExpr &e, const Context &ctx);
+
+struct Totals {
+  double requests = 0, actual = 0, ideal = 0, lanes = 0;
+  /// The same sums over the requests of whole warps (every lane that exists
+  /// active): what a warning is decided on when most requests are such.
+  double fullRequests = 0, fullActual = 0, fullIdeal = 0;
+  int64_t firstCommon = 0;
+  bool strideSeen = false, strideConstant = true;
+  int64_t stride = 0;
+  bool data = false, guard = false, undefined = false, unended = false;
+  /// Per iteration of the loops nvcc unrolls (AccessResult::iterations),
+  /// keyed by their iteration numbers, outer loop first.
+  struct Iteration {
+    double requests = 0, actual = 0, ideal = 0;
+  };
+  std::map<std::vector<int>, Iteration> iterations;
+  EvalStop stopped = EvalStop::None; // a value depends on itself, or too deep
+};
+/// The worst iteration's actual/ideal of an unrolled access's run (0: not
+/// unrolled, or no iteration issued a request).
+inline double worstIteration(const Totals &t) {
+  double worst = 0;
+  for (const auto &[key, it] : t.iterations)
+    if (it.requests > 0 && it.ideal > 0)
+      worst = std::max(worst, it.actual / it.ideal);
+  return worst;
+}
+/// actual/ideal of `t`, or, where at least half of its requests are whole
+/// warps', the ratio over those when it is higher: a few boundary warps
+/// with idle lanes (an 18x18 tile's halo guard) do not pull a conflict that
+/// every whole warp has under the threshold.
+inline double verdictRatio(const Totals &t) {
+  double mean = t.ideal > 0 ? t.actual / t.ideal : 1;
+  if (t.fullIdeal > 0 && 2 * t.fullRequests >= t.requests)
+    return std::max(mean, t.fullActual / t.fullIdeal);
+  return mean;
+}
+
+/// What one warp of one environment adds to the totals.
+struct WarpFigures {
+  LaneMask active = 0, present = 0;
+  Cost cost;
+  // The distances between consecutive active lanes, per lane (addresses
+  // wrap like the GPU's integers; so do their distances): `uneven` where
+  // two lanes apart do not divide evenly, `alike` where all are one.
+  int64_t dist[WarpSize];
+  int nDist = 0;
+  bool uneven = false, alike = true;
+  bool data = false, guard = false, undefined = false, unended = false;
+  EvalStop stopped = EvalStop::None; // a value depends on itself, or too deep
+};
+
+/// Fills `f` (in place: it is filled for every warp of every sample).
+void warpFigures(WarpFigures &f, const Access &acc, const LaneExpr &mask,
+                 const Context &ctx, const Shape &sh, const Env &env,
+                 const CostModel &cost, int w, LoopSequences &seq);
+
+/// One warp's figures added to `t` and, where given, to `also` (the
+/// representative run's subsample, gathered as the full run goes).
+void accumulate(const WarpFigures &f, Totals &t, Totals *also = nullptr);
+
+} // namespace memory_detail
+} // namespace warplint
+
+#endif
