@@ -31,6 +31,11 @@ int runAnalysis(Invocation &inv, const char *argv0) {
     errs() << "warplint: error: " << error << "\n";
     return 2;
   }
+  // The reports (fingerprints, snippets) read those texts too.
+  setSourceTextLookup([](const std::string &abs) -> const std::string * {
+    const InputText *t = inputText(abs);
+    return t && t->error.empty() ? &t->text : nullptr;
+  });
   if (runFiles.empty() && !opts.buildPath.empty()) {
     std::string error;
     if (!databaseFiles(opts.buildPath, runFiles, error)) {

@@ -5,6 +5,7 @@
 #include "report/CiReports.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -15,6 +16,12 @@
 #include <map>
 
 namespace warplint {
+
+namespace {
+SourceTextLookup Lookup = nullptr;
+} // namespace
+
+void setSourceTextLookup(SourceTextLookup lookup) { Lookup = lookup; }
 
 using llvm::json::Array;
 using llvm::json::Object;
@@ -65,6 +72,21 @@ std::string relativeUri(llvm::StringRef path) {
   return uri.substr(std::string("file://").size());
 }
 
+/// The text of `file`: what the front end read of an input that is not a
+/// regular file (a FIFO or stdin, which a second read would wait on
+/// forever), else the file on disk.
+static std::unique_ptr<llvm::MemoryBuffer> sourceText(const std::string &file) {
+  if (Lookup) {
+    llvm::SmallString<256> abs(file);
+    llvm::sys::fs::make_absolute(abs);
+    if (const std::string *text = Lookup(std::string(abs)))
+      return llvm::MemoryBuffer::getMemBuffer(*text, file, false);
+  }
+  if (auto buf = llvm::MemoryBuffer::getFile(file))
+    return std::move(*buf);
+  return nullptr;
+}
+
 /// Source lines of the files findings point at, read once each.
 class SourceLines {
 public:
@@ -72,9 +94,9 @@ public:
     auto it = files.find(file);
     if (it == files.end()) {
       std::vector<std::string> lines;
-      if (auto buf = llvm::MemoryBuffer::getFile(file)) {
+      if (auto buf = sourceText(file)) {
         llvm::SmallVector<llvm::StringRef, 0> parts;
-        (*buf)->getBuffer().split(parts, '\n');
+        buf->getBuffer().split(parts, '\n');
         for (llvm::StringRef l : parts)
           lines.push_back(l.rtrim("\r").str());
       }

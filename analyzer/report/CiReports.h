@@ -71,6 +71,12 @@ std::string toGithub(const Report &r, const std::string &root);
 std::string toRdjson(const Report &r, const std::string &root,
                      const std::string &docDir);
 
+/// Where the reports read a source file's text first: the front end's copy
+/// of an input that is not a regular file (read once; a FIFO read again
+/// would wait forever), or null to read the disk. Takes an absolute path.
+using SourceTextLookup = const std::string *(*)(const std::string &absPath);
+void setSourceTextLookup(SourceTextLookup lookup);
+
 /// Fingerprints of findings in the order they are found: a key that
 /// survives moving the code, a hash of the rule, the file (relative to
 /// `root`), the kernel, the text of the flagged line and the message without
