@@ -28,7 +28,12 @@ __global__ void strided(const float *in, float *out) {
   out[threadIdx.x] = in[threadIdx.x * 32];
 }
 CU
-for how in abort segv stack; do
+# (Under the sanitizers, scripts/sanitize.sh, AddressSanitizer owns SIGSEGV
+# and the stack's guard: the abort alone is made there; the release build's
+# run makes all three.)
+hows="abort segv stack"
+[ -n "${ASAN_OPTIONS:-}" ] && hows="abort"
+for how in $hows; do
   for j in 1 2; do
     export WARPLINT_DEBUG_CRASH=boom:$how
     run "$how$j" -j$j "$TMP/ok.cu" "$TMP/chase.cu" "$ok"
