@@ -540,4 +540,23 @@ WARPLINT_ATOMIC_CAS(unsigned short)
 #undef WARPLINT_ATOMIC_CAS
 #undef WARPLINT_ATOMIC_INT
 #undef WARPLINT_ATOMIC
+// The arithmetic and comparison operators the toolkit's <cuda_fp16.h> and
+// <cuda_bf16.h> define for their 16-bit types (library code nvcc inlines).
+#define WARPLINT_16BIT_FLOAT_OPERATORS(T)                                     \
+  __device__ T operator+(const T &a, const T &b);                             \
+  __device__ T operator-(const T &a, const T &b);                             \
+  __device__ T operator*(const T &a, const T &b);                             \
+  __device__ T operator/(const T &a, const T &b);                             \
+  __device__ T operator-(const T &a);                                         \
+  __device__ T &operator+=(T &a, const T &b);                                 \
+  __device__ T &operator-=(T &a, const T &b);                                 \
+  __device__ T &operator*=(T &a, const T &b);                                 \
+  __device__ T &operator/=(T &a, const T &b);                                 \
+  __device__ bool operator==(const T &a, const T &b);                         \
+  __device__ bool operator!=(const T &a, const T &b);                         \
+  __device__ bool operator<(const T &a, const T &b);                          \
+  __device__ bool operator>(const T &a, const T &b);                          \
+  __device__ bool operator<=(const T &a, const T &b);                         \
+  __device__ bool operator>=(const T &a, const T &b);
+
 #endif

@@ -20,19 +20,5 @@ __host__ __device__ __nv_bfloat162 __floats2bfloat162_rn(float a, float b);
 // Arithmetic and comparisons, as the toolkit's header defines them (unless
 // __CUDA_NO_BFLOAT16_OPERATORS__): library code nvcc inlines.
 #if !defined(__CUDA_NO_BFLOAT16_OPERATORS__)
-__device__ __nv_bfloat16 operator+(const __nv_bfloat16 &a, const __nv_bfloat16 &b);
-__device__ __nv_bfloat16 operator-(const __nv_bfloat16 &a, const __nv_bfloat16 &b);
-__device__ __nv_bfloat16 operator*(const __nv_bfloat16 &a, const __nv_bfloat16 &b);
-__device__ __nv_bfloat16 operator/(const __nv_bfloat16 &a, const __nv_bfloat16 &b);
-__device__ __nv_bfloat16 operator-(const __nv_bfloat16 &a);
-__device__ __nv_bfloat16 &operator+=(__nv_bfloat16 &a, const __nv_bfloat16 &b);
-__device__ __nv_bfloat16 &operator-=(__nv_bfloat16 &a, const __nv_bfloat16 &b);
-__device__ __nv_bfloat16 &operator*=(__nv_bfloat16 &a, const __nv_bfloat16 &b);
-__device__ __nv_bfloat16 &operator/=(__nv_bfloat16 &a, const __nv_bfloat16 &b);
-__device__ bool operator==(const __nv_bfloat16 &a, const __nv_bfloat16 &b);
-__device__ bool operator!=(const __nv_bfloat16 &a, const __nv_bfloat16 &b);
-__device__ bool operator<(const __nv_bfloat16 &a, const __nv_bfloat16 &b);
-__device__ bool operator>(const __nv_bfloat16 &a, const __nv_bfloat16 &b);
-__device__ bool operator<=(const __nv_bfloat16 &a, const __nv_bfloat16 &b);
-__device__ bool operator>=(const __nv_bfloat16 &a, const __nv_bfloat16 &b);
+WARPLINT_16BIT_FLOAT_OPERATORS(__nv_bfloat16)
 #endif

@@ -23,19 +23,5 @@ __device__ __half2 __hmul2(__half2 a, __half2 b);
 // Arithmetic and comparisons, as the toolkit's header defines them (unless
 // __CUDA_NO_HALF_OPERATORS__): library code nvcc inlines.
 #if !defined(__CUDA_NO_HALF_OPERATORS__)
-__device__ __half operator+(const __half &a, const __half &b);
-__device__ __half operator-(const __half &a, const __half &b);
-__device__ __half operator*(const __half &a, const __half &b);
-__device__ __half operator/(const __half &a, const __half &b);
-__device__ __half operator-(const __half &a);
-__device__ __half &operator+=(__half &a, const __half &b);
-__device__ __half &operator-=(__half &a, const __half &b);
-__device__ __half &operator*=(__half &a, const __half &b);
-__device__ __half &operator/=(__half &a, const __half &b);
-__device__ bool operator==(const __half &a, const __half &b);
-__device__ bool operator!=(const __half &a, const __half &b);
-__device__ bool operator<(const __half &a, const __half &b);
-__device__ bool operator>(const __half &a, const __half &b);
-__device__ bool operator<=(const __half &a, const __half &b);
-__device__ bool operator>=(const __half &a, const __half &b);
+WARPLINT_16BIT_FLOAT_OPERATORS(__half)
 #endif
