@@ -27,6 +27,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
 
 #include <condition_variable>
 #include <csignal>
@@ -496,22 +497,24 @@ bool runTool(const ParseCommand &fc, Router &router, Factory &factory,
   // the run: the other files' results stand, and the file says where.
   // Clang's own message for a file that failed, on the file's stream.
   tool.setPrintErrorMessage(false);
-  llvm::CrashRecoveryContext crc;
-  // The thread's own stack for the crash handler: a stack exhausted (deep
-  // recursion in the parse or the analysis) is then a crash recovered like
-  // any other, not the end of the process.
+  // On a thread of its own with a large stack, and with a signal stack of
+  // its own for the crash handler: a stack exhausted (deep recursion in the
+  // parse or the analysis) is then a crash recovered like any other, not
+  // the end of the process. The thread's previous signal stack is put back
+  // whether the run crashed or not, before the thread ends (the sanitizers'
+  // runtime frees the one it gave the thread, and must find it).
   std::unique_ptr<char[]> altStack(new char[AltStackBytes]);
-  bool ran = crc.RunSafelyOnThread(
-          [&] {
-            stack_t ss{};
-            ss.ss_sp = altStack.get();
-            ss.ss_size = AltStackBytes;
-            sigaltstack(&ss, nullptr);
-            rc = tool.run(&factory);
-            ss.ss_flags = SS_DISABLE;
-            sigaltstack(&ss, nullptr);
-          },
-          64u << 20);
+  bool ran = false;
+  llvm::thread worker(std::optional<unsigned>(64u << 20), [&] {
+    stack_t own{}, previous{};
+    own.ss_sp = altStack.get();
+    own.ss_size = AltStackBytes;
+    sigaltstack(&own, &previous);
+    llvm::CrashRecoveryContext crc;
+    ran = crc.RunSafely([&] { rc = tool.run(&factory); });
+    sigaltstack(&previous, nullptr);
+  });
+  worker.join();
   router.CI = nullptr;
   if (!ran)
     return false;
