@@ -49,8 +49,7 @@ void printSummary(const Report &report, const std::string &extra) {
       (d.severity == "remark" ? remarks : n) += 1;
   errs() << "warplint: " << n << " warning" << (n == 1 ? "" : "s");
   if (remarks)
-    errs() << " and " << remarks << " remark" << (remarks == 1 ? "" : "s")
-           << " on data-dependent accesses";
+    errs() << " and " << remarks << " remark" << (remarks == 1 ? "" : "s");
   errs() << " in " << report.files.size() << " file"
          << (report.files.size() == 1 ? "" : "s") << " ("
          << report.kernels.size() << " kernel configuration"

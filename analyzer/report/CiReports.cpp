@@ -469,7 +469,7 @@ std::string toGithub(const Report &r, const std::string &root) {
          (warnings == 1 ? "" : "s");
   if (notes)
     out += ", " + std::to_string(notes) + " remark" +
-           (notes == 1 ? "" : "s") + " on data-dependent accesses";
+           (notes == 1 ? "" : "s");
   out += " in " + std::to_string(r.files.size()) + " file" +
          (r.files.size() == 1 ? "" : "s");
   if (failed)

@@ -83,7 +83,7 @@ expect_in gh out "::warning file=test/fixtures/smem-bank-conflict/compiler-merge
 expect_in gh out "::notice file=test/fixtures/smem-bank-conflict/data-dependent-masks.cu"
 # Notes ride in the message, newlines escaped: one line per annotation.
 expect_in gh out "%0Atest/fixtures/smem-bank-conflict/compiler-merges.cu:24: note: '2 * t' makes adjacent lanes 2 elements apart"
-expect_in gh out "warplint: 3 warnings, 1 remark on data-dependent accesses in 2 files"
+expect_in gh out "warplint: 3 warnings, 1 remark in 2 files"
 [ "$(grep -c '^::' "$TMP/gh.out")" = 4 ] || fail "gh: expected 4 annotations: $(cat "$TMP/gh.out")"
 checks=$((checks + 1))
 # Property values escape ',' and ':'; data escapes '%'.

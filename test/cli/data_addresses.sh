@@ -56,7 +56,7 @@ expect_in remarks out "the figure taken is the random one"
 run remark --data-addresses=remark --fail-on-warnings "$fx"
 expect_rc remark 0
 expect_in remark out "remark: global load depends on data: if 'col[n]' differs at random between lanes"
-expect_in remark err "0 warnings and 3 remarks on data-dependent accesses"
+expect_in remark err "0 warnings and 3 remarks"
 
 run warning --data-addresses=warning --fail-on-warnings "$fx"
 expect_rc warning 1

@@ -7,7 +7,7 @@ run default --fail-on-warnings "$fx"
 expect_rc default 0
 expect_in default out "remark: shared store has a 2-way bank conflict"
 expect_in default out "so this is an upper bound [smem-bank-conflict]"
-expect_in default err "0 warnings and 1 remark on data-dependent accesses"
+expect_in default err "0 warnings and 1 remark"
 
 run json --format=json "$fx"
 expect_rc json 0
