@@ -1,3 +1,4 @@
+#include "rules/BranchCost.h"
 #include "rules/RuleSet.h"
 
 #include "model/Explain.h"
@@ -72,6 +73,7 @@ static std::optional<Finding> checkDivergentBranch(const BranchFacts &f,
         {-1, "branch on the warp index instead of lane bits (for example "
              "(threadIdx.x / 32) % k rather than threadIdx.x % k) so that all "
              "32 lanes of a warp take the same path"});
+  weighBody(f, opts, out);
   return out;
 }
 
@@ -80,7 +82,7 @@ const RuleDef &divergentBranchRule() {
       "divergent-branch",
       "Flags branches whose condition splits the active lanes of a warp "
       "around work large enough to stay a real branch.",
-      checkDivergentBranch);
+      checkDivergentBranch, {&MinKernelShare});
   return rule;
 }
 

@@ -1,6 +1,7 @@
 // idle-lanes: a branch or loop body that runs with most lanes of its warps
 // idle, so that it costs several times the warp instructions a layout with
 // its active lanes packed into full warps would (docs/rules/idle-lanes.md).
+#include "rules/BranchCost.h"
 #include "rules/RuleSet.h"
 
 #include "model/Explain.h"
@@ -80,6 +81,7 @@ static std::optional<Finding> checkIdleLanes(const BranchFacts &f,
     out.notes.push_back(
         {-1, "index so that the lanes that run it are contiguous (tid < n "
              "rather than tid % k == 0), so that whole warps skip it"});
+  weighBody(f, opts, out);
   return out;
 }
 
@@ -89,7 +91,7 @@ const RuleDef &idleLanesRule() {
       "Flags branch and loop bodies that run with most lanes of their warps "
       "idle, at several times the warp instructions of a layout with the "
       "active lanes packed into full warps.",
-      checkIdleLanes, {&IssueRatio});
+      checkIdleLanes, {&IssueRatio, &MinKernelShare});
   return rule;
 }
 

@@ -150,6 +150,10 @@ struct BranchFacts {
   bool unrolled = false; // a loop nvcc unrolls fully (a constant bound)
   /// A small if-body nvcc predicates: every warp that reaches it issues it.
   bool predicated = false;
+  /// The share of the kernel's estimated warp instructions that the body's
+  /// idle lanes waste (for an if both arms, after an exit the rest of its
+  /// block); none where not estimated.
+  std::optional<double> wasteShare;
 };
 
 /// A barrier or warp-collective call.

@@ -309,6 +309,10 @@ std::string applyConfig(const Config &c, ToolOptions &o) {
     o.params[k] = v;
   for (const auto &[rule, t] : c.thresholds)
     values[rule]["Threshold"] = t;
+  for (const auto &[key, v] : c.checkOptions) {
+    auto [rule, name] = llvm::StringRef(key).rsplit('.');
+    values[rule.str()][name.str()] = v;
+  }
   // (The configuration was validated when it was read.)
   if (c.dataMasks)
     shared.dataMasks = *dataLevel(*c.dataMasks);

@@ -64,7 +64,10 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
   };
 
   double issued = 0, lanes = 0;
-  for (const IssueWork &w : work) {
+  out.issued.assign(work.size(), 0);
+  out.laneInstructions.assign(work.size(), 0);
+  for (size_t i = 0; i < work.size(); ++i) {
+    const IssueWork &w = work[i];
     if (!w.issue || w.weight <= 0)
       continue;
     PreparedConditions pi = prepareConditions(ctx, w.issue);
@@ -120,6 +123,8 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
                              l, warp);
       issued += w.weight * reached / inLoops * iterations;
       lanes += w.weight * laneSum / inLoops * iterations;
+      out.issued[i] += w.weight * reached / inLoops * iterations;
+      out.laneInstructions[i] += w.weight * laneSum / inLoops * iterations;
     }
   }
   std::sort(out.unknowns.begin(), out.unknowns.end());

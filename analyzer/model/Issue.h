@@ -34,6 +34,10 @@ struct IssueEstimate {
   double perBlock = 0;
   /// Mean lanes that run each issued instruction.
   double activeLanes = 0;
+  /// Per piece of work (in the order given): the warp instructions it
+  /// issues per block, and the lane instructions run in them (their
+  /// difference over 32 is the issue slots its idle lanes waste).
+  std::vector<double> issued, laneInstructions;
   /// Uniform unknowns the figure takes at their representative value, and
   /// whether it uses gridDim (sorted atom ids).
   std::vector<int> unknowns;

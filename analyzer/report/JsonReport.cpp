@@ -441,6 +441,7 @@ template <class IO> void map(IO &io, Rec<IO, BranchRecord> &b) {
   io.intsOrNull("body_lines", b.bodyFirst != 0, b.bodyFirst, b.bodyLast);
   io.field("weight", b.weight);
   io.field("depends_on", b.dependsOn);
+  io.field("waste_share", b.wasteShare);
 }
 
 template <class IO> void map(IO &io, Rec<IO, NoteRecord> &n) {

@@ -160,6 +160,9 @@ struct BranchRecord {
   unsigned bodyFirst = 0, bodyLast = 0; // the body's lines; 0: none
   int weight = 0;
   std::vector<std::string> dependsOn;
+  /// For a divergent branch: the share of the kernel's estimated warp
+  /// instructions that its body's idle lanes waste (KernelIssue::wasteShare).
+  std::optional<double> wasteShare;
 };
 
 struct NoteRecord {

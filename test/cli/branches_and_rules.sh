@@ -7,6 +7,11 @@ expect_rc br 0
 json br "all(set(b) >= {'kernel','file','line','column','kind','divergent','data_dependent','depends_on'} for b in d['branches'])"
 json br "[b['split'] for b in d['branches'] if b['kernel'] == 'laneThreshold' and b['kind'] == 'if'] == [{'warp': 0, 'taken_lanes': '3..31', 'skipped_lanes': '0..2'}]"
 json br "[b['divergent'] for b in d['branches'] if b['kernel'] == 'laneLoop' and b['kind'] == 'loop' and b['line'] == 41] == [True]"
+# What a divergent body's idle lanes waste of the kernel's issue slots:
+# half of the kernel's work runs in a loop at 16 of 32 lanes; a branch that
+# does not split has none.
+json br "[round(b['waste_share'], 2) for b in d['branches'] if b['kernel'] == 'laneLoop' and b['kind'] == 'loop' and b['line'] == 41] == [0.5]"
+json br "all(b['waste_share'] is None for b in d['branches'] if not b['divergent'])"
 json br "[b['depends_on'] for b in d['branches'] if b['kernel'] == 'oddLanes' and b['kind'] == 'if'] == [['threadIdx.x']]"
 # Uniform, guarded, and data-dependent conditions in uniform.cu.
 json br "all(b['divergent'] in (False, None) or b['weight'] < 4 for b in d['branches'] if b['kernel'] == 'uniformBranches')"

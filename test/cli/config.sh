@@ -133,6 +133,40 @@ run bad6 --verify-config "$TMP/bad6/k.cu"
 expect_rc bad6 2
 expect_in bad6 err "Rules 'nothing-*' turns on no rule"
 expect_in bad6 err "HeaderFilter '([' is not a regular expression"
+# CheckOptions: any rule's own option, clang-tidy style; a name no rule
+# declares, or a value out of range, is an error naming what there is.
+mkdir -p "$TMP/bad7"
+cp src/k.cu "$TMP/bad7/k.cu"
+printf 'CheckOptions:\n  divergent-branch.MinShare: 3\n  idle-lanes.MinKernelShare: -1\n' >"$TMP/bad7/.warplint.yaml"
+run bad7 --verify-config "$TMP/bad7/k.cu"
+expect_rc bad7 2
+expect_in bad7 err "CheckOptions: no option 'divergent-branch.MinShare' (options: "
+expect_in bad7 err "divergent-branch.MinKernelShare"
+expect_in bad7 err "CheckOptions: idle-lanes.MinKernelShare must be a number greater than 0"
+# A lane-0 epilogue that is most of its kernel: a warning at the default 2%,
+# a remark when the project asks for 90% and more.
+cat >"$TMP/epilogue.cu" <<'CU'
+__global__ void epilogue(const float *in, float *out) {
+  if (threadIdx.x == 0) {
+    float t = 0;
+    for (int w = 0; w < 8; ++w)
+      t += in[blockIdx.x * 256 + w * 32];
+    out[blockIdx.x] = sqrtf(t);
+  }
+}
+void go(const float *in, float *out) { epilogue<<<64, 256>>>(in, out); }
+CU
+run share "$TMP/epilogue.cu"
+expect_rc share 0
+expect_in share out "warning: branch diverges within a warp"
+expect_in share out "% of the kernel's issue slots [divergent-branch]"
+run share90 --config='CheckOptions: {divergent-branch.MinKernelShare: 90}' "$TMP/epilogue.cu"
+expect_rc share90 0
+expect_in share90 out "remark: branch diverges within a warp"
+expect_in share90 out "note: under 90% (MinKernelShare): a remark, not a warning"
+expect_not_in share90 out "warning:"
+run sharedump --config='CheckOptions: {divergent-branch.MinKernelShare: 90}' --dump-config "$TMP/epilogue.cu"
+expect_in sharedump out "divergent-branch.MinKernelShare: 90"
 run badinline --config="Rules: [" src/k.cu
 expect_rc badinline 2
 expect_in badinline err "--config:1:"

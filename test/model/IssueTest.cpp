@@ -49,6 +49,24 @@ TEST(Issue, WhoIssuesABody) {
   }
 }
 
+TEST(Issue, EachPieceOfWorkItsOwnShare) {
+  // Straight-line work for every lane, then a lane-0 body (branched):
+  // per piece, the warp instructions issued and the lane instructions run,
+  // which sum to the block's figures; the body's idle lanes waste 31/32 of
+  // its issue slots.
+  Context ctx;
+  LaneExpr all = cst(1), lane0 = bin(Op::Eq, tid(), cst(0));
+  IssueEstimate e = estimate(ctx, {{all, all, 5}, {lane0, lane0, 12}});
+  ASSERT_EQ(e.issued.size(), 2u);
+  ASSERT_EQ(e.laneInstructions.size(), 2u);
+  EXPECT_DOUBLE_EQ(e.issued[0], 8 * 5);
+  EXPECT_DOUBLE_EQ(e.laneInstructions[0], 8 * 5 * 32);
+  EXPECT_DOUBLE_EQ(e.issued[1], 12);
+  EXPECT_DOUBLE_EQ(e.laneInstructions[1], 12);
+  EXPECT_DOUBLE_EQ(e.issued[0] + e.issued[1], e.perBlock);
+  EXPECT_DOUBLE_EQ(e.issued[1] - e.laneInstructions[1] / 32, 12 * 31.0 / 32);
+}
+
 TEST(Issue, LoopsRunTheirTripCount) {
   // for (s = 1; s < blockDim.x; s *= 2): 8 iterations for every warp.
   Context ctx;

@@ -244,6 +244,8 @@ void runBranchRules(KernelScope &s) {
       br.bodyLast = s.resolver.pos(body->getEndLoc()).line;
     }
     br.dependsOn = laneSources(cond, m.ctx);
+    if (r.evaluated && r.divergent && s.issue)
+      br.wasteShare = s.issue->wasteShare(b.workBegin, b.workEnd);
     s.out.branches.push_back(br);
     if (s.explaining(br.pos))
       explainBranch(b, br, s, cond);
@@ -263,6 +265,7 @@ void runBranchRules(KernelScope &s) {
         bodyAccessesMemory(s.ac.getSourceManager(), b, accesses);
     facts.unrolled = b.kind == BranchSite::Loop && unrolledByNvcc(cond);
     facts.predicated = predicated;
+    facts.wasteShare = br.wasteShare;
     FindingSite at = s.site(loc,
                             b.condExpr ? b.condExpr->getSourceRange()
                                        : b.stmt->getSourceRange(),

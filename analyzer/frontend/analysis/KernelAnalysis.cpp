@@ -311,7 +311,8 @@ KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
     kr.pos = job.resolver.pos(k->getLocation());
     kr.block = choice.shapes[0];
     kr.blockSource = choice.source;
-    KernelScope scope{job.ac, job.opts, k, m, choice, job.resolver, out};
+    KernelScope scope{job.ac, job.opts, k, m, choice, job.resolver, out,
+                       nullptr};
     AccessScope accesses{scope, bindGrid(job, k, choice, m), {}, {}, {}};
     // Data each warp loads from one address is one value per warp under
     // these shapes: undone after the accesses, so that branches on it stay
@@ -356,8 +357,10 @@ KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
     }
     kr.accessesLeftOut = int(m.accessesLeftOut);
     kr.callsNotFollowed = m.callsTooDeep + m.callsElsewhere;
+    KernelIssue issue(k, m, choice, job.sites);
+    scope.issue = &issue;
     analyzeControlFlow(scope);
-    kr.issue = estimateKernelIssue(k, m, choice, job.sites);
+    kr.issue = issue.record();
     out.kernels.push_back(kr);
     for (size_t i = firstMessage; i < out.messages.size(); ++i)
       if (!out.messages[i].plain && out.messages[i].variants.empty())

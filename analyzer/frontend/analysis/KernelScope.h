@@ -11,6 +11,7 @@
 
 #include "frontend/analysis/Action.h"
 #include "frontend/analysis/Resolve.h"
+#include "frontend/analysis/WorkEstimate.h"
 #include "frontend/launches/LaunchShapes.h"
 #include "frontend/walker/KernelWalker.h"
 #include "report/Pipeline.h"
@@ -28,6 +29,9 @@ struct KernelScope {
   const ShapeChoice &choice;
   Resolver &resolver;
   KernelOutput &out;
+  /// The kernel's work estimate, once the accesses are analyzed (what the
+  /// branch rules weigh a body against).
+  const KernelIssue *issue = nullptr;
 
   /// Where a finding at `loc` (underlining `range`, reached through
   /// `calls`) is, for the resolver.

@@ -10,13 +10,12 @@ using namespace clang;
 
 namespace warplint {
 
-KernelRecord::Issue estimateKernelIssue(const FunctionDecl *k,
-                                        const KernelModel &m,
-                                        const ShapeChoice &choice,
-                                        const LaunchSites &sites) {
+KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
+                         const ShapeChoice &choice, const LaunchSites &sites) {
   // Work under equal conditions is evaluated once, with its weights summed.
   std::vector<IssueWork> work;
   std::map<std::pair<const Node *, const Node *>, size_t> index;
+  SiteItem.reserve(m.work.size());
   for (const WorkSite &w : m.work) {
     LaneExpr issue = w.mask;
     for (int f = w.frame; f >= 0 && m.ifFrames[f].weight < MinBranchWeight;
@@ -27,7 +26,10 @@ KernelRecord::Issue estimateKernelIssue(const FunctionDecl *k,
     if (added)
       work.push_back({issue, w.mask, 0});
     work[it->second].weight += w.weight;
+    SiteItem.push_back({it->second, double(w.weight)});
   }
+  for (auto &[item, share] : SiteItem)
+    share = work[item].weight > 0 ? share / work[item].weight : 0;
   const Shape &block = choice.shapes[0];
   Env env = representativeEnv(m.ctx);
   std::optional<std::pair<Shape, std::string>> grid;
@@ -39,7 +41,10 @@ KernelRecord::Issue estimateKernelIssue(const FunctionDecl *k,
     env.gridDim[2] = grid->first.z;
   }
   IssueEstimate e = estimateIssue(work, m.ctx, block, env);
-  KernelRecord::Issue out;
+  Issued = std::move(e.issued);
+  Lanes = std::move(e.laneInstructions);
+  PerBlock = e.perBlock;
+  KernelRecord::Issue &out = Record;
   out.estimated = true;
   out.perBlock = e.perBlock;
   out.activeLanes = e.activeLanes;
@@ -82,7 +87,18 @@ KernelRecord::Issue estimateKernelIssue(const FunctionDecl *k,
   if (std::any_of(m.branches.begin(), m.branches.end(),
                   [](const auto &b) { return b.kind == BranchSite::Switch; }))
     out.assumptions.push_back("every case of a switch counted");
-  return out;
+}
+
+std::optional<double> KernelIssue::wasteShare(size_t begin,
+                                              size_t end) const {
+  if (begin >= end || end > SiteItem.size() || PerBlock <= 0)
+    return std::nullopt;
+  double waste = 0;
+  for (size_t i = begin; i < end; ++i) {
+    auto [item, share] = SiteItem[i];
+    waste += share * (Issued[item] - Lanes[item] / WarpSize);
+  }
+  return std::max(0.0, waste) / PerBlock;
 }
 
 } // namespace warplint

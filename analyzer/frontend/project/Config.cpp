@@ -24,7 +24,7 @@ struct RawConfig {
       HeaderFilter;
   std::optional<std::vector<Dim>> BlockDim;
   std::map<std::string, int64_t> Params;
-  std::map<std::string, double> Thresholds;
+  std::map<std::string, double> Thresholds, CheckOptions;
   std::optional<bool> DataDependentBranches, InheritParentConfig;
 };
 } // namespace
@@ -51,6 +51,8 @@ template <> struct MappingTraits<RawConfig> {
     io.mapOptional("Arch", c.Arch);
     io.mapOptional("Params", c.Params, std::map<std::string, int64_t>{});
     io.mapOptional("Thresholds", c.Thresholds, std::map<std::string, double>{});
+    io.mapOptional("CheckOptions", c.CheckOptions,
+                   std::map<std::string, double>{});
     io.mapOptional("DataMasks", c.DataMasks);
     io.mapOptional("DataAddresses", c.DataAddresses);
     io.mapOptional("DataDependentBranches", c.DataDependentBranches);
@@ -85,6 +87,8 @@ void Config::overlay(const Config &inner) {
     params[k] = v;
   for (const auto &[k, v] : inner.thresholds)
     thresholds[k] = v;
+  for (const auto &[k, v] : inner.checkOptions)
+    checkOptions[k] = v;
   if (inner.dataMasks)
     dataMasks = inner.dataMasks;
   if (inner.dataAddresses)
@@ -179,6 +183,24 @@ bool parseConfig(const std::string &text, const std::string &name,
       bad("Thresholds: " + rule + " must be a number greater than 1");
     c.thresholds[rule] = t;
   }
+  for (const auto &[key, v] : raw.CheckOptions) {
+    auto [rule, name] = llvm::StringRef(key).rsplit('.');
+    const RuleDef *def = findRule(rule);
+    const RuleOption *o = def ? def->option(name) : nullptr;
+    if (!o) {
+      std::string known;
+      for (const RuleDef *r : allRules())
+        for (const RuleOption *ro : r->options())
+          known += (known.empty() ? "" : ", ") + std::string(r->id()) + "." +
+                   ro->name;
+      bad("CheckOptions: no option '" + key + "' (options: " + known + ")");
+      continue;
+    }
+    if (!(v > o->mustExceed) || !std::isfinite(v))
+      bad("CheckOptions: " + key + " must be a number greater than " +
+          formatFigure(o->mustExceed));
+    c.checkOptions[key] = v;
+  }
   // (Narrow, only of data addresses: global elements of 1 or 2 bytes.)
   for (auto [key, value, narrow] :
        {std::tuple{"DataMasks", &raw.DataMasks, false},
@@ -212,6 +234,7 @@ std::string dumpConfig(const Config &c) {
   raw.Arch = c.arch;
   raw.Params = c.params;
   raw.Thresholds = c.thresholds;
+  raw.CheckOptions = c.checkOptions;
   raw.DataMasks = c.dataMasks;
   raw.DataAddresses = c.dataAddresses;
   raw.DataDependentBranches = c.dataDependentBranches;

@@ -31,6 +31,8 @@ struct Config {
   std::optional<std::string> arch;    // sm_NN
   std::map<std::string, int64_t> params;     // kernel parameter values
   std::map<std::string, double> thresholds;  // by rule id
+  /// Any rule's own options, clang-tidy style: "<rule>.<Option>" -> value.
+  std::map<std::string, double> checkOptions;
   std::optional<std::string> dataMasks;      // remark, warning or off
   std::optional<std::string> dataAddresses;  // remark, warning or off
   std::optional<bool> dataDependentBranches;
@@ -44,7 +46,7 @@ struct Config {
   /// Whether it sets anything at all (the files it was read from aside).
   bool setsAnything() const {
     return rules || blockDim || arch || !params.empty() ||
-           !thresholds.empty() || dataMasks || dataAddresses ||
+           !thresholds.empty() || !checkOptions.empty() || dataMasks || dataAddresses ||
            dataDependentBranches || headerFilter;
   }
 };

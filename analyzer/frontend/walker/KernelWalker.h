@@ -101,6 +101,10 @@ struct BranchSite {
   LaneExpr mask;                         // lanes that reach it
   int weight = 0; // statements a split warp runs twice (estimate)
   std::vector<const clang::CallExpr *> calls;
+  /// The body's work (KernelModel::work[workBegin, workEnd)): an if's
+  /// then-branch, a loop's or a switch's body with its test, the rest of
+  /// the block after an early exit; empty where none is recorded.
+  size_t workBegin = 0, workEnd = 0;
 };
 
 /// A barrier or warp-collective call.

@@ -254,6 +254,21 @@ private:
   std::vector<std::pair<LaneExpr, bool>> BreakScopes;
   int RestWeight = 0; // statements after the current one in its block
   int IfFrameNow = -1; // the innermost if-body being walked (IfFrame)
+  /// Work sites below this index are closed: a branch body's range
+  /// (BranchSite::workBegin) starts or ends there, so work() does not merge
+  /// across it.
+  size_t WorkFloor = 0;
+  /// Closes the work recorded so far (WorkFloor) and returns where the
+  /// next piece of work goes.
+  size_t workMark() { return WorkFloor = M.work.size(); }
+  /// Per block being walked: the statement of it being walked, and the
+  /// early exits recorded among its statements, whose bodies (the rest of
+  /// the block) end with it.
+  struct OpenBlock {
+    const clang::Stmt *child = nullptr;
+    std::vector<size_t> exits;
+  };
+  std::vector<OpenBlock> OpenExits;
   /// Records `weight` statements of straight-line work under the current
   /// mask (KernelModel::work).
   void work(int weight);

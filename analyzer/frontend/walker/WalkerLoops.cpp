@@ -733,9 +733,12 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   }
   LaneExpr c = cond ? condition(cond) : nullptr;
   NoRecord = savedNo;
-  if (primary >= 0 && c && !NoRecord)
+  std::optional<size_t> recorded;
+  if (primary >= 0 && c && !NoRecord) {
+    recorded = M.branches.size();
     recordBranch(BranchSite::Loop, body, cond, nullptr, weight(body)).loop =
         primary;
+  }
   if (primary >= 0) {
     M.ctx.loops[primary].cond = c;
     M.ctx.loops[primary].testAfterBody = testAfterBody;
@@ -786,6 +789,7 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
     M.ctx.loops[primary].unrolled = unrolled;
   }
   // Per iteration: the test, the update and the branch back.
+  const size_t bodyBegin = workMark();
   if (!unrolled)
     work((cond ? instructions(cond) : 0) +
          (inc ? instructions(inc) : 0) + 1);
@@ -812,6 +816,10 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
     conditionAccesses();
   if (inc)
     rvalue(inc); // accesses in the increment, once per iteration
+  if (recorded) {
+    M.branches[*recorded].workBegin = bodyBegin;
+    M.branches[*recorded].workEnd = workMark();
+  }
   // The code after the loop is another basic block: a region of its own.
   if (!NoRecord)
     M.loopRegions.push_back({before, bodyFirst, StmtId});

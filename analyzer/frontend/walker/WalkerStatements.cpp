@@ -235,7 +235,7 @@ void Walker::work(int weight) {
   if (NoRecord || Terminated || weight <= 0)
     return;
   LaneExpr mask = reachMask();
-  if (!M.work.empty() && M.work.back().mask == mask &&
+  if (M.work.size() > WorkFloor && M.work.back().mask == mask &&
       M.work.back().frame == IfFrameNow) {
     M.work.back().weight += weight;
     return;
@@ -368,14 +368,20 @@ void Walker::ifStmt(const IfStmt *s) {
     return;
   }
   LaneExpr c = condition(s->getCond());
+  // The branch recorded here (none while NoRecord), and whether it is an
+  // early exit.
+  std::optional<size_t> recorded;
+  bool exits = false;
   if (!NoRecord) {
     // An early exit (`if (c) return;`) makes the other lanes run the rest.
     const Stmt *then = s->getThen();
     if (auto *cs = dyn_cast<CompoundStmt>(then); cs && cs->size() == 1)
       then = cs->body_back();
-    bool exits = isa<ReturnStmt>(then) || isa<ContinueStmt>(then) ||
-                 isa<BreakStmt>(then);
-    if (exits && !s->getElse())
+    exits = (isa<ReturnStmt>(then) || isa<ContinueStmt>(then) ||
+             isa<BreakStmt>(then)) &&
+            !s->getElse();
+    recorded = M.branches.size();
+    if (exits)
       recordBranch(BranchSite::Exit, s, s->getCond(), c, RestWeight);
     else
       recordBranch(BranchSite::If, s, s->getCond(), c,
@@ -393,6 +399,8 @@ void Walker::ifStmt(const IfStmt *s) {
   }
   Mask = land(m0, c);
   Env = armOf(before, c, true);
+  // A split warp runs both arms: the body's work is both.
+  const size_t bodyBegin = workMark();
   stmt(s->getThen());
   VarEnv thenEnv = std::move(Env);
   bool thenTerm = Terminated;
@@ -401,6 +409,10 @@ void Walker::ifStmt(const IfStmt *s) {
   Mask = land(m0, un(Op::LNot, c));
   stmt(s->getElse());
   IfFrameNow = savedFrame;
+  if (recorded && !exits) {
+    M.branches[*recorded].workBegin = bodyBegin;
+    M.branches[*recorded].workEnd = workMark();
+  }
   bool elseTerm = Terminated;
   Terminated = false;
   if (thenTerm && elseTerm) {
@@ -414,6 +426,13 @@ void Walker::ifStmt(const IfStmt *s) {
   } else {
     Mask = m0;
     Env = mergeEnvs(c, thenEnv, Env);
+  }
+  // After an early exit the rest of the block runs without the lanes that
+  // left: its work, to the block's end, is the branch's body.
+  if (recorded && exits && !OpenExits.empty() &&
+      OpenExits.back().child == s) {
+    M.branches[*recorded].workBegin = workMark();
+    OpenExits.back().exits.push_back(*recorded);
   }
 }
 
@@ -478,12 +497,20 @@ void Walker::stmt(const Stmt *s) {
     std::vector<int> rest(body.size() + 1, 0);
     for (size_t j = body.size(); j-- > 0;)
       rest[j] = rest[j + 1] + weight(body[j]);
+    OpenExits.emplace_back();
     for (size_t i = 0; i < body.size(); ++i) {
       if (Terminated)
         break;
       RestWeight = rest[i + 1];
+      OpenExits.back().child = body[i];
       stmt(body[i]);
     }
+    if (!OpenExits.back().exits.empty()) {
+      size_t end = workMark();
+      for (size_t b : OpenExits.back().exits)
+        M.branches[b].workEnd = end;
+    }
+    OpenExits.pop_back();
     RestWeight = saved;
     ++StmtId;
     return;
@@ -537,7 +564,9 @@ void Walker::stmt(const Stmt *s) {
     if (sw->getInit())
       stmt(sw->getInit());
     LaneExpr value = condition(sw->getCond());
+    std::optional<size_t> recorded;
     if (!NoRecord) {
+      recorded = M.branches.size();
       BranchSite &b = recordBranch(BranchSite::Switch, sw, sw->getCond(),
                                    value, weight(sw->getBody()));
       for (const SwitchCase *sc = sw->getSwitchCaseList(); sc;
@@ -549,6 +578,7 @@ void Walker::stmt(const Stmt *s) {
     // Cases are walked in order under the switch's own condition; a
     // `break` in them leaves the switch, not a loop around it.
     BreakScopes.push_back({Mask, false});
+    const size_t bodyBegin = workMark();
     if (auto *body = dyn_cast_or_null<CompoundStmt>(sw->getBody())) {
       for (const Stmt *c : body->body()) {
         stmt(c);
@@ -559,6 +589,10 @@ void Walker::stmt(const Stmt *s) {
       Terminated = false;
     }
     BreakScopes.pop_back();
+    if (recorded) {
+      M.branches[*recorded].workBegin = bodyBegin;
+      M.branches[*recorded].workEnd = workMark();
+    }
     return;
   }
   if (auto *cs = dyn_cast<SwitchCase>(s))
