@@ -659,6 +659,66 @@ def branch_bodies(run, prog, progdir):
     return out
 
 
+DIVERGENCE_RULES = ('divergent-branch', 'idle-lanes')
+# A branch body worth a warning wastes at least this share of its kernel's
+# warp instructions (issue 47's measure, as Nsight Compute counts them).
+MIN_WASTE_SHARE = 0.02
+
+
+def divergence_costs(run, prog, progdir):
+    """What each divergence warning's body costs on the GPU: the body's warp
+    instructions minus its predicated-on threads / 32 (the issue slots its
+    idle lanes waste), over its kernel's warp instructions, for the measured
+    kernel where that share is largest. The body is the JSON branch's
+    body_lines; after an early exit, the kernel's executed lines of the file
+    below the branch. A warning whose body no measured kernel ran is left
+    out (nothing to weigh). Remarks are listed too (`warning` false)."""
+    doc = run['doc'] or {}
+    spans = collections.defaultdict(list)
+    for b in doc.get('branches', []):
+        key = (os.path.realpath(b['file']), b['line'])
+        spans[key].append(b.get('body_lines') if b.get('kind') != 'exit'
+                          else None)
+    out = []
+    seen = set()
+    for d in doc.get('diagnostics', []):
+        if d.get('rule') not in DIVERGENCE_RULES:
+            continue
+        f = os.path.realpath(d['file'])
+        key = (d['rule'], f, d['line'])
+        if key in seen:
+            continue
+        seen.add(key)
+        bodies = spans.get((f, d['line'])) or [None]
+        best = None
+        for k in prog.get('kernels', []):
+            total = k.get('inst_executed')
+            lines = [(resolve(progdir, l['file']), int(l['line']), l)
+                     for l in k.get('lines', [])]
+            if not total or not any(lf == f and ln == d['line']
+                                    for lf, ln, _ in lines):
+                continue
+            for body in bodies:
+                lo, hi = (body if body else (d['line'] + 1, 1 << 30))
+                waste = sum((l.get('inst_executed') or 0) -
+                            (l.get('pred_on_threads') or 0) / 32.0
+                            for lf, ln, l in lines
+                            if lf == f and lo <= ln <= hi)
+                ran = any((l.get('inst_executed') or 0) > 0
+                          for lf, ln, l in lines if lf == f and lo <= ln <= hi)
+                if ran and (best is None or waste / total > best):
+                    best = waste / total
+        if best is None:
+            continue
+        out.append(dict(program=run['program'], rule=d['rule'],
+                        file=os.path.relpath(f, progdir), line=d['line'],
+                        warning=d.get('severity', 'warning') == 'warning',
+                        message=d.get('message', ''),
+                        share=round(best, 4),
+                        worth=best >= MIN_WASTE_SHARE))
+    return out
+
+
 def _dims(text):
     """'(256, 1, 1)' -> [256, 1, 1]."""
     return [int(x) for x in re.findall(r'\d+', text or '')]
@@ -1203,6 +1263,10 @@ def baseline_figures(summary):
     out['total'] = collections.OrderedDict(agree=summary['total']['agree'],
                                            lines=summary['total']['lines'])
     out['crashes'] = len(summary['runs']['crashes'])
+    dc = summary.get('divergence_cost')
+    if dc:
+        out['divergence'] = collections.OrderedDict(
+            warnings=dc['warnings'], worth=dc['worth'])
     return out
 
 
@@ -1219,6 +1283,19 @@ def check(gpu, summary, rec, digest, rec_digest):
             if k in old and new.get(k, 0) < old[k] - 1e-9:
                 failed.append('%s/%s: %s %s fell below the recorded %s' % (
                     gpu, space, k, new[k], old[k]))
+    # Divergence warnings: as many whose body wastes >= MIN_WASTE_SHARE of
+    # its kernel on the GPU, and no smaller a share of the warnings.
+    old, new = rec.get('divergence'), cur.get('divergence')
+    if old and new:
+        if new['worth'] < old['worth']:
+            failed.append('%s/divergence: %d warnings worth it, fewer than the '
+                          'recorded %d' % (gpu, new['worth'], old['worth']))
+        elif (old['warnings'] and new['worth'] * old['warnings'] <
+              old['worth'] * new['warnings']):
+            failed.append('%s/divergence: %d of %d warnings worth it, a smaller '
+                          'share than the recorded %d of %d' % (
+                              gpu, new['worth'], new['warnings'],
+                              old['worth'], old['warnings']))
     r = summary['runs']
     if r['crashes']:
         failed.append('%s: warplint crashed on %s' % (gpu, ', '.join(r['crashes'])))
@@ -1326,6 +1403,7 @@ def main():
         gruns = []
         bodies = []
         works = []
+        costs = []
         for prog in progs:
             run = runs[prog['program']]
             gruns.append(run)
@@ -1335,6 +1413,8 @@ def main():
             stray += s
             bodies += branch_bodies(run, prog, os.path.join(corpus, prog['program']))
             works += kernel_work(run, prog)
+            costs += divergence_costs(run, prog,
+                                      os.path.join(corpus, prog['program']))
         for r in rows + stray:
             r['gpu'] = gpu
         summary = summarize(rows, stray, gruns)
@@ -1348,6 +1428,19 @@ def main():
               '%d of %d (predicated bodies: %d of %d; the GPU\'s per-line figure '
               'includes the convergence-barrier instructions of branched ones)' % (
                   bb['agree'], bb['bodies'], bb['predicated_agree'], bb['predicated']))
+        warned = [c for c in costs if c['warning']]
+        remarks = [c for c in costs if not c['warning']]
+        summary['divergence_cost'] = collections.OrderedDict(
+            warnings=len(warned), worth=sum(c['worth'] for c in warned),
+            remarks=len(remarks),
+            remarks_worth=sum(c['worth'] for c in remarks),
+            lines=costs)
+        print('branch  divergence warnings whose body ran: %d, wasting >= %d%% '
+              'of their kernel\'s warp instructions on the GPU: %d; remarks: '
+              '%d, of which %d waste that much' % (
+                  len(warned), round(100 * MIN_WASTE_SHARE),
+                  summary['divergence_cost']['worth'], len(remarks),
+                  summary['divergence_cost']['remarks_worth']))
         summary['work'] = work_summary(works)
         for label, ws in summary['work'].items():
             if ws:
