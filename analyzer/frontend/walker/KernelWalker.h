@@ -101,9 +101,10 @@ struct BranchSite {
   LaneExpr mask;                         // lanes that reach it
   int weight = 0; // statements a split warp runs twice (estimate)
   std::vector<const clang::CallExpr *> calls;
-  /// The body's work (KernelModel::work[workBegin, workEnd)): an if's
-  /// then-branch, a loop's or a switch's body with its test, the rest of
-  /// the block after an early exit; empty where none is recorded.
+  /// The body's work (KernelModel::work[workBegin, workEnd)): an if's two
+  /// arms (a split warp runs both), a loop's or a switch's body with the
+  /// loop's test, the rest of the block after an early exit; empty where
+  /// none is recorded (a ternary).
   size_t workBegin = 0, workEnd = 0;
 };
 
