@@ -679,16 +679,18 @@ def divergence_costs(run, prog, progdir):
         key = (os.path.realpath(b['file']), b['line'])
         spans[key].append(b.get('body_lines') if b.get('kind') != 'exit'
                           else None)
-    out = []
-    seen = set()
+    # One finding per rule and line: a warning where any configuration's is.
+    found = collections.OrderedDict()
     for d in doc.get('diagnostics', []):
         if d.get('rule') not in DIVERGENCE_RULES:
             continue
-        f = os.path.realpath(d['file'])
-        key = (d['rule'], f, d['line'])
-        if key in seen:
-            continue
-        seen.add(key)
+        key = (d['rule'], os.path.realpath(d['file']), d['line'])
+        if (key not in found or
+                (d.get('severity', 'warning') == 'warning' and
+                 found[key].get('severity', 'warning') != 'warning')):
+            found[key] = d
+    out = []
+    for (_, f, _), d in found.items():
         bodies = spans.get((f, d['line'])) or [None]
         best = None
         for k in prog.get('kernels', []):
