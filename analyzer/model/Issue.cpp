@@ -121,10 +121,12 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
                                  ? ctx
                                  : c,
                              l, warp);
-      issued += w.weight * reached / inLoops * iterations;
-      lanes += w.weight * laneSum / inLoops * iterations;
-      out.issued[i] += w.weight * reached / inLoops * iterations;
-      out.laneInstructions[i] += w.weight * laneSum / inLoops * iterations;
+      const double warpIssued = w.weight * reached / inLoops * iterations,
+                   warpLanes = w.weight * laneSum / inLoops * iterations;
+      issued += warpIssued;
+      lanes += warpLanes;
+      out.issued[i] += warpIssued;
+      out.laneInstructions[i] += warpLanes;
     }
   }
   std::sort(out.unknowns.begin(), out.unknowns.end());

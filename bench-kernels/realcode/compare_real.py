@@ -689,14 +689,16 @@ def divergence_costs(run, prog, progdir):
                 (d.get('severity', 'warning') == 'warning' and
                  found[key].get('severity', 'warning') != 'warning')):
             found[key] = d
+    # Each measured kernel's executed lines, their paths resolved once.
+    kernels = [(k.get('inst_executed'),
+                [(resolve(progdir, l['file']), int(l['line']), l)
+                 for l in k.get('lines', [])])
+               for k in prog.get('kernels', [])] if found else []
     out = []
     for (_, f, _), d in found.items():
         bodies = spans.get((f, d['line'])) or [None]
         best = None
-        for k in prog.get('kernels', []):
-            total = k.get('inst_executed')
-            lines = [(resolve(progdir, l['file']), int(l['line']), l)
-                     for l in k.get('lines', [])]
+        for total, lines in kernels:
             if not total or not any(lf == f and ln == d['line']
                                     for lf, ln, _ in lines):
                 continue

@@ -43,7 +43,6 @@ KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
   IssueEstimate e = estimateIssue(work, m.ctx, block, env);
   Issued = std::move(e.issued);
   Lanes = std::move(e.laneInstructions);
-  PerBlock = e.perBlock;
   KernelRecord::Issue &out = Record;
   out.estimated = true;
   out.perBlock = e.perBlock;
@@ -91,14 +90,14 @@ KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
 
 std::optional<double> KernelIssue::wasteShare(size_t begin,
                                               size_t end) const {
-  if (begin >= end || end > SiteItem.size() || PerBlock <= 0)
+  if (begin >= end || end > SiteItem.size() || Record.perBlock <= 0)
     return std::nullopt;
   double waste = 0;
   for (size_t i = begin; i < end; ++i) {
     auto [item, share] = SiteItem[i];
     waste += share * (Issued[item] - Lanes[item] / WarpSize);
   }
-  return std::max(0.0, waste) / PerBlock;
+  return std::max(0.0, waste) / Record.perBlock;
 }
 
 } // namespace warplint

@@ -31,7 +31,6 @@ private:
   /// item, and the site's share of the item's weight).
   std::vector<std::pair<size_t, double>> SiteItem;
   std::vector<double> Issued, Lanes;
-  double PerBlock = 0;
 };
 
 } // namespace warplint

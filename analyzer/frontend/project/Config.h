@@ -46,8 +46,8 @@ struct Config {
   /// Whether it sets anything at all (the files it was read from aside).
   bool setsAnything() const {
     return rules || blockDim || arch || !params.empty() ||
-           !thresholds.empty() || !checkOptions.empty() || dataMasks || dataAddresses ||
-           dataDependentBranches || headerFilter;
+           !thresholds.empty() || !checkOptions.empty() || dataMasks ||
+           dataAddresses || dataDependentBranches || headerFilter;
   }
 };
 

@@ -261,6 +261,14 @@ private:
   /// Closes the work recorded so far (WorkFloor) and returns where the
   /// next piece of work goes.
   size_t workMark() { return WorkFloor = M.work.size(); }
+  /// Gives the branch recorded at `branch` (none while NoRecord) the work
+  /// from `begin` to here as its body.
+  void closeBody(std::optional<size_t> branch, size_t begin) {
+    if (!branch)
+      return;
+    M.branches[*branch].workBegin = begin;
+    M.branches[*branch].workEnd = workMark();
+  }
   /// Per block being walked: the statement of it being walked, and the
   /// early exits recorded among its statements, whose bodies (the rest of
   /// the block) end with it.

@@ -816,10 +816,7 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
     conditionAccesses();
   if (inc)
     rvalue(inc); // accesses in the increment, once per iteration
-  if (recorded) {
-    M.branches[*recorded].workBegin = bodyBegin;
-    M.branches[*recorded].workEnd = workMark();
-  }
+  closeBody(recorded, bodyBegin);
   // The code after the loop is another basic block: a region of its own.
   if (!NoRecord)
     M.loopRegions.push_back({before, bodyFirst, StmtId});

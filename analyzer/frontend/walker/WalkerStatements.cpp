@@ -409,10 +409,8 @@ void Walker::ifStmt(const IfStmt *s) {
   Mask = land(m0, un(Op::LNot, c));
   stmt(s->getElse());
   IfFrameNow = savedFrame;
-  if (recorded && !exits) {
-    M.branches[*recorded].workBegin = bodyBegin;
-    M.branches[*recorded].workEnd = workMark();
-  }
+  if (!exits)
+    closeBody(recorded, bodyBegin);
   bool elseTerm = Terminated;
   Terminated = false;
   if (thenTerm && elseTerm) {
@@ -589,10 +587,7 @@ void Walker::stmt(const Stmt *s) {
       Terminated = false;
     }
     BreakScopes.pop_back();
-    if (recorded) {
-      M.branches[*recorded].workBegin = bodyBegin;
-      M.branches[*recorded].workEnd = workMark();
-    }
+    closeBody(recorded, bodyBegin);
     return;
   }
   if (auto *cs = dyn_cast<SwitchCase>(s))
