@@ -254,4 +254,82 @@ expect_rc asm 0
 expect_in asm err "not checked (nvcc accepts it): "
 expect_in asm err "asm.cu:3:31: invalid % escape in inline assembly string"
 expect_in asm out "uncoalesced"
+
+# A member template of a dependent type called without `template`
+# (nvcc's front end takes `<` as the template's): a note, the kernel's other
+# findings, exit 0. Clang says so, or (depending on how the name resolves)
+# finds an overload set where a call was meant; both are the same case.
+cat >"$TMP/template_kw.cu" <<'CU'
+template <typename D, typename S> struct conv {
+  template <unsigned long N> __device__ static void cast(D *d, const S *s) {
+    for (unsigned long i = 0; i < N; ++i) d[i] = s[i];
+  }
+};
+template <typename S, typename D, unsigned long N>
+__device__ void castFrom(D *d, const S *s) {
+  conv<D, S>::cast<N>(d, s);
+}
+__global__ void k(float *o, const float *in) {
+  float r[4];
+  castFrom<float, float, 4>(r, in);
+  o[threadIdx.x * 32] = r[0];
+}
+CU
+run template_kw --format=json --no-cuda-toolkit "$TMP/template_kw.cu"
+expect_rc template_kw 0
+expect_in template_kw err "not checked (nvcc accepts it): "
+expect_in template_kw err "template_kw.cu:8:3: missing 'template' keyword prior to dependent template name 'cast'"
+json template_kw "len(d['files'][0]['not_checked_nvcc_accepts']) == 1"
+json template_kw "[(x['line'], x['rule']) for x in d['diagnostics']] == [(13, 'uncoalesced-global-access')]"
+# A reference to an overloaded function that is not a call of a member
+# template is an error with nvcc too: it stays one.
+cat >"$TMP/overload_ref.cu" <<'CU'
+__device__ float twice(float x) { return 2 * x; }
+__device__ int twice(int x) { return 2 * x; }
+__global__ void k(float *o) {
+  o[threadIdx.x] = twice + 1;
+}
+CU
+run overload_ref --no-cuda-toolkit "$TMP/overload_ref.cu"
+expect_rc overload_ref 2
+expect_in overload_ref err "reference to overloaded function could not be resolved"
+expect_not_in overload_ref err "nvcc accepts it"
+
+# `x = {}` on a class with copy, move and raw-value assignment operators
+# (cuda_fp16's __half2 has all three): Clang finds them equally good, nvcc
+# picks one. A note, exit 0.
+cat >"$TMP/assign_braces.cu" <<'CU'
+struct raw2 { unsigned short x, y; };
+struct h2 {
+  unsigned short x, y;
+  h2() = default;
+  __device__ h2(const raw2 &r) : x(r.x), y(r.y) {}
+  __device__ h2(const h2 &&s) : x(s.x), y(s.y) {}
+  __device__ h2(const h2 &s) : x(s.x), y(s.y) {}
+  __device__ h2 &operator=(const h2 &&s) { x = s.x; y = s.y; return *this; }
+  __device__ h2 &operator=(const h2 &s) { x = s.x; y = s.y; return *this; }
+  __device__ h2 &operator=(const raw2 &r) { x = r.x; y = r.y; return *this; }
+};
+__global__ void k(h2 *o, const h2 *in) {
+  h2 acc;
+  acc = {};
+  acc = in[threadIdx.x * 32];
+  o[threadIdx.x] = acc;
+}
+CU
+run assign_braces --format=json --no-cuda-toolkit "$TMP/assign_braces.cu"
+expect_rc assign_braces 0
+expect_in assign_braces err "assign_braces.cu:14:7: use of overloaded operator '=' is ambiguous"
+json assign_braces "len(d['files'][0]['not_checked_nvcc_accepts']) == 1"
+json assign_braces "15 in [x['line'] for x in d['diagnostics']]"
+# An ambiguous assignment of a value is an error with nvcc too.
+cat >"$TMP/assign_value.cu" <<'CU'
+struct A { __device__ A(int); };
+struct B { __device__ B(int); };
+struct h2 { int v; __device__ h2 &operator=(const A &); __device__ h2 &operator=(const B &); };
+__global__ void k(h2 *o) { h2 acc; acc = 1; o[threadIdx.x] = acc; }
+CU
+run assign_value --no-cuda-toolkit "$TMP/assign_value.cu"
+expect_rc assign_value 2
+expect_not_in assign_value err "nvcc accepts it"
 done_checks

@@ -345,8 +345,9 @@ std::vector<AccessFinding> analyzeAccessSite(AccessScope &as,
     if (judged.splitByConflict && site.space == Space::Global)
       f.message += " (the copy's shared destination has a bank conflict, "
                    "which splits its global read into one request a lane)";
+    // The configuration's label is set once its findings are compared.
     found.push_back({s.resolver.finding(rule, f, at),
-                     r.ideal > 0 ? r.actual / r.ideal : 1, shape});
+                     r.ideal > 0 ? r.actual / r.ideal : 1, shape, {}});
   });
   return found;
 }

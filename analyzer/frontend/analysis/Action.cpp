@@ -161,8 +161,13 @@ private:
 
   /// Whether an error need not fail the file. Device code nvcc accepts: a
   /// __shared__ variable of a class with a non-empty default constructor,
-  /// written without an initializer (nvcc warns), and an asm `%` that is no
-  /// operand (nvcc hands it to ptxas). Host code: a semantic error (names,
+  /// written without an initializer (nvcc warns); an asm `%` that is no
+  /// operand (nvcc hands it to ptxas); a member template of a dependent type
+  /// called without the `template` keyword (`vec<T>::cast<N>(...)`: Clang
+  /// says so, or reads `<` as less-than and finds an overload set); and
+  /// `x = {}` on a class with several assignment operators (cuda_fp16's
+  /// __half2: Clang finds the copy, move and raw overloads equally good,
+  /// nvcc's front end picks one). Host code: a semantic error (names,
   /// types, overloads: where Clang's CUDA mode and gcc part; not a syntax
   /// error nor a missing header, which nvcc gives too) inside a function
   /// that is host only (not __device__, __global__, __host__ __device__, nor
@@ -177,6 +182,14 @@ private:
     if (id == diag::err_shared_var_init)
       return noInitializerWritten(info) ? Leniency::NvccAccepts
                                         : Leniency::None;
+    if (id == diag::err_template_kw_missing)
+      return Leniency::NvccAccepts;
+    if (id == diag::err_ovl_unresolvable)
+      return templateNamedWithoutKeyword(info) ? Leniency::NvccAccepts
+                                               : Leniency::None;
+    if (id == diag::err_ovl_ambiguous_oper_binary)
+      return assignsEmptyBraces(info) ? Leniency::NvccAccepts
+                                      : Leniency::None;
     if (id < diag::DIAG_START_SEMA || id >= diag::DIAG_START_ANALYSIS ||
         !CI->hasSema())
       return Leniency::None;
@@ -201,6 +214,60 @@ private:
     std::optional<Token> next = Lexer::findNextToken(
         info.getLocation(), info.getSourceManager(), CI->getLangOpts());
     return next && next->isOneOf(tok::semi, tok::comma, tok::l_square);
+  }
+
+  /// The tokens from a diagnostic's place to the end of its statement hold
+  /// a call `:: name <...>(` with no `template` between `::` and `name`.
+  bool templateNamedWithoutKeyword(const Diagnostic &info) const {
+    if (!info.hasSourceManager() || info.getLocation().isMacroID())
+      return false;
+    const SourceManager &sm = info.getSourceManager();
+    SourceLocation at = info.getLocation();
+    tok::TokenKind before = tok::unknown, last = tok::unknown;
+    int depth = -1; // inside the template arguments once >= 1
+    for (int i = 0; i < 128; ++i) {
+      std::optional<Token> next =
+          Lexer::findNextToken(at, sm, CI->getLangOpts());
+      if (!next || next->isOneOf(tok::semi, tok::l_brace, tok::r_brace,
+                                 tok::eof))
+        return false;
+      tok::TokenKind k = next->getKind();
+      if (depth == 0)
+        return k == tok::l_paren;
+      if (depth > 0) {
+        depth += k == tok::less             ? 1
+                 : k == tok::greater        ? -1
+                 : k == tok::greatergreater ? -2
+                                            : 0;
+        if (depth < 0) // `>>` closed more than was open
+          return false;
+      } else if (k == tok::less && last == tok::raw_identifier &&
+                 before == tok::coloncolon) {
+        depth = 1;
+      }
+      before = last;
+      last = k;
+      at = next->getLocation();
+    }
+    return false;
+  }
+
+  /// The diagnostic's `=` is followed by `{ }`.
+  bool assignsEmptyBraces(const Diagnostic &info) const {
+    if (!info.hasSourceManager() || info.getLocation().isMacroID())
+      return false;
+    const SourceManager &sm = info.getSourceManager();
+    bool invalid = false;
+    const char *at = sm.getCharacterData(info.getLocation(), &invalid);
+    if (invalid || at[0] != '=' || at[1] == '=')
+      return false;
+    std::optional<Token> open =
+        Lexer::findNextToken(info.getLocation(), sm, CI->getLangOpts());
+    if (!open || !open->is(tok::l_brace))
+      return false;
+    std::optional<Token> close =
+        Lexer::findNextToken(open->getLocation(), sm, CI->getLangOpts());
+    return close && close->is(tok::r_brace);
   }
 
   bool Text, CompilerWarnings;
