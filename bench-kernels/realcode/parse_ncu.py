@@ -3,6 +3,8 @@
 
   parse_ncu.py RAW_DIR [RAW_DIR...] [-o results/h200.json] [--gpu-tag h200]
                [--programs programs.tsv] [--sass SASS_DIR]
+  parse_ncu.py RAW_DIR [RAW_DIR...] --merge-into results/h200.json
+               [--programs programs.tsv] [--ok-after-limit PROG,PROG]
 
 RAW_DIR is the 'raw' folder of measure.sh's raw.tar.gz: per program <prog>.status,
 <prog>.source.csv (ncu --page source --csv --print-source cuda,sass, kernel names
@@ -11,6 +13,21 @@ meta.txt, programs.tsv and demangled.tsv. With several RAW_DIRs (runs on the sam
 GPU), a program measured in a later one replaces its earlier measurement.
 SASS_DIR holds <prog>.sass.txt.gz (measure.sh's sass.tar.NN); default: the RAW_DIR
 that measured the program.
+
+--merge-into FILE adds the RAW_DIRs, as new runs, to an existing results file (the
+raw folders of its earlier runs need not be kept): only the programs measured in
+the RAW_DIRs (those with a <prog>.status there, taken in the order of --programs,
+default the RAW_DIRs' own programs.tsv) are parsed; each RAW_DIR's date is
+appended to the file's "runs", and each measured program's entry is replaced (in
+place; a program not yet in the file is appended) by the new one, with its new
+"args", "run" (index into "runs"), "status", "reason", "wall_s" and "kernels".
+Every other program and every other top-level field is kept unchanged. The
+listed arguments must be those measured (as with several RAW_DIRs), and the
+merge is refused when gpu, driver, nvcc or ncu differ from the file's.
+--ok-after-limit records a `timeout` of the named programs that kept kernels as
+`ok`, its reason saying where the limit stopped it (for programs whose distinct
+kernels were all profiled before a long limit, as was done by hand for
+epistasis, storeKVCache, laplace and attentionMultiHeadKVCache).
 
 The source page is a series of blocks, one per (kernel, source file):
   "File Path","<absolute path on the GPU machine>"
@@ -369,9 +386,17 @@ def main():
     ap.add_argument('raw', nargs='+', help="measure.sh's raw folder(s), later ones win")
     ap.add_argument('-o', '--output', help='output JSON (default results/<gpu-tag>.json)')
     ap.add_argument('--gpu-tag', help='default: from the GPU name, e.g. h200')
-    ap.add_argument('--programs', help='program list (default: the first RAW/programs.tsv)')
+    ap.add_argument('--programs', help="program list (default: the first RAW/programs.tsv; with --merge-into, all RAWs' lists)")
     ap.add_argument('--sass', help='folder of <prog>.sass.txt.gz (default: the RAW folder that measured the program)')
+    ap.add_argument('--merge-into', metavar='FILE',
+                    help='add the RAW folders as new runs to this results file, replacing the '
+                         'entries of the programs they measured and keeping all others')
+    ap.add_argument('--ok-after-limit', metavar='PROGS', default='',
+                    help='comma list: a timeout of these programs that kept kernels is recorded ok')
     args = ap.parse_args()
+    if args.merge_into and args.output:
+        sys.exit('--merge-into writes FILE itself; leave -o out')
+    ok_after_limit = set(x for x in args.ok_after_limit.split(',') if x)
     raws = args.raw
     metas = [read_meta(r) for r in raws]
     meta = metas[0]
@@ -379,8 +404,18 @@ def main():
         for k in ('gpu', 'driver', 'nvcc', 'ncu'):
             if m.get(k) != meta.get(k):
                 sys.exit('%s differs between runs: %r, %r' % (k, meta.get(k), m.get(k)))
+    old = None
+    if args.merge_into:
+        with open(args.merge_into) as f:
+            old = json.load(f, object_pairs_hook=collections.OrderedDict)
+        for k in ('gpu', 'driver', 'nvcc', 'ncu'):
+            if old.get(k) != meta.get(k):
+                sys.exit('%s differs from %s: %r there, %r measured; not merged'
+                         % (k, args.merge_into, old.get(k), meta.get(k)))
+        run0 = len(old.get('runs') or [old.get('date')])
     tag = args.gpu_tag or (re.findall(r'([A-Za-z]\d{2,4})', meta.get('gpu', 'gpu')) or ['gpu'])[-1].lower()
-    out_path = args.output or os.path.join(os.path.dirname(os.path.abspath(__file__)), 'results', tag + '.json')
+    out_path = args.merge_into or args.output or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), 'results', tag + '.json')
 
     demangled = {}
     for raw in raws:
@@ -391,14 +426,23 @@ def main():
                 if m and d:
                     demangled[m] = d
 
-    plist = args.programs or os.path.join(raws[0], 'programs.tsv')
+    plists = [args.programs] if args.programs else (
+        [os.path.join(r, 'programs.tsv') for r in raws] if old is not None
+        else [os.path.join(raws[0], 'programs.tsv')])
     progs = []
-    for ln in open(plist):
-        ln = ln.rstrip('\n')
-        if not ln.strip():
-            continue
-        p, _, a = ln.partition('\t')
-        progs.append((p, a))
+    for plist in plists:
+        for ln in open(plist):
+            ln = ln.rstrip('\n')
+            if not ln.strip():
+                continue
+            p, _, a = ln.partition('\t')
+            if p not in (q for q, _ in progs):
+                progs.append((p, a))
+    if old is not None:  # only the programs these raw folders measured
+        progs = [(p, a) for p, a in progs
+                 if any(os.path.exists(os.path.join(r, p + '.status')) for r in raws)]
+        if not progs:
+            sys.exit('no listed program was measured in %s' % ', '.join(raws))
 
     doc = collections.OrderedDict()
     doc['gpu'] = meta.get('gpu')
@@ -421,11 +465,11 @@ def main():
         for r in raws:
             if os.path.exists(os.path.join(r, p + '.status')):
                 raw = r
-        if len(raws) > 1:
+        if len(raws) > 1 or old is not None:
             ra = dict(l.rstrip('\n').partition('\t')[::2] for l in open(os.path.join(raw, 'programs.tsv')) if l.strip())
             if ra.get(p, a) != a:
                 sys.exit('%s: measured with %r, listed with %r' % (p, ra.get(p), a))
-            e['run'] = raws.index(raw)
+            e['run'] = raws.index(raw) + (run0 if old is not None else 0)
         st_path = os.path.join(raw, p + '.status')
         st = open(st_path).read().strip() if os.path.exists(st_path) else 'run-failed not run'
         word = st.split()[0] if st else 'run-failed'
@@ -485,6 +529,8 @@ def main():
                           if m else '')
         elif word == 'timeout' and kernels:
             reason = (reason + '; the kernels profiled before the limit are kept').strip('; ')
+            if p in ok_after_limit:
+                word = 'ok'
         e['status'] = word
         if reason:
             e['reason'] = reason
@@ -497,6 +543,12 @@ def main():
                 e.setdefault('parse_notes', {})[k] = v
         doc['programs'].append(e)
         totals[word] += 1
+    if old is not None:
+        new = {e['program']: e for e in doc['programs']}
+        kept = [new.pop(e['program'], e) for e in old['programs']]
+        old['runs'] = list(old.get('runs') or [old.get('date')]) + [m.get('date_utc') for m in metas]
+        old['programs'] = kept + [e for e in doc['programs'] if e['program'] in new]
+        doc = old
     os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
     # one program per line: compact, and diffs stay per program
     with open(out_path, 'w') as f:
