@@ -13,6 +13,7 @@
 
 #include "frontend/analysis/Action.h"
 #include "frontend/analysis/Analysis.h"
+#include "frontend/analysis/Leniency.h"
 #include "frontend/project/CommandLine.h"
 #include "frontend/project/ProjectDatabase.h"
 #include "frontend/project/ProjectLaunches.h"
@@ -221,7 +222,10 @@ private:
 
 /// The compiler's errors (and, when asked, warnings) of the document, as
 /// diagnostics on it: an error in an included file is shown where the
-/// document includes it, one without a place on the first line.
+/// document includes it, one without a place on the first line. An error
+/// that does not fail the file on the command line (host-only code, device
+/// code nvcc accepts: Leniency.h) is information, and says it was not
+/// checked.
 class CompilerDiagnostics : public DiagnosticConsumer {
 public:
   CompilerDiagnostics(Encoding e, std::string uri, std::string dir,
@@ -230,21 +234,31 @@ public:
   json::Array diagnostics;
   unsigned errors = 0;
   static constexpr unsigned MaxShown = 20;
+  /// The parse's compiler while it runs (where an error is decides whether
+  /// it fails the file).
+  const CompilerInstance *CI = nullptr;
 
   void BeginSourceFile(const LangOptions &lo, const Preprocessor *) override {
     LO = &lo;
   }
+  void EndSourceFile() override { CI = nullptr; }
   void HandleDiagnostic(DiagnosticsEngine::Level level,
                         const Diagnostic &info) override {
-    DiagnosticConsumer::HandleDiagnostic(level, info);
+    Leniency lenience = CI ? lenient(level, info, *CI) : Leniency::None;
+    // A not-failing error is not counted: the parse succeeds.
+    if (lenience == Leniency::None)
+      DiagnosticConsumer::HandleDiagnostic(level, info);
     bool error = level >= DiagnosticsEngine::Error;
     if (!error && !(Warnings && level == DiagnosticsEngine::Warning))
       return;
-    if (error && ++errors > MaxShown)
+    if (lenience != Leniency::None ? ++notFailing > MaxShown
+                                   : error && ++errors > MaxShown)
       return;
     llvm::SmallString<256> text;
     info.FormatDiagnostic(text);
     std::string message = text.str().str();
+    if (lenience != Leniency::None)
+      message = std::string(leniencyLabel(lenience)) + ": " + message;
     Range at;
     if (info.hasSourceManager() && info.getLocation().isValid() && LO) {
       const SourceManager &sm = info.getSourceManager();
@@ -261,8 +275,9 @@ public:
           at = inc->second;
       }
     }
+    int severity = lenience != Leniency::None ? 3 : error ? 1 : 2;
     json::Object d{{"range", at.toJson()},
-                   {"severity", error ? 1 : 2},
+                   {"severity", severity},
                    {"source", "warplint"},
                    {"message", message}};
     diagnostics.push_back(std::move(d));
@@ -272,6 +287,7 @@ private:
   Encoding Enc;
   std::string Uri, Dir;
   bool Warnings;
+  unsigned notFailing = 0;
   const LangOptions *LO = nullptr;
 };
 
@@ -304,6 +320,9 @@ struct Job {
   std::string onlyPath;
   RunState &run;
   Results &out;
+  /// Where the document's own compiler messages go (none for a file that
+  /// includes it): told the compiler while it parses.
+  CompilerDiagnostics *compiler = nullptr;
 };
 
 /// Parses the document or a file including it (the document's text mapped
@@ -319,6 +338,8 @@ public:
     // parse, so that the kernels that parsed are still analyzed.
     ci.getDiagnostics().setFatalsAsError(true);
     ci.getDiagnostics().setErrorLimit(0);
+    if (J.compiler)
+      J.compiler->CI = &ci;
     struct Consumer : ASTConsumer {
       AnalyzeAction &A;
       explicit Consumer(AnalyzeAction &a) : A(a) {}
@@ -1042,7 +1063,7 @@ private:
     run.project = project(db ? dbDir : "", db, files);
     CompilerDiagnostics compiler(enc, uri, pc.dir, opts.compilerWarnings);
     int rc = 1;
-    Job job{opts, enc, uri, DocDir, pc.dir, "", run, out};
+    Job job{opts, enc, uri, DocDir, pc.dir, "", run, out, &compiler};
     if (!parse(job, pc, text, compiler, rc)) {
       out.diagnostics.push_back(errorDiagnostic(
           "warplint crashed while analyzing this file; please report it with "
@@ -1124,7 +1145,7 @@ private:
       if (!ic.errors.empty())
         continue;
       Job job{main.opts, main.enc, main.uri, main.docDir,
-              ic.dir,    pc.file,  main.run, main.out};
+              ic.dir,    pc.file,  main.run, main.out, nullptr};
       parseDir = ic.dir;
       IgnoringDiagConsumer quiet; // the including file's errors are its own
       int rc = 1;

@@ -265,6 +265,24 @@ async function main() {
   check(parsed.length === 1 && parsed[0].range.start.line === 5 &&
     parsed[0].message.includes('16 bytes apart'), 'the kernel that parsed is analyzed', b);
 
+  // An error in host-only code (nvcc with gcc accepts much Clang's CUDA mode
+  // does not) is information that says it was not checked, as the command
+  // line's note; the file's findings are whole and it is no failure.
+  const host = path.join(scratch, 'host.cu');
+  const hostText = '__global__ void k(float *p) { p[threadIdx.x * 4] = 0; }\n' +
+    'void report() { undeclared_helper(); }\n';
+  fs.writeFileSync(host, hostText);
+  const hosturi = pathToFileURL(host).href;
+  s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: hosturi, languageId: 'cuda', version: 1, text: hostText } });
+  const hostPub = await published(s, hosturi, () => true);
+  const hostErr = hostPub.diagnostics.find((x) => x.message.includes('undeclared_helper'));
+  check(hostErr && hostErr.severity === 3 && hostErr.range.start.line === 1 &&
+    hostErr.message.startsWith('host code not checked: '),
+  'a host-only error is information, not an error', hostPub);
+  check(!hostPub.diagnostics.some((x) => x.severity === 1), 'no error for host-only code', hostPub);
+  check(withCode(hostPub, 'uncoalesced-global-access').length === 1, "the kernel's finding is there", hostPub);
+
   // The compile database, found as clangd finds it: build/ next to the
   // source's directory's parent. STRIDE is defined only there.
   const proj = path.join(scratch, 'proj');
@@ -420,7 +438,7 @@ async function main() {
   walk(scratch);
   check(JSON.stringify(listed.sort()) === JSON.stringify(['bad.h', 'broken.cu',
     'cmproj/build/compile_commands.json', 'cmproj/include/matops/matops.cuh',
-    'cmproj/include/matops/transpose.cuh', 'cmproj/src/main.cu', 'cmproj/src/reduce.cu',
+    'cmproj/include/matops/transpose.cuh', 'cmproj/src/main.cu', 'cmproj/src/reduce.cu', 'host.cu',
     'lanes.cu', 'proj/build/compile_commands.json', 'proj/src/strided.cu',
     'transpose.cu']),
   'no file written next to the sources', listed);

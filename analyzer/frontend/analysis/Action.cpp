@@ -1,19 +1,14 @@
 #include "frontend/analysis/Action.h"
 
 #include "frontend/analysis/Analysis.h"
+#include "frontend/analysis/Leniency.h"
 #include "frontend/project/HostCompiler.h"
 #include "frontend/project/Inputs.h"
 #include "frontend/project/NvccOptions.h"
 #include "frontend/project/ProjectDatabase.h"
 #include "frontend/project/ProjectLaunches.h"
 
-#include "clang/AST/Attr.h"
-#include "clang/AST/Decl.h"
-#include "clang/Basic/DiagnosticAST.h"
 #include "clang/Basic/DiagnosticOptions.h"
-#include "clang/Basic/DiagnosticSema.h"
-#include "clang/Lex/Lexer.h"
-#include "clang/Sema/Sema.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -99,7 +94,8 @@ public:
   }
   void HandleDiagnostic(DiagnosticsEngine::Level level,
                         const Diagnostic &info) override {
-    if (Leniency l = lenient(level, info); l != Leniency::None) {
+    if (Leniency l = CI ? lenient(level, info, *CI) : Leniency::None;
+        l != Leniency::None) {
       // Not counted as an error (Clang's count decides whether the file
       // failed): noted, and shown as a warning with --compiler-warnings.
       if (l == Leniency::HostCode && HostErrors++ == 0)
@@ -143,8 +139,6 @@ public:
   }
 
 private:
-  enum class Leniency { None, HostCode, NvccAccepts };
-
   /// "file:line:col: message".
   static std::string placed(const Diagnostic &info) {
     SmallString<128> msg;
@@ -157,117 +151,6 @@ private:
               ":" + std::to_string(p.getColumn()) + ": " + out;
     }
     return out;
-  }
-
-  /// Whether an error need not fail the file. Device code nvcc accepts: a
-  /// __shared__ variable of a class with a non-empty default constructor,
-  /// written without an initializer (nvcc warns); an asm `%` that is no
-  /// operand (nvcc hands it to ptxas); a member template of a dependent type
-  /// called without the `template` keyword (`vec<T>::cast<N>(...)`: Clang
-  /// says so, or reads `<` as less-than and finds an overload set); and
-  /// `x = {}` on a class with several assignment operators (cuda_fp16's
-  /// __half2: Clang finds the copy, move and raw overloads equally good,
-  /// nvcc's front end picks one). Host code: a semantic error (names,
-  /// types, overloads: where Clang's CUDA mode and gcc part; not a syntax
-  /// error nor a missing header, which nvcc gives too) inside a function
-  /// that is host only (not __device__, __global__, __host__ __device__, nor
-  /// constexpr, which device code may call). An error outside any function
-  /// (a declaration, a type a kernel may use) stays an error.
-  Leniency lenient(DiagnosticsEngine::Level level, const Diagnostic &info) {
-    if (level != DiagnosticsEngine::Error || !CI)
-      return Leniency::None;
-    unsigned id = info.getID();
-    if (id == diag::err_asm_invalid_escape)
-      return Leniency::NvccAccepts;
-    if (id == diag::err_shared_var_init)
-      return noInitializerWritten(info) ? Leniency::NvccAccepts
-                                        : Leniency::None;
-    if (id == diag::err_template_kw_missing)
-      return Leniency::NvccAccepts;
-    if (id == diag::err_ovl_unresolvable)
-      return templateNamedWithoutKeyword(info) ? Leniency::NvccAccepts
-                                               : Leniency::None;
-    if (id == diag::err_ovl_ambiguous_oper_binary)
-      return assignsEmptyBraces(info) ? Leniency::NvccAccepts
-                                      : Leniency::None;
-    if (id < diag::DIAG_START_SEMA || id >= diag::DIAG_START_ANALYSIS ||
-        !CI->hasSema())
-      return Leniency::None;
-    Sema &S = CI->getSema();
-    const FunctionDecl *outer = S.getCurFunctionDecl(/*AllowLambda=*/false);
-    if (!outer || outer->hasAttr<CUDADeviceAttr>() ||
-        outer->hasAttr<CUDAGlobalAttr>())
-      return Leniency::None;
-    // A lambda in host code marked __device__ (an extended lambda) is
-    // device code; one Clang makes __host__ __device__ by itself is not.
-    if (const FunctionDecl *inner = S.getCurFunctionDecl(/*AllowLambda=*/true))
-      if (const auto *d = inner->getAttr<CUDADeviceAttr>(); d && !d->isImplicit())
-        return Leniency::None;
-    return Leniency::HostCode;
-  }
-
-  /// The __shared__ variable a diagnostic points at is followed by `;`,
-  /// `,` or `[`: no initializer written, only its class's constructor.
-  bool noInitializerWritten(const Diagnostic &info) const {
-    if (!info.hasSourceManager() || info.getLocation().isMacroID())
-      return false;
-    std::optional<Token> next = Lexer::findNextToken(
-        info.getLocation(), info.getSourceManager(), CI->getLangOpts());
-    return next && next->isOneOf(tok::semi, tok::comma, tok::l_square);
-  }
-
-  /// The tokens from a diagnostic's place to the end of its statement hold
-  /// a call `:: name <...>(` with no `template` between `::` and `name`.
-  bool templateNamedWithoutKeyword(const Diagnostic &info) const {
-    if (!info.hasSourceManager() || info.getLocation().isMacroID())
-      return false;
-    const SourceManager &sm = info.getSourceManager();
-    SourceLocation at = info.getLocation();
-    tok::TokenKind before = tok::unknown, last = tok::unknown;
-    int depth = -1; // inside the template arguments once >= 1
-    for (int i = 0; i < 128; ++i) {
-      std::optional<Token> next =
-          Lexer::findNextToken(at, sm, CI->getLangOpts());
-      if (!next || next->isOneOf(tok::semi, tok::l_brace, tok::r_brace,
-                                 tok::eof))
-        return false;
-      tok::TokenKind k = next->getKind();
-      if (depth == 0)
-        return k == tok::l_paren;
-      if (depth > 0) {
-        depth += k == tok::less             ? 1
-                 : k == tok::greater        ? -1
-                 : k == tok::greatergreater ? -2
-                                            : 0;
-        if (depth < 0) // `>>` closed more than was open
-          return false;
-      } else if (k == tok::less && last == tok::raw_identifier &&
-                 before == tok::coloncolon) {
-        depth = 1;
-      }
-      before = last;
-      last = k;
-      at = next->getLocation();
-    }
-    return false;
-  }
-
-  /// The diagnostic's `=` is followed by `{ }`.
-  bool assignsEmptyBraces(const Diagnostic &info) const {
-    if (!info.hasSourceManager() || info.getLocation().isMacroID())
-      return false;
-    const SourceManager &sm = info.getSourceManager();
-    bool invalid = false;
-    const char *at = sm.getCharacterData(info.getLocation(), &invalid);
-    if (invalid || at[0] != '=' || at[1] == '=')
-      return false;
-    std::optional<Token> open =
-        Lexer::findNextToken(info.getLocation(), sm, CI->getLangOpts());
-    if (!open || !open->is(tok::l_brace))
-      return false;
-    std::optional<Token> close =
-        Lexer::findNextToken(open->getLocation(), sm, CI->getLangOpts());
-    return close && close->is(tok::r_brace);
   }
 
   bool Text, CompilerWarnings;
