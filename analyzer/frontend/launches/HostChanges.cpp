@@ -8,8 +8,51 @@
 namespace warplint {
 namespace host {
 
+const Expr *lastWholeAssignmentBefore(const VarDecl *v, const Expr *use,
+                                      SourceLocation *at) {
+  auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
+  if (!fd || !fd->getBody() || !use || use->getBeginLoc().isInvalid())
+    return nullptr;
+  const SourceManager &sm = fd->getASTContext().getSourceManager();
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    const SourceManager &SM;
+    SourceLocation Use;
+    const Expr *Last = nullptr;
+    SourceLocation LastAt;
+    Finder(const VarDecl *v, const SourceManager &sm, SourceLocation use)
+        : V(v), SM(sm), Use(use) {}
+    void consider(const Expr *lhs, const Expr *rhs, SourceLocation at) {
+      auto *d = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
+      if (!d || d->getDecl() != V || at.isInvalid() ||
+          !SM.isBeforeInTranslationUnit(at, Use))
+        return;
+      if (!Last || SM.isBeforeInTranslationUnit(LastAt, at)) {
+        Last = rhs;
+        LastAt = at;
+      }
+    }
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      if (b->getOpcode() == BO_Assign)
+        consider(b->getLHS(), b->getRHS(), b->getBeginLoc());
+      return true;
+    }
+    // A class's assignment operator (dim3's implicit copy or move).
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *c) {
+      if (c->getOperator() == OO_Equal && c->getNumArgs() == 2)
+        consider(c->getArg(0), c->getArg(1), c->getBeginLoc());
+      return true;
+    }
+  } f(v, sm, use->getBeginLoc());
+  f.TraverseStmt(fd->getBody());
+  if (at)
+    *at = f.LastAt;
+  return f.Last;
+}
+
 std::map<int, const Expr *> memberAssignments(const VarDecl *v,
-                                              const Expr *use) {
+                                              const Expr *use,
+                                              SourceLocation after) {
   std::map<int, const Expr *> out;
   auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
   if (!fd || !fd->getBody())
@@ -20,14 +63,18 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v,
     std::map<int, const Expr *> &Out;
     const SourceManager &SM;
     const Expr *Use;
+    SourceLocation After;
     Finder(const VarDecl *v, std::map<int, const Expr *> &o,
-           const SourceManager &sm, const Expr *use)
-        : V(v), Out(o), SM(sm), Use(use) {}
+           const SourceManager &sm, const Expr *use, SourceLocation after)
+        : V(v), Out(o), SM(sm), Use(use), After(after) {}
     bool VisitBinaryOperator(BinaryOperator *b) {
       if (b->getOpcode() != BO_Assign)
         return true;
       if (Use && Use->getBeginLoc().isValid() && b->getBeginLoc().isValid() &&
           !SM.isBeforeInTranslationUnit(b->getBeginLoc(), Use->getBeginLoc()))
+        return true;
+      if (After.isValid() && b->getBeginLoc().isValid() &&
+          !SM.isBeforeInTranslationUnit(After, b->getBeginLoc()))
         return true;
       auto *m = dyn_cast<MemberExpr>(b->getLHS()->IgnoreParenImpCasts());
       if (!m)
@@ -44,7 +91,7 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v,
         Out[dim] = b->getRHS();
       return true;
     }
-  } f(v, out, sm, use);
+  } f(v, out, sm, use, after);
   f.TraverseStmt(fd->getBody());
   return out;
 }

@@ -37,7 +37,16 @@ template <class T> void addUnique(std::vector<T> &to, const T &v) {
 /// launch: ddbp's `.x = 256` before its first launch, `.x = 8; .y = 4; .z =
 /// 8` before another), or the last of all without one.
 std::map<int, const Expr *> memberAssignments(const VarDecl *v,
-                                              const Expr *use = nullptr);
+                                              const Expr *use = nullptr,
+                                              SourceLocation after = {});
+
+/// The last assignment of the whole of `v` (`threads = dim3(256);`, `n =
+/// 4;`) in source order before `use`, in the function that declares `v`:
+/// the value the launch reads where the code sets up one launch after
+/// another (`dim3 blocks, threads;` declared once, assigned before each).
+/// Null when there is none.
+const Expr *lastWholeAssignmentBefore(const VarDecl *v, const Expr *use,
+                                      SourceLocation *at = nullptr);
 
 /// How `root` (by default the function that declares `v`) changes `v` after
 /// its initialisation: the right-hand sides of its plain assignments `v = E`,

@@ -507,10 +507,14 @@ std::optional<std::vector<Shape>> HostEval::dims(const Expr *e,
         return dimParameter(p, depth);
       }
       if (v->getInit()) {
-        auto s = dims(v->getInit(), depth + 1);
+        // `dim3 b, t;` declared once and assigned before each launch: the
+        // last assignment before this one is its value.
+        SourceLocation assigned;
+        const Expr *whole = lastWholeAssignmentBefore(v, d, &assigned);
+        auto s = dims(whole ? whole : v->getInit(), depth + 1);
         // `dim3 b; b.x = 1; b.y = n;`: the members assigned later win; a
         // member set to a value that is not constant is unknown (0).
-        for (const auto &[dim, value] : memberAssignments(v, d)) {
+        for (const auto &[dim, value] : memberAssignments(v, d, assigned)) {
           if (!s)
             break;
           auto x = one(value, depth + 1);
