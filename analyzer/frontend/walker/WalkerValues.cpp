@@ -550,6 +550,27 @@ Val Walker::binary(const BinaryOperator *b) {
     // Floating-point arithmetic never forms an index the model can use.
     return opaque(b, varying(l) || varying(r));
   }
+  // An unsigned difference against a bound (`n - index < VEC` on size_t, a
+  // vectorized copy's tail): for a lane past `n` the difference wraps to a
+  // huge value and the test fails, where the model's signed arithmetic reads
+  // it negative and passes (every lane past the end taking the tail). The
+  // comparison is made unsigned: offset by 2^63 at 64 bits, masked below.
+  // (Only where an operand is itself a difference: a loop's `i < n` keeps
+  // the form its trip count is read from.)
+  const QualType common = b->getLHS()->getType();
+  auto difference = [](const LaneExpr &x) {
+    return x && (x->op == Op::Sub || x->op == Op::Neg);
+  };
+  if ((op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge) &&
+      common->isUnsignedIntegerType() && (difference(l.v) || difference(r.v))) {
+    const uint64_t bits = AC.getTypeSize(common);
+    auto asUnsigned = [&](const LaneExpr &x) {
+      return bits >= 64 ? bin(Op::Xor, x, cst(INT64_MIN))
+                        : bin(Op::And, x, cst((int64_t(1) << bits) - 1));
+    };
+    return intVal(withOrigin(bin(op, asUnsigned(l.v), asUnsigned(r.v)),
+                             origin(b)));
+  }
   return intVal(withOrigin(bin(op, l.v, r.v), origin(b)));
 }
 
