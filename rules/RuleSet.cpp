@@ -99,14 +99,16 @@ double RuleSet::option(std::string_view id, const RuleOption &o) const {
 }
 
 std::string formatFigure(double v) {
+  // Two decimals at most, and none that are zeros: 31.998 is "32", not
+  // "32.00" (which reads as an exact figure printed oddly).
   char buf[32];
-  if (std::fabs(v - std::round(v)) < 1e-9)
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  else if (std::fabs(v * 10 - std::round(v * 10)) < 1e-9)
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-  else
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  std::string s = buf;
+  while (!s.empty() && s.back() == '0')
+    s.pop_back();
+  if (!s.empty() && s.back() == '.')
+    s.pop_back();
+  return s == "-0" ? "0" : s;
 }
 
 std::string formatEstimate(double v) {

@@ -121,13 +121,17 @@ std::string remarkText(const AccessRecord &ar, const AccessResult &r,
     if (r.laneStride)
       msg += ", lanes " + std::to_string(*r.laneStride) + " B apart";
     msg += ", " + formatFigure(r.activeLanes) + " active lanes";
-    if (!r.exact) {
+    if (!r.exact && (!ar.dependsOn.empty() || shapeAssumed)) {
       msg += "; depends on";
       for (size_t i = 0; i < ar.dependsOn.size(); ++i)
         msg += std::string(i ? ", '" : " '") + ar.dependsOn[i] + "'";
       if (shapeAssumed)
         msg +=
             ar.dependsOn.empty() ? " the block shape" : " and the block shape";
+    } else if (!r.exact) {
+      // No unknown: the range is over the warps, blocks and loop iterations
+      // the model sampled (lanes leaving a loop, a block's last warp).
+      msg += "; over the warps, blocks and iterations sampled";
     }
     if (r.maskDataDependent)
       msg += "; active lanes depend on data";
