@@ -41,6 +41,22 @@ std::vector<Env> buildCheckEnvs(const Context &ctx) {
   return envs;
 }
 
+/// The environments in which an alignment must hold for nvcc to see it:
+/// `base` with every unknown (also one whose values the launches show) at
+/// 1, 2 and 3, distinct unknowns at different values.
+std::vector<Env> compilerEnvs(const Context &ctx, const Env &base) {
+  std::vector<Env> out;
+  for (int64_t k = 0; k < 3; ++k) {
+    Env env = base;
+    auto values = std::make_shared<std::vector<int64_t>>(ctx.atoms.size());
+    for (size_t i = 0; i < ctx.atoms.size(); ++i)
+      (*values)[i] = 1 + (int64_t(i) + k) % 3;
+    env.unknowns = UnknownValues(std::move(values));
+    out.push_back(std::move(env));
+  }
+  return out;
+}
+
 /// checkEnvs of the context as it is now, built once per state of its
 /// atoms, loops and grid: building them costs a pass over every atom, and
 /// a kernel of thousands of accesses asks for them once per pair it
@@ -81,6 +97,7 @@ std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
     groups[{in[i].group, a.mask.get(), a.elementBytes}].push_back(i);
   }
   std::vector<Env> envs; // (built for the first group of two or more)
+  std::vector<Env> alignEnvs; // (built for the first alignment asked)
   const int warps = std::min(shape.warps(), 2);
   for (auto &[key, members] : groups) {
     if (members.size() < 2)
@@ -143,6 +160,24 @@ std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
         for (int l = 0; l < WarpSize; ++l)
           if (v[l] % width != 0)
             return false;
+      // nvcc vectorizes only where the alignment follows from the kernel's
+      // code whatever its parameters are (the values a launch passes are
+      // not the compiler's to know): a buffer at `smem + n * k` floats is
+      // 4-byte aligned, read scalar, even where every launch makes n * k
+      // even. The offset must stay aligned with each unknown at small
+      // values of either parity.
+      if (alignEnvs.empty())
+        alignEnvs = compilerEnvs(ctx, envs[0]);
+      for (const Env &env : alignEnvs)
+        for (int w = 0; w < warps; ++w) {
+          WarpEval ev(ctx, shape, env, w);
+          Lanes v = ev.value(in[members[x]].access.offset);
+          if (ev.undefined)
+            return false;
+          for (int l = 0; l < WarpSize; ++l)
+            if (v[l] % width != 0)
+              return false;
+        }
       return true;
     };
     // Members at one offset everywhere are one access (nvcc loads the
