@@ -487,6 +487,47 @@ extern "C" __device__ size_t __cvta_generic_to_shared(const void *);
 #undef __DEVICE__
 #include "__clang_cuda_cmath.h"
 
+// CUDA 12's DPX intrinsics (sm_90 dynamic-programming min/max: __vimax3_s32,
+// __viaddmax_s16x2, __vibmin_u32, ...), declared as the toolkit declares them
+// (host and device); Clang's CUDA headers do not have them. Calls to them are
+// values the model does not evaluate.
+__host__ __device__ int __viaddmax_s32(const int a, const int b, const int c);
+__host__ __device__ int __viaddmax_s32_relu(const int a, const int b, const int c);
+__host__ __device__ int __viaddmin_s32(const int a, const int b, const int c);
+__host__ __device__ int __viaddmin_s32_relu(const int a, const int b, const int c);
+__host__ __device__ int __vibmax_s32(const int a, const int b, bool* const pred);
+__host__ __device__ int __vibmin_s32(const int a, const int b, bool* const pred);
+__host__ __device__ int __vimax3_s32(const int a, const int b, const int c);
+__host__ __device__ int __vimax3_s32_relu(const int a, const int b, const int c);
+__host__ __device__ int __vimax_s32_relu(const int a, const int b);
+__host__ __device__ int __vimin3_s32(const int a, const int b, const int c);
+__host__ __device__ int __vimin3_s32_relu(const int a, const int b, const int c);
+__host__ __device__ int __vimin_s32_relu(const int a, const int b);
+__host__ __device__ unsigned int __viaddmax_s16x2(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __viaddmax_s16x2_relu(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __viaddmax_u16x2(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __viaddmax_u32(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __viaddmin_s16x2(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __viaddmin_s16x2_relu(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __viaddmin_u16x2(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __viaddmin_u32(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __vibmax_s16x2(const unsigned int a, const unsigned int b, bool* const pred_hi, bool* const pred_lo);
+__host__ __device__ unsigned int __vibmax_u16x2(const unsigned int a, const unsigned int b, bool* const pred_hi, bool* const pred_lo);
+__host__ __device__ unsigned int __vibmax_u32(const unsigned int a, const unsigned int b, bool* const pred);
+__host__ __device__ unsigned int __vibmin_s16x2(const unsigned int a, const unsigned int b, bool* const pred_hi, bool* const pred_lo);
+__host__ __device__ unsigned int __vibmin_u16x2(const unsigned int a, const unsigned int b, bool* const pred_hi, bool* const pred_lo);
+__host__ __device__ unsigned int __vibmin_u32(const unsigned int a, const unsigned int b, bool* const pred);
+__host__ __device__ unsigned int __vimax3_s16x2(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __vimax3_s16x2_relu(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __vimax3_u16x2(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __vimax3_u32(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __vimax_s16x2_relu(const unsigned int a, const unsigned int b);
+__host__ __device__ unsigned int __vimin3_s16x2(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __vimin3_s16x2_relu(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __vimin3_u16x2(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __vimin3_u32(const unsigned int a, const unsigned int b, const unsigned int c);
+__host__ __device__ unsigned int __vimin_s16x2_relu(const unsigned int a, const unsigned int b);
+
 extern "C" {
 __device__ int vprintf(const char *, const char *);
 __device__ int printf(const char *, ...);

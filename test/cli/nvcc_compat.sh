@@ -255,6 +255,18 @@ expect_in asm err "not checked (nvcc accepts it): "
 expect_in asm err "asm.cu:3:31: invalid % escape in inline assembly string"
 expect_in asm out "uncoalesced"
 
+# CUDA 12's DPX intrinsics (sm_90), with the toolkit and with the bundled
+# headers.
+cat >"$TMP/dpx.cu" <<'CU'
+__global__ void k(const int *a, const unsigned *b, int *o, unsigned *u) {
+  int t = threadIdx.x;
+  bool pred;
+  o[t] = __vimax3_s32(a[t], a[t + 32], 0) + __vibmin_s32(a[t], 7, &pred);
+  u[t] = __viaddmax_s16x2(b[t], b[t + 32], 0u) ^ __vimin3_u16x2(b[t], 1u, 2u);
+}
+CU
+both dpx "$TMP/dpx.cu"
+
 # A member template of a dependent type called without `template`
 # (nvcc's front end takes `<` as the template's): a note, the kernel's other
 # findings, exit 0. Clang says so, or (depending on how the name resolves)
