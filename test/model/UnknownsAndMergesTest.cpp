@@ -544,6 +544,29 @@ TEST(Merges, DistinctLoopVariablesAreDistinctElements) {
   EXPECT_TRUE(mergeAdjacent(in, ctx, Shape{}).empty());
 }
 
+// nvcc merges only what the kernel proves aligned: a buffer at `smem + n * k`
+// floats holds `buf[2t]`, `buf[2t+1]` at 4-byte alignment whatever the
+// launches pass, even where every launch's values make the product even.
+TEST(Merges, AlignmentTheLaunchesGiveIsNotTheCompilers) {
+  auto pairAt = [](bool known, int64_t scale) {
+    Context ctx;
+    int n = ctx.addAtom("n", AtomKind::Parameter);
+    int k = ctx.addAtom("k", AtomKind::Parameter);
+    if (known) {
+      ctx.atoms[size_t(n)].known = {2};
+      ctx.atoms[size_t(k)].known = {4};
+    }
+    LaneExpr base = unknown(n) * unknown(k) * cst(scale);
+    std::vector<MergeInput> in{{Access{base + lane() * cst(8), nullptr, 4}, 0, 16},
+                               {Access{base + lane() * cst(8) + cst(4), nullptr, 4}, 0, 16}};
+    return mergeAdjacent(in, ctx, Shape{}).size();
+  };
+  EXPECT_EQ(pairAt(true, 4), 0u);   // n * k floats: two scalar loads
+  EXPECT_EQ(pairAt(false, 4), 0u);
+  EXPECT_EQ(pairAt(true, 64), 1u);  // 16 floats a step: one 64-bit load
+  EXPECT_EQ(pairAt(false, 64), 1u);
+}
+
 // A store cannot write a load's bytes when both are one constant apart and
 // do not overlap: `p[i].x` and `p[i].y` (4 bytes each, 4 apart).
 TEST(Merges, DisjointMembersAtAConstantDistance) {
