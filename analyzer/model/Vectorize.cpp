@@ -43,14 +43,16 @@ std::vector<Env> buildCheckEnvs(const Context &ctx) {
 
 /// The environments in which an alignment must hold for nvcc to see it:
 /// `base` with every unknown (also one whose values the launches show) at
-/// 1, 2 and 3, distinct unknowns at different values.
+/// 1025, 1026 and 1027, distinct unknowns at different values: what the
+/// compiler can prove of an offset is its low bits, and these vary them
+/// while keeping the sizes large (`C / 4` is no zero divisor).
 std::vector<Env> compilerEnvs(const Context &ctx, const Env &base) {
   std::vector<Env> out;
   for (int64_t k = 0; k < 3; ++k) {
     Env env = base;
     auto values = std::make_shared<std::vector<int64_t>>(ctx.atoms.size());
     for (size_t i = 0; i < ctx.atoms.size(); ++i)
-      (*values)[i] = 1 + (int64_t(i) + k) % 3;
+      (*values)[i] = 1025 + (int64_t(i) + k) % 3;
     env.unknowns = UnknownValues(std::move(values));
     out.push_back(std::move(env));
   }
@@ -164,8 +166,8 @@ std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
       // code whatever its parameters are (the values a launch passes are
       // not the compiler's to know): a buffer at `smem + n * k` floats is
       // 4-byte aligned, read scalar, even where every launch makes n * k
-      // even. The offset must stay aligned with each unknown at small
-      // values of either parity.
+      // even. The offset must stay aligned with each unknown's low bits
+      // varied (an environment the offset is undefined in says nothing).
       if (alignEnvs.empty())
         alignEnvs = compilerEnvs(ctx, envs[0]);
       for (const Env &env : alignEnvs)
@@ -173,7 +175,7 @@ std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
           WarpEval ev(ctx, shape, env, w);
           Lanes v = ev.value(in[members[x]].access.offset);
           if (ev.undefined)
-            return false;
+            break;
           for (int l = 0; l < WarpSize; ++l)
             if (v[l] % width != 0)
               return false;
