@@ -625,15 +625,15 @@ void analyzeFile(const std::string &file, const ToolOptions &opts,
   }
   if (router.HostErrors) {
     fr.hostNotChecked = router.FirstHostError;
-    err << "warplint: note: " << file
-        << ": host code not checked: " << router.FirstHostError;
+    err << "warplint: note: " << file << ": "
+        << leniencyLabel(Leniency::HostCode) << ": " << router.FirstHostError;
     if (router.HostErrors > 1)
       err << " (" << router.HostErrors << " errors in host-only code)";
     err << "\n";
   }
   for (const std::string &m : router.NvccAccepted)
-    err << "warplint: note: " << file << ": not checked (nvcc accepts it): "
-        << m << "\n";
+    err << "warplint: note: " << file << ": "
+        << leniencyLabel(Leniency::NvccAccepts) << ": " << m << "\n";
   fr.nvccAccepted = router.NvccAccepted;
   if (rc != 0 || router.FileErrors > 0) {
     fr.ok = false;
