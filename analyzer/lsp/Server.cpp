@@ -2,13 +2,17 @@
 //
 // One thread reads and answers the client's messages; one worker analyzes
 // the open documents, newest text first, and publishes their diagnostics.
-// Edits only mark a document for analysis (after a short pause in typing);
-// a run whose document changed while it ran is dropped, never published.
+// Edits only mark a document for analysis (after a pause in typing as long as
+// its last analysis took, 50 to 500 ms); a run whose document changed while it
+// ran is dropped, never published. Each document keeps its precompiled
+// preamble (Preamble.h), so that an edit below its #includes re-parses only
+// the rest.
 // The protocol's stdout is kept to the protocol: whatever else writes to
 // file descriptor 1 goes to stderr.
 //
 //===----------------------------------------------------------------------===//
 #include "lsp/Server.h"
+#include "lsp/Preamble.h"
 #include "lsp/Protocol.h"
 
 #include "frontend/analysis/Action.h"
@@ -89,6 +93,8 @@ struct Results {
   /// The --explain pictures of the accesses, branches and loops, by 0-based
   /// line.
   std::map<unsigned, std::vector<std::string>> explanations;
+  /// The part of the analysis spent building the document's preamble.
+  Clock::duration preambleBuild{};
 };
 
 struct Document {
@@ -98,6 +104,16 @@ struct Document {
   /// not change on save).
   uint64_t generation = 0;
   std::optional<Results> results;
+  /// How long its last analysis took: the pause in typing before the next.
+  Clock::duration lastAnalysis = std::chrono::milliseconds(200);
+};
+
+/// A document's precompiled preamble, and the compiler's messages while it
+/// was built (a parse that reads it does not see its text again, so they are
+/// shown with each such parse).
+struct PreambleEntry {
+  DocumentPreamble preamble;
+  json::Array diagnostics;
 };
 
 json::Object errorDiagnostic(const std::string &message, Range at = Range()) {
@@ -525,7 +541,16 @@ private:
   std::map<std::string, std::unique_ptr<ProjectLaunches>> Projects;
   bool ProjectsStale = false; // under Lock
 
-  static constexpr auto TypingPause = std::chrono::milliseconds(200);
+  /// Each open document's preamble (worker thread only), by URI.
+  std::map<std::string, PreambleEntry> Preambles;
+
+  /// The pause in typing before a changed document is analyzed again: as
+  /// long as its last analysis took (clangd's rule), 50 to 500 ms.
+  static Clock::duration typingPause(const Document &d) {
+    return std::clamp<Clock::duration>(d.lastAnalysis,
+                                       std::chrono::milliseconds(50),
+                                       std::chrono::milliseconds(500));
+  }
 
   // --- messages
   // ----------------------------------------------------------------
@@ -734,7 +759,7 @@ private:
       d.version = *v;
     ++d.generation;
     if (!d.path.empty())
-      schedule(uri, TypingPause);
+      schedule(uri, typingPause(d));
   }
 
   void didSave(const json::Object *p) {
@@ -887,6 +912,9 @@ private:
   void work() {
     std::unique_lock<std::mutex> lock(Lock);
     while (!Stopping) {
+      // The preambles of closed documents go (Preambles is the worker's).
+      for (auto p = Preambles.begin(); p != Preambles.end();)
+        p = Docs.count(p->first) ? std::next(p) : Preambles.erase(p);
       if (Due.empty()) {
         Wake.wait(lock);
         continue;
@@ -916,8 +944,12 @@ private:
       ProjectsStale = false;
       Busy = true;
       lock.unlock();
-      if (stale)
+      if (stale) {
         Projects.clear();
+        // A header may have been added or mended since a preamble failed.
+        for (auto &[u, p] : Preambles)
+          p.preamble.retry();
+      }
       log("analyzing " + path + " version " + std::to_string(version));
       auto start = Clock::now();
       Results results = analyze(uri, path, text, enc, open);
@@ -926,6 +958,8 @@ private:
       lock.lock();
       Busy = false;
       it = Docs.find(uri);
+      if (it != Docs.end())
+        it->second.lastAnalysis = Clock::now() - start - results.preambleBuild;
       if (it == Docs.end() || it->second.generation != generation) {
         log("dropped the results for " + uri + " version " +
             std::to_string(version) + ": the text changed while it was " +
@@ -1064,12 +1098,26 @@ private:
     CompilerDiagnostics compiler(enc, uri, pc.dir, opts.compilerWarnings);
     int rc = 1;
     Job job{opts, enc, uri, DocDir, pc.dir, "", run, out, &compiler};
-    if (!parse(job, pc, text, compiler, rc)) {
+    PreambleEntry &preamble = Preambles[uri];
+    DocumentPreamble::Outcome how;
+    if (!parse(job, pc, text, compiler, rc, &preamble, &how)) {
+      preamble.preamble.forget();
       out.diagnostics.push_back(errorDiagnostic(
           "warplint crashed while analyzing this file; please report it with "
           "the file"));
       return out;
     }
+    out.preambleBuild = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(how.buildSeconds));
+    if (how.built)
+      log("built the preamble of " + path + " (" +
+          std::to_string(preamble.preamble.size() >> 10) + " KiB) in " +
+          std::to_string(int(how.buildSeconds * 1000)) + " ms: " + how.why);
+    else if (!how.used)
+      log("parsed " + path + " without a preamble: " + how.why);
+    if (how.used)
+      for (const json::Value &d : preamble.diagnostics)
+        out.diagnostics.push_back(d);
     for (json::Value &d : compiler.diagnostics)
       out.diagnostics.push_back(std::move(d));
     if (compiler.errors > CompilerDiagnostics::MaxShown)
@@ -1097,26 +1145,81 @@ private:
     return files;
   }
 
+  /// Runs AnalyzeAction on the compiler invocation the driver made of the
+  /// command; with a document's preamble (the document is the main file), it
+  /// reads the preamble, built first when none fits.
+  class PreambledAction : public ToolAction {
+  public:
+    PreambledAction(const Job &j, const std::string &text,
+                    PreambleEntry *preamble, std::string command)
+        : J(j), Text(text), P(preamble), Command(std::move(command)) {}
+    DocumentPreamble::Outcome outcome;
+
+    bool runInvocation(std::shared_ptr<CompilerInvocation> invocation,
+                       FileManager *files,
+                       std::shared_ptr<PCHContainerOperations> pch,
+                       DiagnosticConsumer *diagnostics) override {
+      IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs =
+          files->getVirtualFileSystemPtr();
+      std::unique_ptr<llvm::MemoryBuffer> main;
+      if (P && !invocation->getFrontendOpts().Inputs.empty()) {
+        main = llvm::MemoryBuffer::getMemBufferCopy(
+            Text, invocation->getFrontendOpts().Inputs[0].getFile());
+        CompilerDiagnostics built(J.enc, J.uri, J.dir,
+                                  J.opts.compilerWarnings);
+        outcome = P->preamble.prepare(
+            *invocation, vfs, pch, Command, main,
+            {built, [&](const CompilerInstance *ci) { built.CI = ci; },
+             [&] { return built.errors == 0; }});
+        if (outcome.built)
+          P->diagnostics = std::move(built.diagnostics);
+        if (!outcome.used)
+          main.reset();
+      }
+      CompilerInstance compiler(std::move(invocation), std::move(pch));
+      compiler.setVirtualFileSystem(vfs);
+      compiler.createFileManager();
+      compiler.createDiagnostics(diagnostics, /*ShouldOwnClient=*/false);
+      if (!compiler.hasDiagnostics())
+        return false;
+      compiler.createSourceManager();
+      AnalyzeAction action(J);
+      bool ok = compiler.ExecuteAction(action);
+      // The compiler's source manager owns the remapped main file now.
+      (void)main.release();
+      return ok;
+    }
+
+  private:
+    const Job &J;
+    const std::string &Text;
+    PreambleEntry *P;
+    std::string Command;
+  };
+
   /// Parses and analyzes `pc`'s file with the document's `text` mapped over
-  /// the document's file; false when it crashed (recovered).
+  /// the document's file, reading `preamble` when given (the document is the
+  /// main file: see PreambledAction); false when it crashed (recovered).
   static bool parse(const Job &job, const ParseCommand &pc,
                     const std::string &text, DiagnosticConsumer &diagnostics,
-                    int &rc) {
+                    int &rc, PreambleEntry *preamble = nullptr,
+                    DocumentPreamble::Outcome *how = nullptr) {
     OneCommand command(CompileCommand(pc.dir, pc.file, pc.argv, ""));
     ClangTool tool(command, {pc.file}, std::make_shared<PCHContainerOperations>(),
                  ownFileSystem());
     tool.mapVirtualFile(job.onlyPath.empty() ? pc.file : job.onlyPath, text);
     tool.setDiagnosticConsumer(&diagnostics);
     tool.setPrintErrorMessage(false);
-    struct Factory : FrontendActionFactory {
-      const Job &J;
-      explicit Factory(const Job &j) : J(j) {}
-      std::unique_ptr<FrontendAction> create() override {
-        return std::make_unique<AnalyzeAction>(J);
-      }
-    } factory(job);
+    std::string key = pc.dir + '\n' + pc.file;
+    for (const std::string &a : pc.argv)
+      key += '\n' + a;
+    PreambledAction action(job, text, job.onlyPath.empty() ? preamble : nullptr,
+                           key);
     llvm::CrashRecoveryContext crc;
-    return crc.RunSafelyOnThread([&] { rc = tool.run(&factory); }, 64u << 20);
+    bool ok = crc.RunSafelyOnThread([&] { rc = tool.run(&action); }, 64u << 20);
+    if (how)
+      *how = action.outcome;
+    return ok;
   }
 
   /// A header whose kernel templates it does not instantiate: as on the

@@ -2,7 +2,9 @@
 # clients (npm's vscode-languageserver-protocol over vscode-jsonrpc): the
 # diagnostics of open, change and save (rule, range in UTF-16 and negotiated
 # UTF-8, figures, rule page, notes), hovers with the --explain picture, stale
-# runs dropped, the compile database found as clangd finds it, a file that
+# runs dropped, the precompiled preamble (reused below the #includes, rebuilt
+# when they or a header change, its header messages kept), the compile
+# database found as clangd finds it, a file that
 # does not parse, malformed messages, shutdown and exit (test/lsp/client.js).
 source "$(dirname "$0")/lib.bash"
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then

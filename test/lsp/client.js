@@ -304,6 +304,59 @@ async function main() {
     'the compile database defines STRIDE', sp);
   check(!sp.diagnostics.some((x) => x.severity === 1), 'no errors with the database', sp);
 
+  // The document's #includes are precompiled once (the preamble): the runs
+  // of transpose.cu above read it after the first built it.
+  const builtFor = (f) => s.stderr.split('\n').filter((l) =>
+    l.startsWith(`warplint --lsp: built the preamble of ${f} `)).length;
+  check(builtFor(file) === 1, 'one preamble built for transpose.cu over its edits', s.stderr);
+  check(!s.stderr.includes(`parsed ${file} without a preamble`),
+    'every run of transpose.cu read its preamble', s.stderr);
+
+  // A header's text is in the preamble: an edit below the #includes keeps
+  // its macros and its compiler messages (a host-only error in it stays a
+  // note on the #include line); a change of the header on disk is seen at
+  // the next edit, and so is an edit of the #include lines.
+  const hdr = path.join(scratch, 'stride.cuh');
+  fs.writeFileSync(hdr, '#define STRIDE 8\ninline void hostOnly() { undeclared_thing(); }\n');
+  const pre = path.join(scratch, 'preamble.cu');
+  const preText = '#include "stride.cuh"\n' +
+    '__global__ void k(float *p) {\n  p[threadIdx.x * STRIDE] = 0;\n}\n';
+  fs.writeFileSync(pre, preText);
+  const puri = pathToFileURL(pre).href;
+  const preLines = preText.split('\n').length;
+  const bytesApart = (p) => withCode(p, 'uncoalesced-global-access').map((x) =>
+    (x.message.match(/adjacent lanes are (\d+) bytes apart/) || [])[1]);
+  const hostNote = (p) => p.diagnostics.filter((x) => x.severity === 3 &&
+    x.range.start.line === 0 && x.message.startsWith('in included file') &&
+    x.message.includes('undeclared_thing'));
+  s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: puri, languageId: 'cuda', version: 1, text: preText } });
+  const p1 = await published(s, puri, (p) => p.version === 1);
+  check(bytesApart(p1).join() === '32', "the header's STRIDE (8) is used", p1);
+  check(hostNote(p1).length === 1, "the header's host-only error is a note on its #include", p1);
+  const editBelow = (v, text) => s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: puri, version: v },
+    contentChanges: [{ range: { start: { line: preLines - 1, character: 0 },
+      end: { line: preLines - 1, character: 0 } }, text }] });
+  editBelow(2, '// below the includes\n');
+  const p2 = await published(s, puri, (p) => p.version === 2);
+  check(builtFor(pre) === 1, 'an edit below the #includes reuses the preamble', s.stderr);
+  check(bytesApart(p2).join() === '32' && hostNote(p2).length === 1,
+    "the preamble's macros and messages are kept", p2);
+  fs.writeFileSync(hdr, '#define STRIDE 16\n');
+  editBelow(3, '// the header changed\n');
+  const p3 = await published(s, puri, (p) => p.version === 3);
+  check(builtFor(pre) === 2 && bytesApart(p3).join() === '64' && hostNote(p3).length === 0,
+    'a changed header rebuilds the preamble', { log: s.stderr, p3 });
+  s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: puri, version: 4 },
+    contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      text: '#define EXTRA 1\n' }] });
+  const p4 = await published(s, puri, (p) => p.version === 4);
+  check(builtFor(pre) === 3 && bytesApart(p4).join() === '64' &&
+    withCode(p4, 'uncoalesced-global-access')[0].range.start.line === 3,
+  'an edit of the #include lines rebuilds the preamble', { log: s.stderr, p4 });
+
   // A divergent branch: the hover draws which lanes take it, per iteration
   // of the loop around it.
   const lanes = path.join(scratch, 'lanes.cu');
@@ -439,8 +492,8 @@ async function main() {
   check(JSON.stringify(listed.sort()) === JSON.stringify(['bad.h', 'broken.cu',
     'cmproj/build/compile_commands.json', 'cmproj/include/matops/matops.cuh',
     'cmproj/include/matops/transpose.cuh', 'cmproj/src/main.cu', 'cmproj/src/reduce.cu', 'host.cu',
-    'lanes.cu', 'proj/build/compile_commands.json', 'proj/src/strided.cu',
-    'transpose.cu']),
+    'lanes.cu', 'preamble.cu', 'proj/build/compile_commands.json', 'proj/src/strided.cu',
+    'stride.cuh', 'transpose.cu']),
   'no file written next to the sources', listed);
 
   // --- UTF-8, negotiated ---------------------------------------------------------

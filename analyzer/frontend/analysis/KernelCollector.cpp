@@ -1,4 +1,5 @@
 #include "frontend/analysis/KernelCollector.h"
+#include "frontend/launches/LaunchShapes.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -41,6 +42,8 @@ public:
   // that header's declarations) only the namespaces and kernels are seen,
   // without the visitor's walk of every class and type in it.
   bool TraverseDecl(Decl *d) {
+    if (fromPreamble(d))
+      return true;
     if (d && !isa<TranslationUnitDecl>(d) &&
         SM.isInSystemHeader(d->getLocation())) {
       systemDecl(d);

@@ -5,6 +5,7 @@
 #include "model/Eval.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
 
 #include <map>
@@ -102,6 +103,17 @@ struct LaunchSites {
   /// translation unit calls: their callers may be in other files.
   std::vector<const clang::FunctionDecl *> uncalledLaunchers;
 };
+/// Whether `d` was read from the precompiled preamble of the language
+/// server's parse (the document's #includes, see lsp/Preamble.h): the walks
+/// of the translation unit for kernels and launches pass over it, as walking
+/// it would deserialize every declaration of the CUDA headers on each edit.
+/// The editor shows the document's findings only, and a kernel or launch in a
+/// header it includes has its place in that header.
+inline bool fromPreamble(const clang::Decl *d) {
+  return d && d->isFromASTFile() &&
+         d->getASTContext().getSourceManager().getPreambleFileID().isValid();
+}
+
 /// `incoming`: calls of this translation unit's launcher functions made in
 /// other files, which bind their parameters as local calls would.
 LaunchSites collectLaunchSites(clang::ASTContext &ac,

@@ -136,7 +136,8 @@ public:
     // not walked, and a namespace of one holds only its header's
     // declarations (the program's parts of it are namespaces of their own).
     if (d && !isa<TranslationUnitDecl>(d) &&
-        AC.getSourceManager().isInSystemHeader(d->getLocation()))
+        (AC.getSourceManager().isInSystemHeader(d->getLocation()) ||
+         fromPreamble(d)))
       return true;
     if (f)
       Functions.push_back(f);
