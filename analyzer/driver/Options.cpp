@@ -173,6 +173,11 @@ static cl::opt<std::string> FailOn(
              "warning, remark (also the upper bounds under data-dependent "
              "conditions) or none (default)"),
     cl::value_desc("level"), cl::init("none"), cl::cat(Category));
+static cl::opt<bool> AbsolutePaths(
+    "absolute-paths",
+    cl::desc("Name files by their absolute paths in text output (default: as "
+             "given on the command line, as compilers do)"),
+    cl::cat(Category));
 static cl::opt<bool>
     CompilerWarnings("compiler-warnings",
                      cl::desc("Also show the compiler's own warnings"),
@@ -593,6 +598,7 @@ std::optional<int> parseInvocation(int argc, const char **argv,
   opts.textDiagnostics = Format == "text";
   opts.remarks = Remarks;
   opts.compilerWarnings = CompilerWarnings;
+  opts.absolutePaths = AbsolutePaths;
   opts.maxFileBytes = uint64_t(MaxFileSize) << 20;
   if (!(Timeout >= 0) || !std::isfinite(Timeout)) {
     errs() << "warplint: error: --timeout wants a number of seconds >= 0\n";

@@ -80,8 +80,12 @@ void checkDeviceCommand(const std::vector<std::string> &out) {
     fail("device-parse command does not name exactly one architecture", out);
 }
 
+/// The command ends with its file: absolute, or as the command line gave it
+/// (relative to the parse's directory, the current one).
 void checkParseCommand(const warplint::ParseCommand &pc) {
-  if (pc.argv.empty() || pc.argv.back() != pc.file)
+  if (pc.argv.empty() || (pc.argv.back() != pc.file &&
+                          (pc.dir != "." ||
+                           warplint::absolutePath(pc.argv.back()) != pc.file)))
     fail("parse command does not end with its file " + pc.file, pc.argv);
   std::vector<std::string> head(pc.argv.begin(), pc.argv.end() - 1);
   checkDeviceCommand(head);

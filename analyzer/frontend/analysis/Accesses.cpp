@@ -151,8 +151,8 @@ void explain(KernelScope &s, const AccessSite &site,
   std::string drawn;
   llvm::raw_string_ostream os(drawn);
   [&] {
-    os << ar.pos.file << ":" << ar.pos.line << ":" << ar.pos.column
-       << ": explain: " << ar.space << " " << ar.op << " '" << ar.expr
+    os << s.resolver.shown(ar.pos.file) << ":" << ar.pos.line << ":"
+       << ar.pos.column << ": explain: " << ar.space << " " << ar.op << " '" << ar.expr
        << "' in " << ar.signature << ", block " << shapeText(shape) << " ("
        << s.choice.source << ")\n";
     if (!r.evaluated || req.active == 0) {

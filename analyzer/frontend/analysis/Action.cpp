@@ -314,7 +314,18 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
     }
     fc.argv.insert(at, more.begin(), more.end());
   }
-  fc.argv.push_back(fc.file);
+  // The file as the command line gave it (compilers print it so), when the
+  // parse runs in the current directory; the database's commands run in
+  // theirs, and name it absolute.
+  std::string shown = fc.file;
+  if (!fromDatabase && !opts.absolutePaths &&
+      !llvm::sys::path::is_absolute(file)) {
+    SmallString<256> p(file);
+    llvm::sys::path::remove_dots(p, true);
+    if (!p.empty())
+      shown = p.str().str();
+  }
+  fc.argv.push_back(shown);
   return fc;
 }
 
@@ -469,7 +480,7 @@ bool runTool(const ParseCommand &fc, Router &router, Factory &factory,
   if (!ran)
     return false;
   if (rc != 0)
-    router.ErrStream << "Error while processing " << fc.file << ".\n";
+    router.ErrStream << "Error while processing " << fc.argv.back() << ".\n";
   return true;
 }
 

@@ -54,6 +54,11 @@ struct ToolOptions {
   bool textDiagnostics = true; // print warnings clang-style on stdout
   bool remarks = false;        // the model's view of every access
   bool compilerWarnings = false;
+  /// --absolute-paths: the parse names a file given on the command line by
+  /// its absolute path (the compiler's messages and the text findings print
+  /// it so); without it, as given (the other outputs are absolute either
+  /// way).
+  bool absolutePaths = false;
   uint64_t maxFileBytes = 16u << 20;
   /// -j: files analyzed at once (0: one per core). The output is the same
   /// for any number: files are committed in the run's order.

@@ -135,8 +135,8 @@ void explainBranch(const BranchSite &b, const BranchRecord &br, KernelScope &s,
   [&] {
     std::string condText =
         b.condExpr ? s.resolver.text(b.condExpr->getSourceRange()) : br.kind;
-    os << br.pos.file << ":" << br.pos.line << ":" << br.pos.column
-       << ": explain: " << br.kind << " '" << condText << "' in "
+    os << s.resolver.shown(br.pos.file) << ":" << br.pos.line << ":"
+       << br.pos.column << ": explain: " << br.kind << " '" << condText << "' in "
        << br.signature << ", block " << shapeText(choice.shapes[0]) << " ("
        << choice.source << ")\n";
     if (!br.evaluated) {

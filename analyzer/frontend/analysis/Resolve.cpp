@@ -3,6 +3,7 @@
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <tuple>
@@ -40,12 +41,34 @@ std::string kernelSignature(const FunctionDecl *k) {
   return os.str();
 }
 
+/// A file name of the parse as an absolute path without dots: a relative
+/// one is relative to the parse's working directory (its compile command's).
+static std::string absoluteName(const SourceManager &sm,
+                                const std::string &name) {
+  if (llvm::sys::path::is_absolute(name))
+    return name;
+  SmallString<256> p(name);
+  sm.getFileManager().makeAbsolutePath(p);
+  llvm::sys::path::remove_dots(p, true);
+  return p.str().str();
+}
+
 SourcePos Resolver::pos(SourceLocation loc) const {
   const SourceManager &sm = AC.getSourceManager();
   SourcePos p;
   PresumedLoc pl = sm.getPresumedLoc(sm.getExpansionLoc(loc));
   if (pl.isValid()) {
+    // The reports name files absolute; the parse names a file given on the
+    // command line as given (ToolOptions::absolutePaths). A #line name
+    // stays as written.
     p.file = pl.getFilename();
+    auto fe = sm.getFileEntryRefForID(pl.getFileID());
+    if (fe && fe->getName() == p.file &&
+        !llvm::sys::path::is_absolute(p.file)) {
+      std::string as = p.file;
+      p.file = absoluteName(sm, as);
+      Shown.emplace(p.file, std::move(as));
+    }
     p.line = pl.getLine();
     p.column = pl.getColumn();
   }
@@ -65,7 +88,7 @@ void Resolver::place(DiagnosticRecord &d, SourceLocation loc) {
   SourceLocation e = sm.getExpansionLoc(loc);
   FileID f = sm.getFileID(e);
   auto fe = sm.getFileEntryRefForID(f);
-  d.physicalFile = fe ? fe->getName().str() : "";
+  d.physicalFile = fe ? absoluteName(sm, fe->getName().str()) : "";
   d.physicalLine = sm.getExpansionLineNumber(e);
   d.inMainFile = sm.isInMainFile(e);
   if (!Nolint.count(d.physicalFile)) {

@@ -19,6 +19,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,8 +59,16 @@ class Resolver {
 public:
   explicit Resolver(clang::ASTContext &ac) : AC(ac) {}
 
-  /// Where `loc` is after macro expansion, as #line directives name it.
+  /// Where `loc` is after macro expansion, as #line directives name it
+  /// (a file absolute).
   SourcePos pos(clang::SourceLocation loc) const;
+  /// The name the compiler's messages give `file` (a pos()'s): as the
+  /// command line gave it (ToolOptions::absolutePaths), for the text
+  /// output's own lines.
+  std::string shown(const std::string &file) const {
+    auto it = Shown.find(file);
+    return it == Shown.end() ? file : it->second;
+  }
   /// The source text of a token range.
   std::string text(clang::SourceRange r) const;
 
@@ -80,6 +89,7 @@ private:
 
   clang::ASTContext &AC;
   NolintTables Nolint;
+  mutable std::map<std::string, std::string> Shown; // absolute -> as parsed
 };
 
 } // namespace warplint
