@@ -294,6 +294,12 @@ private:
   /// repeats (loops count as several, calls as two).
   static int weight(const Stmt *s);
   static int weightUncached(const Stmt *s);
+  /// Does evaluating `e` do anything but compute a value (a store, an
+  /// increment, a call that may)? A call of a program's function whose body
+  /// only computes and returns a value (`static T init() { return T(0); }`)
+  /// does not: nvcc inlines it into a select. Calls of the system headers'
+  /// functions may, unless declared const or pure.
+  bool hasEffects(const Expr *e, int depth = 0) const;
 
 public:
   /// Weights by statement, valid for one kernel walk (walkKernel clears it:

@@ -185,6 +185,46 @@ int Walker::builtinDim(StringRef name) {
   return name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
 }
 
+bool Walker::hasEffects(const Expr *e, int depth) const {
+  if (!e || !e->HasSideEffects(AC, /*IncludePossibleEffects=*/true))
+    return false;
+  // Definite effects (assignments, increments, volatile reads) stay effects;
+  // what is left are calls, each judged by what its body does.
+  if (e->HasSideEffects(AC, /*IncludePossibleEffects=*/false))
+    return true;
+  if (auto *c = dyn_cast<CallExpr>(e)) {
+    const FunctionDecl *def = definitionOf(c->getDirectCallee());
+    const auto *body = def ? dyn_cast_or_null<CompoundStmt>(def->getBody())
+                           : nullptr;
+    // (A member function of an object may read or write through `this`:
+    // only static ones and free functions are looked into.)
+    const auto *method = dyn_cast_or_null<CXXMethodDecl>(def);
+    if (!body || depth >= 3 || (method && !method->isStatic()) ||
+        AC.getSourceManager().isInSystemHeader(def->getLocation()))
+      return !c->getCalleeDecl() ||
+             !(c->getCalleeDecl()->hasAttr<ConstAttr>() ||
+               c->getCalleeDecl()->hasAttr<PureAttr>());
+    for (const Stmt *s : body->body()) {
+      if (auto *r = dyn_cast<ReturnStmt>(s)) {
+        if (hasEffects(r->getRetValue(), depth + 1))
+          return true;
+      } else if (auto *ds = dyn_cast<DeclStmt>(s)) {
+        for (const Decl *d : ds->decls()) {
+          auto *v = dyn_cast<VarDecl>(d);
+          if (!v || v->isStaticLocal() || hasEffects(v->getInit(), depth + 1))
+            return true;
+        }
+      } else if (!isa<NullStmt>(s)) {
+        return true;
+      }
+    }
+  }
+  for (const Stmt *child : e->children())
+    if (auto *x = dyn_cast_or_null<Expr>(child); x && hasEffects(x, depth))
+      return true;
+  return false;
+}
+
 LaneExpr Walker::builtin(const Expr *e) {
   const Expr *base = nullptr;
   StringRef member;
@@ -239,8 +279,8 @@ Val Walker::rvalue(const Expr *e) {
     return unary(u);
   if (auto *c = dyn_cast<ConditionalOperator>(e)) {
     LaneExpr cnd = condition(c->getCond());
-    if (!NoRecord && (c->getTrueExpr()->HasSideEffects(AC) ||
-                      c->getFalseExpr()->HasSideEffects(AC)))
+    if (!NoRecord &&
+        (hasEffects(c->getTrueExpr()) || hasEffects(c->getFalseExpr())))
       recordBranch(BranchSite::Ternary, c, c->getCond(), cnd,
                    weight(c->getTrueExpr()) + weight(c->getFalseExpr()));
     // A pointer or null (`steps ? out + bid * steps : nullptr`): whatever
