@@ -1016,6 +1016,31 @@ std::vector<LaneMask> WarpEval::loopActiveSequence(int loop, int maxIter) {
   }
   LaneMask active = AllLanes;
   Lanes v = value(l.init);
+  // A condition that reads neither the loop's variables nor anything the
+  // loop updates (a condition on data taken as true, a bound of the
+  // enclosing loops) has one value for every iteration: asked once, not at
+  // each of up to maxIter steps (the work estimate asks for every warp).
+  if (l.cond) {
+    Props cp = props(l.cond, Ctx);
+    bool invariant = std::none_of(cp.loops.begin(), cp.loops.end(), [&](int x) {
+      return x == loop || Ctx.loops[x].iterOf == loop;
+    });
+    if (invariant) {
+      for (int i = 0; i < first && i < maxIter; ++i)
+        out.push_back(active);
+      if (int(out.size()) == maxIter)
+        return out;
+      uint64_t saved = setOverride(loop, v);
+      active &= cond(l.cond, true);
+      clearOverride(loop, saved);
+      if (stopped != EvalStop::None) {
+        out.push_back(active); // as the steps below leave it
+        return out;
+      }
+      out.resize(active ? size_t(maxIter) : out.size() + 1, active);
+      return out;
+    }
+  }
   for (int i = 0; i < maxIter && active && stopped == EvalStop::None; ++i) {
     uint64_t saved = setOverride(loop, v);
     if (l.cond && i >= first)
