@@ -535,19 +535,25 @@ Lanes WarpEval::drawDataOf(int atom) {
   };
   Lanes r;
   const uint64_t seed = mix(En.dataSeed);
+  // Deeper than MaxDataNesting loads inside one another (a chain
+  // `x = a[x + 1]; x = a[x + 2]; ...`), the address is not followed: each
+  // access of such a chain would evaluate the whole chain before it, and the
+  // chain's cost would grow with its length squared. The value is drawn
+  // per lane, as a datum each lane computed.
+  const bool follow = at.loadAddress && Draws <= MaxDataNesting;
   if (En.dataAgree) {
     // One value for the whole warp: the one its first present lane draws.
     int first = Present ? __builtin_ctz(Present) : 0;
-    Lanes a = at.loadAddress ? value(at.loadAddress) : Lanes{};
+    Lanes a = follow ? value(at.loadAddress) : Lanes{};
     const uint64_t from = at.loadBase ? at.loadBase : uint64_t(atom) + 1;
-    int64_t v = at.loadAddress
+    int64_t v = follow
                     ? draw(seed ^ mix(from ^ mix(uint64_t(a[first]))))
                     : draw(mix(seed ^ mix(uint64_t(atom) + 1)) ^
                            mix(uint64_t(Warp)));
     r.fill(v);
     return r;
   }
-  if (at.loadAddress) {
+  if (follow) {
     // One value per element loaded: lanes reading one element agree.
     const uint64_t from = at.loadBase ? at.loadBase : uint64_t(atom) + 1;
     Lanes a = value(at.loadAddress);

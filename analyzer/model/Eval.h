@@ -390,6 +390,9 @@ public:
   /// about 1 to 2 KiB of it in a release build; the analysis runs on
   /// threads of 64 MiB, and 8 MiB holds the limit too).
   static constexpr int MaxEvalDepth = 2000;
+  /// Loads whose addresses are followed inside one another (`a[b[c[i]]]`)
+  /// before a datum is drawn per lane without its address.
+  static constexpr int MaxDataNesting = 8;
 
 private:
   int Depth = 0; // nested value() calls now

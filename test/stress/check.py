@@ -58,6 +58,14 @@ elif name == 'straight-stores.cu':
     expect(len(loads) == 3000 and all(a['array'] == 'in' for a in loads),
            'the 3,000 loads of in reported, every reload of out forwarded '
            '(got %d loads)' % len(loads))
+elif name == 'data-chain.cu':
+    loads = [a for a in acc if a['op'] == 'load']
+    stores = [a for a in acc if a['op'] == 'store']
+    expect(len(loads) == 401, 'all 401 loads reported (got %d)' % len(loads))
+    expect(sum(1 for a in loads if not a['evaluated'] and a['unknown_reason'])
+           == 400, 'the 400 chained loads are "not evaluated" with a reason')
+    expect(len(stores) == 2 and all(a['evaluated'] for a in stores),
+           'the two stores of x are evaluated')
 else:
     sys.exit('no expectations for ' + name)
 for f in failures:
