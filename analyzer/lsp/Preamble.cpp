@@ -33,10 +33,6 @@ DocumentPreamble::Outcome DocumentPreamble::prepare(
   Outcome out;
   PreambleBounds bounds =
       ComputePreambleBounds(invocation.getLangOpts(), *mainBuffer, 0);
-  if (bounds.Size == 0) {
-    out.why = "the document has no preamble";
-    return out;
-  }
   std::string key =
       command + '\0' + mainBuffer->getBuffer().take_front(bounds.Size).str();
   bool fits = Built && Command == command &&

@@ -1,8 +1,10 @@
 //===- Preamble.h - a document's precompiled preamble -------------*- C++ -*-===//
 //
 // The language server parses a document again after every pause in typing.
-// Most of that parse is the document's preamble: its #includes (the CUDA
-// headers) and whatever else comes before its first declaration. As clangd
+// Most of that parse is the document's preamble: its #includes, whatever
+// else comes before its first declaration, and the headers Clang's CUDA mode
+// includes implicitly (the runtime wrapper), which a document with no
+// #include of its own has too. As clangd
 // does, the server precompiles that part once, in memory, and each later
 // parse of the document reads it back instead of parsing the headers again,
 // for as long as the preamble's text, the compile command and every header it
