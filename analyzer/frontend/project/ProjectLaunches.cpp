@@ -52,10 +52,6 @@ void merge(ForeignLaunches &into, const ForeignLaunches &from) {
     addUnique(into.files, f);
 }
 
-bool isIdentChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '_';
-}
 } // namespace
 
 FileFacts exportFacts(ASTContext &ac, const LaunchSites &sites) {
@@ -127,21 +123,6 @@ const std::string &ProjectLaunches::text(const std::string &file) {
   return it->second;
 }
 
-bool ProjectLaunches::mentions(const std::string &file,
-                               const std::string &ident, bool launch) {
-  const std::string &t = text(file);
-  if (launch && t.find("<<<") == std::string::npos)
-    return false;
-  for (size_t at = t.find(ident); at != std::string::npos;
-       at = t.find(ident, at + 1)) {
-    size_t end = at + ident.size();
-    if ((at == 0 || !isIdentChar(t[at - 1])) &&
-        (end >= t.size() || !isIdentChar(t[end])))
-      return true;
-  }
-  return false;
-}
-
 std::unique_ptr<clang::ASTUnit>
 ProjectLaunches::parseUnit(const std::string &file) {
   return ParseUnit ? ParseUnit(file) : nullptr;
@@ -152,7 +133,7 @@ ProjectLaunches::filesNaming(const std::string &ident,
                              const std::string &except) {
   std::vector<std::string> out;
   for (const std::string &f : Files)
-    if (f != except && mentions(f, ident, false))
+    if (f != except && mentions(text(f), ident, Mention::Call))
       out.push_back(f);
   return out;
 }
@@ -177,14 +158,14 @@ const FileFacts *ProjectLaunches::factsOf(const std::string &file) {
 
 std::vector<const FileFacts *>
 ProjectLaunches::naming(const std::vector<std::string> &names,
-                        const std::string &except, bool launch) {
+                        const std::string &except, Mention how) {
   std::vector<const FileFacts *> out;
   for (const std::string &file : Files) {
     if (file == except)
       continue;
     bool named = false;
     for (const std::string &n : names)
-      named = named || mentions(file, n, launch);
+      named = named || mentions(text(file), n, how);
     if (!named)
       continue;
     if (const FileFacts *f = factsOf(file))
@@ -196,7 +177,7 @@ ProjectLaunches::naming(const std::vector<std::string> &names,
 LaunchTable ProjectLaunches::launchesOf(const std::vector<std::string> &names,
                                         const std::string &except) {
   LaunchTable out;
-  for (const FileFacts *f : naming(names, except, true))
+  for (const FileFacts *f : naming(names, except, Mention::Launch))
     for (const auto &[name, launches] : f->launches)
       merge(out[name], launches);
   return out;
@@ -205,7 +186,7 @@ LaunchTable ProjectLaunches::launchesOf(const std::vector<std::string> &names,
 CallTable ProjectLaunches::callsOf(const std::vector<std::string> &names,
                                    const std::string &except) {
   CallTable out;
-  for (const FileFacts *f : naming(names, except, false))
+  for (const FileFacts *f : naming(names, except, Mention::Call))
     for (const auto &[name, calls] : f->calls)
       out[name].insert(out[name].end(), calls.begin(), calls.end());
   return out;

@@ -17,6 +17,7 @@
 #define WARPLINT_FRONTEND_PROJECTLAUNCHES_H
 
 #include "frontend/launches/LaunchShapes.h"
+#include "frontend/project/Mentions.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -94,20 +95,17 @@ public:
       std::function<std::unique_ptr<clang::ASTUnit>(const std::string &)>;
   void setUnitParser(UnitParser parse) { ParseUnit = std::move(parse); }
   std::unique_ptr<clang::ASTUnit> parseUnit(const std::string &file);
-  /// The files other than `except` whose text names `ident`, in order.
+  /// The files other than `except` whose text calls or defines a function
+  /// `ident` (Mention::Call), in order.
   std::vector<std::string> filesNaming(const std::string &ident,
                                        const std::string &except);
 
 private:
   /// The facts of every file other than `except` whose text names one of
-  /// `names` (and launches a kernel, with `launch`).
+  /// `names` as `how` says.
   std::vector<const FileFacts *> naming(const std::vector<std::string> &names,
-                                        const std::string &except, bool launch);
+                                        const std::string &except, Mention how);
   const FileFacts *factsOf(const std::string &file);
-  /// Does the file's text name `ident` (and launch a kernel, with
-  /// `launch`)?
-  bool mentions(const std::string &file, const std::string &ident,
-                bool launch);
 
   std::vector<std::string> Files;
   Parser Parse;
