@@ -14,6 +14,7 @@ prints figures and asserts nothing.
 Without files it measures examples/transpose.cu.
 """
 import argparse
+import importlib.util
 import json
 import os
 import shutil
@@ -27,26 +28,18 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+# clang's command and a timed run, as scripts/bench-speed.py makes them.
+_spec = importlib.util.spec_from_file_location(
+    'bench_speed', os.path.join(ROOT, 'scripts', 'bench-speed.py'))
+bench_speed = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench_speed)
+
+
 def clang_seconds(path, runs):
     """Median wall time of clang's device-only parse of `path`."""
     cuda = '/usr/local/cuda' if os.path.isdir('/usr/local/cuda/include') else ''
-    cmd = ['clang++-22', '-x', 'cuda', '-std=c++17', '--cuda-device-only',
-           '--cuda-gpu-arch=sm_90', '-fsyntax-only', '-Wno-unknown-cuda-version',
-           '-w']
-    if cuda:
-        cmd += ['--cuda-path=' + cuda, '-isystem', cuda + '/include/cccl']
-    else:
-        stub = os.path.join(ROOT, 'analyzer', 'include-stub')
-        cmd += ['-nocudainc', '-nocudalib', '-isystem',
-                os.path.join(stub, 'cuda_stub_sys'), '-include',
-                os.path.join(stub, 'warplint_cuda.h')]
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(cmd + ['-I', os.path.dirname(path), path],
-                       stdout=subprocess.DEVNULL, stderr=open(os.environ.get("BENCH_LSP_LOG", os.devnull), "a"))
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    cmd = bench_speed.clang_command(path, cuda, ['-I', os.path.dirname(path)])
+    return statistics.median(bench_speed.measure(cmd)[0] for _ in range(runs))
 
 
 class Server:
