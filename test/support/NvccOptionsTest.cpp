@@ -138,6 +138,18 @@ TEST(NvccOptions, ListsAndJoinedForms) {
     EXPECT_EQ(std::find(out.begin(), out.end(), dropped), out.end()) << dropped;
 }
 
+TEST(NvccOptions, FastMathIsClangsApproximateFunctions) {
+  for (const char *spelling : {"-use_fast_math", "--use_fast_math"}) {
+    auto out = deviceParseCommand({"nvcc", spelling, "k.cu"}, toolkit());
+    EXPECT_NE(std::find(out.begin(), out.end(), "-fgpu-approx-transcendentals"),
+              out.end())
+        << spelling;
+  }
+  auto plain = deviceParseCommand({"nvcc", "k.cu"}, toolkit());
+  EXPECT_EQ(std::find(plain.begin(), plain.end(), "-fgpu-approx-transcendentals"),
+            plain.end());
+}
+
 TEST(NvccOptions, OptionsFilesAreReadInPlace) {
   std::string dir = ::testing::TempDir();
   {

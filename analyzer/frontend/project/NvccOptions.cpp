@@ -118,7 +118,7 @@ const std::vector<NvccOption> &nvccOptions() {
     {"--relocatable-device-code", "-rdc", true, E::Relocatable},
     {"--entries", "-e", true, E::Drop},
     {"--maxrregcount", "-maxrregcount", true, E::Drop},
-    {"--use_fast_math", "-use_fast_math", false, E::Drop},
+    {"--use_fast_math", "-use_fast_math", false, E::FastMath},
     {"--ftz", "-ftz", true, E::Drop},
     {"--prec-div", "-prec-div", true, E::Drop},
     {"--prec-sqrt", "-prec-sqrt", true, E::Drop},
@@ -279,6 +279,11 @@ struct Translator {
       return;
     case E::DeviceDebug:
       out.push_back("-D__CUDACC_DEBUG__=1");
+      return;
+    case E::FastMath:
+      // Clang's spelling of nvcc's approximate float functions; it changes
+      // no declaration, only what a call of one costs.
+      out.push_back("-fgpu-approx-transcendentals");
       return;
     case E::DefaultStream:
       if (v == "per-thread") {

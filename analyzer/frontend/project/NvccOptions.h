@@ -37,6 +37,8 @@ enum class NvccEffect {
   WholeProgram,     // -ewp: -fgpu-rdc (device launches) and __CUDACC_EWP__
   DeviceDebug,      // -G: defines __CUDACC_DEBUG__
   DefaultStream,    // -default-stream per-thread: its macro
+  FastMath,         // -use_fast_math: -fgpu-approx-transcendentals (the work
+                    // estimate's costs of math calls and divisions)
 };
 
 struct NvccOption {

@@ -3,6 +3,8 @@
 // bodies.
 #include "frontend/walker/Walker.h"
 
+#include "frontend/walker/MathCosts.h"
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -78,6 +80,9 @@ int Walker::weightUncached(const Stmt *s) {
 
 int Walker::instructions(const Stmt *s) const {
   int n = 0;
+  // nvcc -use_fast_math (clang's -fgpu-approx-transcendentals): the float
+  // functions' approximate versions, and divisions without refinement.
+  const bool fastMath = AC.getLangOpts().GPUDeviceApproxTranscendentals;
   auto isConstPow2 = [&](const Expr *e, bool &constant) {
     Expr::EvalResult r;
     constant = !e->isValueDependent() && e->EvaluateAsInt(r, AC);
@@ -170,7 +175,9 @@ int Walker::instructions(const Stmt *s) const {
         bool constant = false;
         bool pow2 = isConstPow2(b->getRHS(), constant);
         if (!b->getType()->isIntegerType())
-          n += 8; // a floating-point division: reciprocal and refinement
+          n += divisionCost(b->getType()->isSpecificBuiltinType(
+                                BuiltinType::Double),
+                            fastMath); // reciprocal and refinement
         else
           n += pow2 ? 1 : constant ? 3 : 20; // by a variable: a subroutine
       } else if (op != BO_Assign && op != BO_Comma) {
@@ -201,8 +208,20 @@ int Walker::instructions(const Stmt *s) const {
       n += registers ? 0 : 2;
     } else if (auto *m = dyn_cast<MemberExpr>(x); m && m->isArrow()) {
       n += 1;
-    } else if (isa<CallExpr>(x)) {
-      n += 2; // an intrinsic (the bodies the walker inlines count apart)
+    } else if (auto *c = dyn_cast<CallExpr>(x)) {
+      // A math library function costs what the GPU measured of it
+      // (MathCosts.h); another intrinsic two. (The bodies the walker
+      // inlines count apart.)
+      const FunctionDecl *fd = c->getDirectCallee();
+      std::optional<int> cost;
+      const FunctionDecl *def = fd ? definitionOf(fd) : nullptr;
+      if (fd && fd->getIdentifier() &&
+          !(def && !AC.getSourceManager().isInSystemHeader(def->getLocation())))
+        cost = mathCallCost(fd->getName(),
+                            fd->getReturnType()->isSpecificBuiltinType(
+                                BuiltinType::Float),
+                            fastMath);
+      n += cost ? *cost : 2;
     } else if (isa<AbstractConditionalOperator>(x)) {
       n += 1;
     } else if (auto *c = dyn_cast<CastExpr>(x)) {
@@ -546,6 +565,10 @@ void Walker::stmt(const Stmt *s) {
     } else if (rv) {
       v = rv->getType()->isRecordType() ? recordOf(rv) : rvalue(rv);
     }
+    // What computes the value is work, as an expression statement's is (an
+    // inlined helper's `return exp(x) * sin(x);`).
+    if (rv)
+      work(instructions(rv));
     if (Returns && rs->getRetValue())
       Returns->push_back({Mask, v});
     Terminated = true;
