@@ -196,10 +196,11 @@ bool Walker::hasEffects(const Expr *e, int depth) const {
     const FunctionDecl *def = definitionOf(c->getDirectCallee());
     const auto *body = def ? dyn_cast_or_null<CompoundStmt>(def->getBody())
                            : nullptr;
-    // (A member function of an object may read or write through `this`:
-    // only static ones and free functions are looked into.)
+    // A member function is looked into as a free one is: a write through
+    // `this` is an assignment its body shows (`return data[i];` only
+    // reads). A virtual one may be overridden by a body not seen here.
     const auto *method = dyn_cast_or_null<CXXMethodDecl>(def);
-    if (!body || depth >= 3 || (method && !method->isStatic()) ||
+    if (!body || depth >= 3 || (method && method->isVirtual()) ||
         AC.getSourceManager().isInSystemHeader(def->getLocation()))
       return !c->getCalleeDecl() ||
              !(c->getCalleeDecl()->hasAttr<ConstAttr>() ||
