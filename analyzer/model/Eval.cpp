@@ -1325,13 +1325,35 @@ static bool isGuard(const LaneExpr &e, const Context &ctx) {
   return (!a.laneVarying && a.hasUnknown) || (!b.laneVarying && b.hasUnknown);
 }
 
+bool readsData(const LaneExpr &e, const Context &ctx) {
+  if (!e)
+    return false;
+  bool onData = false;
+  visitNodes(e, [&](const Node &n) {
+    if (n.op == Op::Unknown && size_t(n.value) < ctx.atoms.size() &&
+        ctx.atoms[n.value].fromData)
+      onData = true;
+    return !onData;
+  });
+  return onData || props(e, ctx).hasData;
+}
+
 static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
                         bool &data) {
   if (!e)
     return e;
   switch (e->op) {
-  case Op::LNot:
-    return un(Op::LNot, prepare(e->a, ctx, guard, data));
+  case Op::LNot: {
+    // The negation of a condition on data (`!found`, a flag the block
+    // shares) is a condition on data too, and as such taken as true.
+    bool onData = false;
+    LaneExpr inner = prepare(e->a, ctx, guard, onData);
+    data |= onData;
+    if (onData && e->a->op != Op::LAnd && e->a->op != Op::LOr &&
+        e->a->op != Op::LNot)
+      return assumed(1);
+    return un(Op::LNot, inner);
+  }
   case Op::LAnd:
   case Op::LOr:
     return bin(e->op, prepare(e->a, ctx, guard, data),
@@ -1342,14 +1364,7 @@ static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
   default:
     break;
   }
-  bool onData = false;
-  visitNodes(e, [&](const Node &n) {
-    if (n.op == Op::Unknown && size_t(n.value) < ctx.atoms.size() &&
-        ctx.atoms[n.value].fromData)
-      onData = true;
-    return !onData;
-  });
-  if (onData || props(e, ctx).hasData) {
+  if (readsData(e, ctx)) {
     data = true;
     return assumed(1);
   }

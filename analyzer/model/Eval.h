@@ -311,6 +311,9 @@ struct PreparedConditions {
   bool guard = false, data = false;
 };
 PreparedConditions prepareConditions(const Context &ctx, const LaneExpr &mask);
+/// Does `e` read data: a value loaded per lane, or one read from memory as
+/// it changes (Atom::fromData)? A condition on it is taken as true.
+bool readsData(const LaneExpr &e, const Context &ctx);
 
 /// Why an evaluation stopped without a value (WarpEval::stopped): the value
 /// depends on itself, through data it loads (`x = a[x]` walked by a loop:

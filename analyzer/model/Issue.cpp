@@ -117,7 +117,7 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
       // iterations; one on data is taken as true, to the cap.
       for (int l : loops)
         iterations *= tripOf(ctx.loops[l].cond &&
-                                     !props(ctx.loops[l].cond, ctx).hasData
+                                     !readsData(ctx.loops[l].cond, ctx)
                                  ? ctx
                                  : c,
                              l, warp);

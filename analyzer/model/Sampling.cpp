@@ -298,8 +298,12 @@ DataMarks markWarpUniformData(Context &ctx, const std::vector<LaneExpr> &exprs,
         candidates.push_back(int(n.value));
       return true;
     });
+  // (A flag, a bool the block shares, stays data: it is no size or offset,
+  // and a condition on it is one on data, which neither value of it
+  // decides.)
   for (int a : candidates)
-    if (uniformPerWarp(ctx.atoms[a].loadAddress, ctx, shapes))
+    if (ctx.atoms[a].dataBits != 1 &&
+        uniformPerWarp(ctx.atoms[a].loadAddress, ctx, shapes))
       out.atoms.push_back(a);
   // Their roles: an offset where an address adds the value as it is (its
   // alignment unknown), else a size.

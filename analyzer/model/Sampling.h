@@ -37,7 +37,8 @@ std::vector<Env> unknownAssignments(const Context &ctx, const Props &p);
 /// Data atoms `exprs` use that have a load address, checks the address in
 /// every warp of every shape over the sampled blocks, loop iterations and
 /// values of the unknowns, and turns those atoms into Uniform ones. Returns
-/// what to pass to restoreData() to undo it.
+/// what to pass to restoreData() to undo it. A bool (dataBits 1) stays
+/// data: a flag is no size, and neither of its values is representative.
 struct DataMarks {
   std::vector<int> atoms;
   std::vector<AtomRole> roles; // their roles before, in the same order

@@ -59,8 +59,9 @@ KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
                               choice.source + ")");
   for (int u : e.unknowns) {
     const Atom &a = m.ctx.atoms[u];
-    if (a.kind != AtomKind::Parameter && a.kind != AtomKind::Uniform)
-      continue;
+    if ((a.kind != AtomKind::Parameter && a.kind != AtomKind::Uniform) ||
+        a.fromData)
+      continue; // (a condition on it is one on data, said below)
     std::string v =
         "'" + a.name + "' = " + std::to_string(representativeValue(a));
     out.assumptions.push_back(

@@ -88,10 +88,13 @@ inline LaneExpr land(const LaneExpr &a, const LaneExpr &b) {
 class AssignedVars : public RecursiveASTVisitor<AssignedVars> {
 public:
   std::set<const VarDecl *> vars;
+  /// Of `vars`, those assigned otherwise than `v = <literal>` (a flag or a
+  /// state the statement sets to constants only is not among them).
+  std::set<const VarDecl *> computed;
   bool thisAssigned = false;
   /// Increments and decrements not to count (steps a loop already follows).
   const std::set<const Expr *> *skip = nullptr;
-  void note(const Expr *e) {
+  void note(const Expr *e, bool literal = false) {
     e = e->IgnoreParenImpCasts();
     while (auto *m = dyn_cast<MemberExpr>(e)) {
       if (isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()))
@@ -101,8 +104,17 @@ public:
       e = m->getBase()->IgnoreParenImpCasts();
     }
     if (auto *d = dyn_cast<DeclRefExpr>(e))
-      if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
+      if (auto *v = dyn_cast<VarDecl>(d->getDecl())) {
         vars.insert(v);
+        if (!literal)
+          computed.insert(v);
+      }
+  }
+  static bool isLiteral(const Expr *e) {
+    e = e->IgnoreParenImpCasts();
+    if (auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Minus)
+      e = u->getSubExpr()->IgnoreParenImpCasts();
+    return isa<IntegerLiteral, CXXBoolLiteralExpr, CharacterLiteral>(e);
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *c) {
     if (c->isAssignmentOp() && c->getNumArgs() >= 1)
@@ -135,7 +147,8 @@ public:
   }
   bool VisitBinaryOperator(BinaryOperator *b) {
     if (b->isAssignmentOp())
-      note(b->getLHS());
+      note(b->getLHS(),
+           b->getOpcode() == BO_Assign && isLiteral(b->getRHS()));
     return true;
   }
   // An operand that is never evaluated assigns nothing (`sizeof(k++)`).
@@ -410,6 +423,10 @@ private:
   static Space spaceOf(const VarDecl *v);
   bool pointsIntoSharedArrays(const VarDecl *v);
   std::map<const VarDecl *, bool> SharedPointerVars;
+  /// A variable its function assigns literals only (`found = 1`): a flag
+  /// or a state, no size (memoized).
+  bool setOnlyToLiterals(const VarDecl *v);
+  std::map<const VarDecl *, bool> LiteralOnlyVars;
   /// A thread's own array initialized from a list and only ever read by
   /// subscript (`int64_t offsets[] = {i, i, 0};`): its elements' values.
   std::map<const VarDecl *, std::vector<Val>> ReadOnlyArrays;

@@ -365,6 +365,15 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
     // varies in the source, the shapes may still make it one per warp
     // (markWarpUniformData()).
     Val v = opaque(whole, varying(a->ptr));
+    // A flag the block shares that the kernel sets to literals only
+    // (`__shared__ int found; ... found = 1;`): a condition on it is one
+    // on data, not on a size.
+    auto *var = dyn_cast_or_null<VarDecl>(a->ptr.base);
+    if (v.v && v.v->op == Op::Unknown && var &&
+        !var->getType()->isArrayType() &&
+        whole->getType()->isIntegralOrEnumerationType() &&
+        setOnlyToLiterals(var))
+      M.ctx.atoms[v.v->value].fromData = true;
     if (key)
       LoadedValues[*key] = v;
     if (v.v && v.v->op == Op::Data) {
@@ -373,7 +382,7 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
       at.loadBase = base;
       QualType t = whole->getType();
       if (t->isIntegralOrEnumerationType() && !t->isDependentType()) {
-        at.dataBits = int(AC.getTypeSize(t));
+        at.dataBits = t->isBooleanType() ? 1 : int(AC.getTypeSize(t));
         at.dataSigned = t->isSignedIntegerOrEnumerationType();
       }
     }
@@ -437,6 +446,33 @@ bool Walker::onlyReadBySubscript(const VarDecl *v) {
 // Does every assignment to a `__shared__` pointer variable point it at the
 // start of a `__shared__` array (`s = mys;` after `__shared__ T *s;`)? The
 // kernel's body is read once per variable.
+bool Walker::setOnlyToLiterals(const VarDecl *v) {
+  auto known = LiteralOnlyVars.find(v);
+  if (known != LiteralOnlyVars.end())
+    return known->second;
+  auto *fd = dyn_cast_or_null<FunctionDecl>(v->getDeclContext());
+  if (!fd || !fd->hasBody())
+    return LiteralOnlyVars[v] = false;
+  AssignedVars av;
+  av.TraverseStmt(fd->getBody());
+  // (Its address taken, it may be written through it: `atomicAdd(&sum,
+  // m)` after `sum = 0` is an accumulator.)
+  struct AddressTaken : RecursiveASTVisitor<AddressTaken> {
+    const VarDecl *V;
+    bool taken = false;
+    bool VisitUnaryOperator(UnaryOperator *u) {
+      if (u->getOpcode() == UO_AddrOf)
+        if (auto *d = dyn_cast<DeclRefExpr>(u->getSubExpr()->IgnoreParens()))
+          taken |= d->getDecl() == V;
+      return !taken;
+    }
+  } at;
+  at.V = v;
+  at.TraverseStmt(fd->getBody());
+  return LiteralOnlyVars[v] =
+             av.vars.count(v) && !av.computed.count(v) && !at.taken;
+}
+
 bool Walker::pointsIntoSharedArrays(const VarDecl *v) {
   auto known = SharedPointerVars.find(v);
   if (known != SharedPointerVars.end())

@@ -480,6 +480,10 @@ void Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &k
                                       "', which a loop changes in a way "
                                       "warplint does not model"))
              : unknown(M.ctx.addAtom(name, AtomKind::Uniform));
+    // A flag or state the loop sets (`found = true`, `done = 1`) is no size
+    // to take a representative value of: a condition on it is one on data.
+    if (!vary && (v->getType()->isBooleanType() || !av.computed.count(v)))
+      M.ctx.atoms[size_t(value->value)].fromData = true;
     // A pointer the loop moves still points into the same memory: its
     // accesses are then reported (as depending on the loop), not dropped.
     if (it != Env.end() && it->second.isPtr()) {

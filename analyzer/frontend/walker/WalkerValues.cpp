@@ -60,6 +60,11 @@ Val Walker::opaque(const Expr *e, bool varying) {
   // A value of a narrow integer type (a thread's own `uint8_t state[8]`)
   // takes only that type's values when drawn at random.
   QualType t = e->getType();
+  // A bool no lane's index decides (a flag the block shares, `found`) is no
+  // size or offset to take a representative value of: a condition on it is
+  // one on data.
+  if (!varying && t->isBooleanType())
+    M.ctx.atoms[size_t(a)].fromData = true;
   if (varying && t->isRealFloatingType())
     M.ctx.atoms[size_t(a)].fromFloat = true;
   if (varying && t->isIntegralOrEnumerationType() && !t->isDependentType()) {
