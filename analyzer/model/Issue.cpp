@@ -63,6 +63,11 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
     return t;
   };
 
+  // The loops whose condition reads data: their trip counts take such a
+  // condition as true (the prepared context's), the others as written.
+  std::vector<char> condOnData(ctx.loops.size());
+  for (size_t l = 0; l < ctx.loops.size(); ++l)
+    condOnData[l] = readsData(ctx.loops[l].cond, ctx);
   double issued = 0, lanes = 0;
   out.issued.assign(work.size(), 0);
   out.laneInstructions.assign(work.size(), 0);
@@ -116,8 +121,7 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
       // that ends a loop (a grid-stride loop) is what counts its
       // iterations; one on data is taken as true, to the cap.
       for (int l : loops)
-        iterations *= tripOf(ctx.loops[l].cond &&
-                                     !readsData(ctx.loops[l].cond, ctx)
+        iterations *= tripOf(ctx.loops[l].cond && !condOnData[size_t(l)]
                                  ? ctx
                                  : c,
                              l, warp);

@@ -175,6 +175,11 @@ struct NestedSteps {
   std::vector<const Expr *> updates;            // the variable's steps, in order
 };
 
+/// The definition of `f` that the walker walks into and counts apart: the
+/// program's own (here or in another file of the project), not a system
+/// header's; null for an intrinsic or a library function.
+const FunctionDecl *programDefinition(const FunctionDecl *f);
+
 class Walker {
 public:
   Walker(ASTContext &ac, KernelModel &m,

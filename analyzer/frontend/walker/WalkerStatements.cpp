@@ -17,6 +17,14 @@
 namespace warplint {
 namespace detail {
 
+const FunctionDecl *programDefinition(const FunctionDecl *f) {
+  const FunctionDecl *def = definitionOf(f);
+  return def && !def->getASTContext().getSourceManager().isInSystemHeader(
+                    def->getLocation())
+             ? def
+             : nullptr;
+}
+
 int Walker::weight(const Stmt *s) {
   if (!s)
     return 0;
@@ -62,10 +70,8 @@ int Walker::weightUncached(const Stmt *s) {
       calls += 2;
       // A call costs what the function it calls does (a few levels deep);
       // an intrinsic from a system header costs its two.
-      const FunctionDecl *def = definitionOf(c->getDirectCallee());
-      if (def && WeightDepth < 3 &&
-          !def->getASTContext().getSourceManager().isInSystemHeader(
-              def->getLocation())) {
+      const FunctionDecl *def = programDefinition(c->getDirectCallee());
+      if (def && WeightDepth < 3) {
         ++WeightDepth;
         calls += weight(def->getBody());
         --WeightDepth;
@@ -214,14 +220,13 @@ int Walker::instructions(const Stmt *s) const {
       // inlines count apart.)
       const FunctionDecl *fd = c->getDirectCallee();
       std::optional<int> cost;
-      const FunctionDecl *def = fd ? definitionOf(fd) : nullptr;
-      if (fd && fd->getIdentifier() &&
-          !(def && !AC.getSourceManager().isInSystemHeader(def->getLocation())))
+      if (fd && fd->getIdentifier())
         cost = mathCallCost(fd->getName(),
                             fd->getReturnType()->isSpecificBuiltinType(
                                 BuiltinType::Float),
                             fastMath);
-      n += cost ? *cost : 2;
+      // (A function of the program's own by that name is walked into.)
+      n += cost && !programDefinition(fd) ? *cost : 2;
     } else if (isa<AbstractConditionalOperator>(x)) {
       n += 1;
     } else if (auto *c = dyn_cast<CastExpr>(x)) {
