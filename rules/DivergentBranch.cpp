@@ -1,4 +1,4 @@
-#include "rules/BranchCost.h"
+#include "rules/KernelShare.h"
 #include "rules/RuleSet.h"
 
 #include "model/Explain.h"

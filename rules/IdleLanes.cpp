@@ -1,7 +1,7 @@
 // idle-lanes: a branch or loop body that runs with most lanes of its warps
 // idle, so that it costs several times the warp instructions a layout with
 // its active lanes packed into full warps would (docs/rules/idle-lanes.md).
-#include "rules/BranchCost.h"
+#include "rules/KernelShare.h"
 #include "rules/RuleSet.h"
 
 #include "model/Explain.h"

@@ -1,4 +1,5 @@
 #include "rules/DataFindings.h"
+#include "rules/KernelShare.h"
 #include "rules/KnownValues.h"
 #include "rules/UnrolledFindings.h"
 
@@ -134,7 +135,7 @@ std::vector<RuleNote> verifiedLayoutFixes(const AccessFacts &f,
 
 } // namespace
 
-static std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
+static std::optional<Finding> findSmemBankConflict(const AccessFacts &f,
                                                     const RuleContext &opts) {
   const AccessResult &r = f.result;
   if (f.space != Space::Shared)
@@ -268,12 +269,21 @@ static std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
   return out;
 }
 
+/// The finding, weighed by what the access costs its kernel (KernelShare.h).
+static std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
+                                 const RuleContext &opts) {
+  std::optional<Finding> out = findSmemBankConflict(f, opts);
+  if (out)
+    weighAccess(f, opts, "wavefronts", *out);
+  return out;
+}
+
 const RuleDef &smemBankConflictRule() {
   static const RuleDef rule(
       "smem-bank-conflict",
       "Flags shared-memory loads and stores whose warp needs at least twice "
       "the wavefronts it would without bank conflicts.",
-      checkSmemBankConflict, {&Threshold});
+      checkSmemBankConflict, {&Threshold, &MinTrafficShare});
   return rule;
 }
 

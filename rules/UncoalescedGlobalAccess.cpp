@@ -1,4 +1,5 @@
 #include "rules/DataFindings.h"
+#include "rules/KernelShare.h"
 #include "rules/KnownValues.h"
 #include "rules/UnrolledFindings.h"
 
@@ -18,7 +19,7 @@ static std::string byteAdjective(int64_t n) {
 }
 
 static std::optional<Finding>
-checkUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
+findUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
   const AccessResult &r = f.result;
   if (f.space != Space::Global)
     return std::nullopt;
@@ -157,12 +158,21 @@ checkUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
   return out;
 }
 
+/// The finding, weighed by what the access costs its kernel (KernelShare.h).
+static std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
+                                 const RuleContext &opts) {
+  std::optional<Finding> out = findUncoalescedGlobalAccess(f, opts);
+  if (out)
+    weighAccess(f, opts, "sectors", *out);
+  return out;
+}
+
 const RuleDef &uncoalescedGlobalAccessRule() {
   static const RuleDef rule(
       "uncoalesced-global-access",
       "Flags global loads and stores whose warp pulls in at least twice the "
       "32-byte sectors its active lanes need.",
-      checkUncoalescedGlobalAccess, {&Threshold});
+      checkUncoalescedGlobalAccess, {&Threshold, &MinTrafficShare});
   return rule;
 }
 

@@ -71,6 +71,7 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
   double issued = 0, lanes = 0;
   out.issued.assign(work.size(), 0);
   out.laneInstructions.assign(work.size(), 0);
+  out.perInstruction.assign(work.size(), 0);
   for (size_t i = 0; i < work.size(); ++i) {
     const IssueWork &w = work[i];
     if (!w.issue || w.weight <= 0)
@@ -116,21 +117,24 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
       }
       if (!inLoops || !reached)
         continue;
-      double iterations = 1;
+      double iterations = 1, unrolled = 1;
       // Trip counts from the loops' conditions as written: a bounds guard
       // that ends a loop (a grid-stride loop) is what counts its
       // iterations; one on data is taken as true, to the cap.
-      for (int l : loops)
-        iterations *= tripOf(ctx.loops[l].cond && !condOnData[size_t(l)]
-                                 ? ctx
-                                 : c,
-                             l, warp);
+      for (int l : loops) {
+        const double trip = tripOf(
+            ctx.loops[l].cond && !condOnData[size_t(l)] ? ctx : c, l, warp);
+        iterations *= trip;
+        if (ctx.loops[l].unrolled)
+          unrolled *= std::max(1.0, trip);
+      }
       const double warpIssued = w.weight * reached / inLoops * iterations,
                    warpLanes = w.weight * laneSum / inLoops * iterations;
       issued += warpIssued;
       lanes += warpLanes;
       out.issued[i] += warpIssued;
       out.laneInstructions[i] += warpLanes;
+      out.perInstruction[i] += warpIssued / unrolled;
     }
   }
   std::sort(out.unknowns.begin(), out.unknowns.end());

@@ -38,6 +38,10 @@ struct IssueEstimate {
   /// issues per block, and the lane instructions run in them (their
   /// difference over 32 is the issue slots its idle lanes waste).
   std::vector<double> issued, laneInstructions;
+  /// Per piece of work: `issued` with the loops nvcc unrolls fully counted
+  /// once (each iteration is an instruction of its own): how often each of
+  /// its instructions runs, times its weight.
+  std::vector<double> perInstruction;
   /// Uniform unknowns the figure takes at their representative value, and
   /// whether it uses gridDim (sorted atom ids).
   std::vector<int> unknowns;

@@ -340,6 +340,8 @@ template <class IO> void map(IO &io, Rec<IO, AccessRecord> &a) {
   io.field("element_bytes", a.elementBytes);
   io.field("evaluated", a.evaluated);
   io.field("worst_excess", a.worstRatio);
+  io.field("kernel_share", a.kernelShare);
+  io.field("relative_runs", a.relativeRuns);
   // Present only for lookups into small tables, and rows picked by data.
   io.optional("within_table_bytes", a.tableBytes != 0, a.tableBytes);
   io.optional("data_row_bytes", a.dataRowBytes != 0, a.dataRowBytes);

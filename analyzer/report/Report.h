@@ -130,6 +130,10 @@ struct AccessRecord {
     bool expectsRandom = false;
   };
   std::optional<DataEstimate> dataEstimate;
+  /// What the access weighs in its kernel (AccessFacts::Weight): its extra
+  /// sectors (wavefronts) over the kernel's estimated total of its space,
+  /// and its runs over those of the kernel's busiest access of that space.
+  std::optional<double> kernelShare, relativeRuns;
   /// An access in loops nvcc unrolls fully, one instruction per iteration:
   /// the innermost loop's variable, and per iteration its value and the
   /// per-request figures (model/Memory.h, AccessResult::iterations).

@@ -72,6 +72,13 @@ SKIP = 77
 BAD = 2.0            # a line the GPU shows at >= BAD x ideal is a bad line
 PRECISION_BAR = 1.5  # a warning is right when the GPU shows >= this x ideal
 TOLERANCE = 0.10     # figure agreement: |pred - meas| <= TOLERANCE * meas
+# A bad line worth a warning (issue 47's cost principle for the memory rules,
+# rules/KernelShare.h): in some kernel its extra sectors (wavefronts) are at
+# least MIN_TRAFFIC_SHARE of the kernel's measured sectors (wavefronts), or
+# it runs at least RARE_RUNS as often as the kernel's busiest line of that
+# space (its busiest instruction's executions against theirs).
+MIN_TRAFFIC_SHARE = 0.02
+RARE_RUNS = 1.0 / 8
 
 SPACES = collections.OrderedDict([
     ('global', dict(rule='uncoalesced-global-access', cost='sectors_per_request',
@@ -534,6 +541,36 @@ def kernel_key(name):
     return canonical_instance(name) or kernel_base_name(name)
 
 
+def new_line():
+    return dict(actual=0, ideal=0, inst=0, kernels=set(), sass=0, per_inst=[],
+                kinds=set(), by_kernel={}, worth=False)
+
+
+def mark_worth(kernel, progdir, lines):
+    """Marks the lines of `kernel` worth a warning in it (MIN_TRAFFIC_SHARE,
+    RARE_RUNS): line entries of `lines` are created as measured_lines makes
+    them."""
+    for space, spec in SPACES.items():
+        per = collections.defaultdict(lambda: [0, 0, 0])
+        for l in kernel.get('lines', []):
+            m = l.get(space)
+            if not m:
+                continue
+            e = per[(resolve(progdir, l['file']), int(l['line']))]
+            e[0] += m.get(spec['actual'], 0) or 0
+            e[1] += m.get('ideal', 0) or 0
+            e[2] = max([e[2]] + [i.get('executed') or 0
+                                 for i in m.get('instructions', []) or []])
+        total = sum(e[0] for e in per.values())
+        busiest = max((e[2] for e in per.values()), default=0)
+        if not total or not busiest:
+            continue
+        for (path, line), (actual, ideal, runs) in per.items():
+            if ((actual - ideal) / total >= MIN_TRAFFIC_SHARE or
+                    runs / busiest >= RARE_RUNS):
+                lines.setdefault((path, line, space), new_line())['worth'] = True
+
+
 def measured_lines(prog, progdir):
     """{(abs file, line, space): dict(actual, ideal, inst, kernels, sass,
     by_kernel: {kernel_key(): [actual, ideal]})}, and
@@ -542,6 +579,7 @@ def measured_lines(prog, progdir):
     ran = collections.Counter()
     for k in prog.get('kernels', []):
         kname = k.get('demangled') or k.get('mangled') or '?'
+        mark_worth(k, progdir, lines)
         for l in k.get('lines', []):
             path = resolve(progdir, l['file'])
             inst = l.get('inst_executed') or 0
@@ -551,10 +589,7 @@ def measured_lines(prog, progdir):
                 if not m:
                     continue
                 key = (path, int(l['line']), space)
-                e = lines.setdefault(key, dict(actual=0, ideal=0, inst=0,
-                                               kernels=set(), sass=0,
-                                               per_inst=[], kinds=set(),
-                                               by_kernel={}))
+                e = lines.setdefault(key, new_line())
                 actual = m.get(spec['actual'], 0) or 0
                 ideal = m.get('ideal', 0) or 0
                 e['actual'] += actual
@@ -822,6 +857,7 @@ def join(run, prog, progdir, how):
         kaccesses[k['name']] += k.get('accesses', 0) or 0
     parse_failed = any(f.get('status') == 'error' for f in doc.get('files', []))
     warned = collections.defaultdict(list)
+    remarked = collections.defaultdict(list)
     for d in doc.get('diagnostics', []):
         # warplint reports a message once per line, under the first kernel
         # that has it: a skipped instantiation's warning stays when a kept
@@ -833,7 +869,13 @@ def join(run, prog, progdir, how):
             continue
         for space, spec in SPACES.items():
             if d['rule'] == spec['rule']:
-                warned[(os.path.realpath(d['file']), d['line'], space)].append(d)
+                key = (os.path.realpath(d['file']), d['line'], space)
+                # A finding the rule weighs as negligible for its kernel is
+                # a remark, not a warning (rules/KernelShare.h).
+                if d.get('severity', 'warning') == 'warning':
+                    warned[key].append(d)
+                else:
+                    remarked[key].append(d)
     rows = []
     executed = set()
     corpus = os.path.dirname(os.path.realpath(progdir)) + os.sep
@@ -885,6 +927,8 @@ def join(run, prog, progdir, how):
                    predicted=None if pred is None else round(pred, 4),
                    predicted_alt=None if pred_alt is None else round(pred_alt, 4),
                    warned=w, diagnostics=len(warned.get(key, [])),
+                   remarked=not w and bool(remarked.get(key)),
+                   worth=m['worth'],
                    estimated=estimated,
                    accesses=len(accs),
                    evaluated=sum(1 for a in accs if a.get('evaluated')),
@@ -997,6 +1041,8 @@ def summarize(rows, stray, runs):
         r = [x for x in rows if x['space'] == space]
         bad = [x for x in r if x['bad']]
         found = [x for x in bad if x['warned']]
+        worth = [x for x in bad if x['worth']]
+        light = [x for x in bad if not x['worth']]
         warned = [x for x in r if x['warned']]
         right = [x for x in warned if x['right']]
         # Lines bad in one instruction only (their sum under BAD).
@@ -1006,6 +1052,14 @@ def summarize(rows, stray, runs):
             rule=spec['rule'], lines=len(r), bad_lines=len(bad),
             bad_found=len(found),
             recall=round(len(found) / len(bad), 4) if bad else 1.0,
+            worth_lines=len(worth),
+            worth_found=sum(1 for x in worth if x['warned']),
+            worth_recall=round(sum(1 for x in worth if x['warned']) / len(worth), 4)
+            if worth else 1.0,
+            worth_remarked=sum(1 for x in worth if x['remarked']),
+            light_lines=len(light),
+            light_warned=sum(1 for x in light if x['warned']),
+            light_remarked=sum(1 for x in light if x['remarked']),
             warned_lines=len(warned), warned_right=len(right),
             precision=round(len(right) / len(warned), 4) if warned else 1.0,
             precision_bar=PRECISION_BAR,
@@ -1063,6 +1117,13 @@ def print_table(gpu, s, how):
         print('%-7s %s lines found %d of %d (%s)' % (
             space, spec['what'], v['bad_found'], v['bad_lines'],
             pct(v['bad_found'], v['bad_lines'])))
+        print('%-7s   worth a warning (>= %d%% of their kernel\'s %s or run at '
+              'least 1/%d as often as its busiest line): found %d of %d (%s), '
+              '%d of them remarks; the other %d bad lines: %d warned, %d remarks' % (
+                  space, round(100 * MIN_TRAFFIC_SHARE), spec['actual'],
+                  round(1 / RARE_RUNS), v['worth_found'], v['worth_lines'],
+                  pct(v['worth_found'], v['worth_lines']), v['worth_remarked'],
+                  v['light_lines'], v['light_warned'], v['light_remarked']))
         print('%-7s %s warned lines right (GPU >= %.1fx ideal) %d of %d (%s) '
               '[diagnostics: %d of %d]; not counted: %d more lines (%d diagnostics) '
               'without a measured %s access (%d never ran)' % (
@@ -1115,7 +1176,8 @@ DETAIL_FIELDS = ['program', 'file', 'line', 'space', 'measured', 'predicted',
                  'data_dependent_mask', 'parameter_dependent', 'shape_assumed',
                  'below_ideal', 'element_bytes',
                  'access_kinds', 'from_header', 'nearest_access_line', 'other_space', 'kernel_status',
-                 'kernel_names', 'worst_kernel', 'named_kernel', 'bad', 'right']
+                 'kernel_names', 'worst_kernel', 'named_kernel', 'bad', 'right',
+                 'worth', 'remarked']
 # (worst_instruction and bad_instruction are in the JSON summary's rows only,
 # so that earlier details files stay comparable line for line.)
 
@@ -1262,7 +1324,8 @@ def baseline_figures(summary):
     for space in SPACES:
         v = summary[space]
         out[space] = collections.OrderedDict(
-            (k, v[k]) for k in ('recall', 'bad_found', 'bad_lines', 'precision',
+            (k, v[k]) for k in ('recall', 'bad_found', 'bad_lines', 'worth_recall',
+                                'worth_found', 'worth_lines', 'precision',
                                 'warned_right', 'warned_lines', 'agree', 'lines'))
     out['total'] = collections.OrderedDict(agree=summary['total']['agree'],
                                            lines=summary['total']['lines'])
@@ -1283,7 +1346,8 @@ def check(gpu, summary, rec, digest, rec_digest):
     cur = baseline_figures(summary)
     for space in list(SPACES) + ['total']:
         old, new = rec.get(space, {}), cur[space]
-        for k in ('recall', 'precision', 'agree', 'bad_found', 'warned_right'):
+        for k in ('worth_recall', 'precision', 'agree', 'worth_found',
+                  'warned_right'):
             if k in old and new.get(k, 0) < old[k] - 1e-9:
                 failed.append('%s/%s: %s %s fell below the recorded %s' % (
                     gpu, space, k, new[k], old[k]))

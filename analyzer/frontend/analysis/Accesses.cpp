@@ -240,11 +240,8 @@ void addAssumptions(const AccessScope &as, const AccessSite &site,
 
 } // namespace
 
-std::vector<AccessFinding> analyzeAccessSite(AccessScope &as,
-                                             const AccessSite &site) {
-  KernelScope &s = as.kernel;
+SiteResult judgeAccessSite(const KernelScope &s, const AccessSite &site) {
   const KernelModel &m = s.m;
-  const ShapeChoice &choice = s.choice;
   SiteInput input(site.access);
   input.space = site.space;
   input.atomic = site.atomic;
@@ -254,7 +251,16 @@ std::vector<AccessFinding> analyzeAccessSite(AccessScope &as,
       input.tableBytes = s.ac.getTypeSizeInChars(vd->getType()).getQuantity();
   if (site.splitByPeer >= 0 && size_t(site.splitByPeer) < m.accesses.size())
     input.splitPeer = &m.accesses[site.splitByPeer].access;
-  SiteResult judged = analyzeSite(input, m.ctx, choice.shapes);
+  return analyzeSite(input, m.ctx, s.choice.shapes);
+}
+
+std::vector<AccessFinding>
+analyzeAccessSite(AccessScope &as, const AccessSite &site,
+                  const SiteResult &judged,
+                  std::optional<AccessFacts::Weight> weight) {
+  KernelScope &s = as.kernel;
+  const KernelModel &m = s.m;
+  const ShapeChoice &choice = s.choice;
   const AccessResult &r = judged.result;
 
   SourceLocation loc =
@@ -310,7 +316,12 @@ std::vector<AccessFinding> analyzeAccessSite(AccessScope &as,
         firstRequest(site.access.offset, site.access.mask, m.ctx, shape);
     ar.sameAddressLanes = sameAddressLanes(req.addr, req.active);
   }
+  if (weight) {
+    ar.kernelShare = weight->share;
+    ar.relativeRuns = weight->runs;
+  }
   AccessFacts facts(site.access, r, m.ctx);
+  facts.weight = weight;
   facts.shape = shape;
   facts.shapeAssumed = choice.assumed;
   facts.space = site.space;

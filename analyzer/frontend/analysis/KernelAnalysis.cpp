@@ -42,6 +42,85 @@ int dimsUsed(const KernelModel &m) {
   return dims;
 }
 
+/// One access's figure per request for its weight: what it moves and the
+/// least it could (the random-data figure for an address that depends on
+/// data; a full warp's ideal, as a floor, where there is no figure).
+std::pair<double, double> perRequest(const AccessSite &site,
+                                     const AccessResult &r) {
+  if (r.evaluated)
+    return {r.actual, r.ideal};
+  if (r.dataEstimated)
+    return {r.randomActual, r.randomIdeal};
+  const double ideal = site.space == Space::Global
+                           ? std::max(1, site.access.elementBytes)
+                           : std::max(1, site.access.elementBytes / 4);
+  return {ideal, ideal};
+}
+
+/// Does the condition pick blocks by their index (`blockIdx.x == 0`,
+/// `blockIdx.z == gridDim.z - 1`)? An access under it runs as often as the
+/// sampled blocks say, which is not how often a grid of other extents runs
+/// it. A bounds guard on a global index (`i < n`) picks none.
+bool picksBlocks(const LaneExpr &mask, const Context &ctx) {
+  bool picks = false;
+  visitNodes(mask, [&](const Node &n) {
+    if (n.op == Op::Eq || n.op == Op::Ne)
+      picks |= props(n.a, ctx).usesBlockIdx || props(n.b, ctx).usesBlockIdx;
+    picks |= n.op == Op::GridDim;
+    return !picks;
+  });
+  return picks;
+}
+
+/// What each judged access weighs in its kernel (AccessFacts::Weight),
+/// from the times per block the work estimate runs it: its extra sectors
+/// (wavefronts) over the kernel's total of that space, and its runs over
+/// those of the space's busiest access. None where the estimate does not
+/// reach it or that only blocks picked by their index run (picksBlocks),
+/// and none in a kernel whose estimate is not firm (KernelIssue::firm).
+std::vector<std::optional<AccessFacts::Weight>>
+accessWeights(const KernelModel &m, const std::vector<size_t> &sites,
+              const std::vector<SiteResult> &judged,
+              const std::vector<KernelIssue::Runs> &runs,
+              const KernelIssue &issue) {
+  std::vector<std::optional<AccessFacts::Weight>> out(judged.size());
+  // Counts that rest on a representative value (a size the program does
+  // not show, a condition on data) can be off by orders of magnitude
+  // between nested loops: such a kernel's accesses are not weighed.
+  if (!issue.firm())
+    return out;
+  // How often each instruction runs: an access in loops nvcc unrolls fully
+  // is one instruction per iteration.
+  auto perInstruction = [&](size_t j) { return runs[j].perInstruction; };
+  std::string assumes;
+  for (const std::string &a : issue.record().assumptions)
+    assumes += (assumes.empty() ? "" : "; ") + a;
+  for (Space space : {Space::Global, Space::Shared}) {
+    double total = 0, busiest = 0;
+    for (size_t j = 0; j < judged.size(); ++j) {
+      const AccessSite &site = m.accesses[sites[j]];
+      if (site.space != space)
+        continue;
+      total += runs[j].all * perRequest(site, judged[j].result).first;
+      busiest = std::max(busiest, perInstruction(j));
+    }
+    if (total <= 0)
+      continue;
+    for (size_t j = 0; j < judged.size(); ++j) {
+      const AccessSite &site = m.accesses[sites[j]];
+      if (site.space != space || runs[j].all <= 0 ||
+          picksBlocks(site.access.mask, m.ctx))
+        continue;
+      auto [actual, ideal] = perRequest(site, judged[j].result);
+      out[j] = AccessFacts::Weight{
+          runs[j].all * std::max(0.0, actual - ideal) / total,
+          perInstruction(j) / busiest,
+          assumes};
+    }
+  }
+  return out;
+}
+
 /// The kernel's place, instantiation and launch values: a kernel in a header
 /// that several files of the run include is analyzed once per
 /// configuration (this, its shape source and its block shapes).
@@ -314,6 +393,17 @@ KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
     KernelScope scope{job.ac, job.opts, k, m, choice, job.resolver, out,
                        nullptr};
     AccessScope accesses{scope, bindGrid(job, k, choice, m), {}, {}, {}};
+    // The work estimate, and how often each memory access runs in it (what
+    // an access's finding weighs), before data is marked per warp below.
+    KernelIssue issue(k, m, choice, job.sites);
+    std::vector<size_t> judgedSites;
+    std::vector<LaneExpr> masks;
+    for (size_t i = 0; i < m.accesses.size(); ++i)
+      if (m.accesses[i].space != Space::Local && m.accesses[i].mergedInto < 0) {
+        judgedSites.push_back(i);
+        masks.push_back(m.accesses[i].access.mask);
+      }
+    const std::vector<KernelIssue::Runs> runs = issue.runsPerBlock(masks);
     // Data each warp loads from one address is one value per warp under
     // these shapes: undone after the accesses, so that branches on it stay
     // conditions on data.
@@ -327,18 +417,25 @@ KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
       if (site.atomic)
         accesses.atomicAddresses.insert({site.base, site.access.offset.get()});
     bool stopped = false; // by --timeout
-    for (const AccessSite &site : m.accesses) {
-      if (site.space == Space::Local || site.mergedInto >= 0)
-        continue;
+    std::vector<SiteResult> judged;
+    judged.reserve(judgedSites.size());
+    for (size_t i : judgedSites) {
       if (job.outOfTime()) {
         stopped = true;
         break;
       }
+      judged.push_back(judgeAccessSite(scope, m.accesses[i]));
+    }
+    const std::vector<std::optional<AccessFacts::Weight>> weights =
+        accessWeights(m, judgedSites, judged, runs, issue);
+    for (size_t j = 0; j < judged.size(); ++j) {
+      const AccessSite &site = m.accesses[judgedSites[j]];
       // A call nvcc makes several instructions of (a wmma fragment's load
       // or store): one finding for the call, its worst instruction's.
       const size_t instructions =
           site.intrinsic.empty() ? 0 : instructionsOf(m, site);
-      for (AccessFinding &f : analyzeAccessSite(accesses, site)) {
+      for (AccessFinding &f :
+           analyzeAccessSite(accesses, site, judged[j], weights[j])) {
         if (instructions > 1)
           calls.add(site, instructions, std::move(f));
         else
@@ -357,7 +454,6 @@ KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
     }
     kr.accessesLeftOut = int(m.accessesLeftOut);
     kr.callsNotFollowed = m.callsTooDeep + m.callsElsewhere;
-    KernelIssue issue(k, m, choice, job.sites);
     scope.issue = &issue;
     analyzeControlFlow(scope);
     kr.issue = issue.record();

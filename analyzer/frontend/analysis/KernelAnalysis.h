@@ -74,10 +74,18 @@ struct AccessScope {
       arrayUses;
 };
 
-/// Judges one access site (Accesses.cpp): its record and its remark go into
-/// the kernel's output, the rules' findings are returned.
-std::vector<AccessFinding> analyzeAccessSite(AccessScope &scope,
-                                             const AccessSite &site);
+/// The model's figures for one access site under the configuration's
+/// block shapes (Accesses.cpp).
+SiteResult judgeAccessSite(const KernelScope &scope, const AccessSite &site);
+
+/// Reports one judged access site (Accesses.cpp): its record and its remark
+/// go into the kernel's output, the rules' findings are returned. `weight`
+/// is what the access weighs in its kernel, where the work estimate gives
+/// it (AccessFacts::weight).
+std::vector<AccessFinding>
+analyzeAccessSite(AccessScope &scope, const AccessSite &site,
+                  const SiteResult &judged,
+                  std::optional<AccessFacts::Weight> weight);
 
 } // namespace warplint
 

@@ -10,8 +10,18 @@ using namespace clang;
 
 namespace warplint {
 
+namespace {
+/// Adds `a` to `list` unless it is there (fields of different copies of a
+/// struct share a name: "'date.month' = 1024 (not known)" once).
+void addAssumption(std::vector<std::string> &list, std::string a) {
+  if (std::find(list.begin(), list.end(), a) == list.end())
+    list.push_back(std::move(a));
+}
+} // namespace
+
 KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
-                         const ShapeChoice &choice, const LaunchSites &sites) {
+                         const ShapeChoice &choice, const LaunchSites &sites)
+    : Ctx(m.ctx), Block(choice.shapes[0]), Base(representativeEnv(m.ctx)) {
   // Work under equal conditions is evaluated once, with its weights summed.
   std::vector<IssueWork> work;
   std::map<std::pair<const Node *, const Node *>, size_t> index;
@@ -30,8 +40,8 @@ KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
   }
   for (auto &[item, share] : SiteItem)
     share = work[item].weight > 0 ? share / work[item].weight : 0;
-  const Shape &block = choice.shapes[0];
-  Env env = representativeEnv(m.ctx);
+  const Shape &block = Block;
+  Env &env = Base;
   std::optional<std::pair<Shape, std::string>> grid;
   if (!choice.assumed)
     grid = launchGrid(sites, k, block);
@@ -62,14 +72,17 @@ KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
     if ((a.kind != AtomKind::Parameter && a.kind != AtomKind::Uniform) ||
         a.fromData)
       continue; // (a condition on it is one on data, said below)
+    Firm &= !a.known.empty();
     std::string v =
         "'" + a.name + "' = " + std::to_string(representativeValue(a));
-    out.assumptions.push_back(
+    addAssumption(out.assumptions,
         a.known.empty()
             ? v + " (not known" + (a.related.empty() ? "" : "; " + a.related) +
                   ")"
             : v + (a.knownFrom.empty() ? "" : " (" + a.knownFrom + ")"));
   }
+  Firm &= !(e.usesGridDim && !grid) && !e.dataConditions &&
+          e.loopsAtCap.empty() && !m.loopsNotFollowed;
   if (e.usesGridDim && !grid)
     out.assumptions.push_back("gridDim = 1024 (not known)");
   if (e.dataConditions)
@@ -99,6 +112,29 @@ std::optional<double> KernelIssue::wasteShare(size_t begin,
     waste += share * (Issued[item] - Lanes[item] / WarpSize);
   }
   return std::max(0.0, waste) / Record.perBlock;
+}
+
+std::vector<KernelIssue::Runs>
+KernelIssue::runsPerBlock(const std::vector<LaneExpr> &masks) const {
+  // One piece of work of one instruction per distinct mask (masks are
+  // hash-consed: equal conditions are one node).
+  std::vector<IssueWork> work;
+  std::map<const Node *, size_t> index;
+  std::vector<size_t> item;
+  item.reserve(masks.size());
+  for (const LaneExpr &mask : masks) {
+    LaneExpr m = mask ? mask : cst(1);
+    auto [it, added] = index.try_emplace(m.get(), work.size());
+    if (added)
+      work.push_back({m, m, 1});
+    item.push_back(it->second);
+  }
+  IssueEstimate e = estimateIssue(work, Ctx, Block, Base);
+  std::vector<Runs> runs;
+  runs.reserve(item.size());
+  for (size_t i : item)
+    runs.push_back({e.issued[i], e.perInstruction[i]});
+  return runs;
 }
 
 } // namespace warplint

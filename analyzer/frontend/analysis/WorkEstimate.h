@@ -24,8 +24,26 @@ public:
   /// work sites [begin, end) waste (issued minus lane instructions / 32),
   /// none when the range is empty or the kernel issues nothing.
   std::optional<double> wasteShare(size_t begin, size_t end) const;
+  /// How many times per block a warp instruction under a mask is issued
+  /// (loop iterations and warps that reach it), in the estimate's block and
+  /// environment (0 where none of its warps reaches it); and the same with
+  /// the loops nvcc unrolls fully counted once: how often each of the
+  /// instructions nvcc makes of it runs.
+  struct Runs {
+    double all = 0, perInstruction = 0;
+  };
+  std::vector<Runs> runsPerBlock(const std::vector<LaneExpr> &masks) const;
+  /// Whether the estimate's counts rest on values the program shows only:
+  /// no unknown at a representative value, no condition on data taken as
+  /// true, no loop at the cap or not followed (a switch's every case
+  /// counted only makes its bodies look busier).
+  bool firm() const { return Firm; }
 
 private:
+  const Context &Ctx;
+  Shape Block;
+  Env Base;
+  bool Firm = true;
   KernelRecord::Issue Record;
   /// Per work site of the model: its piece of the estimate's work item (the
   /// item, and the site's share of the item's weight).

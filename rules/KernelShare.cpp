@@ -1,0 +1,75 @@
+#include "rules/KernelShare.h"
+
+#include <cmath>
+
+namespace warplint {
+
+const RuleOption MinKernelShare{
+    "MinKernelShare", 2.0,
+    "warn where the body's idle lanes waste at least this percentage of the "
+    "kernel's estimated warp instructions; a remark below it",
+    0.0};
+
+const RuleOption MinTrafficShare{
+    "MinTrafficShare", 2.0,
+    "warn where the access's extra traffic is at least this percentage of "
+    "the kernel's estimated traffic in its memory space, or where it runs "
+    "at least 1/8 as often as the kernel's busiest access there; a remark "
+    "below it",
+    0.0};
+
+namespace {
+/// "~9", "~0.4", "<0.1": a percentage as the messages give it (whole
+/// percents from 10 on, one decimal below).
+std::string percentText(double percent) {
+  return percent < 0.1   ? "<0.1"
+         : percent < 10 ? "~" + formatFigure(std::round(percent * 10) / 10)
+                        : "~" + formatFigure(std::round(percent));
+}
+} // namespace
+
+void weighBody(const BranchFacts &f, const RuleContext &opts, Finding &out) {
+  if (!f.wasteShare)
+    return;
+  double percent = 100 * *f.wasteShare;
+  out.message += "; its idle lanes waste " + percentText(percent) +
+                 "% of the kernel's issue slots";
+  if (percent < opts[MinKernelShare]) {
+    out.remark = true;
+    out.notes.push_back(
+        {-1, "under " + formatFigure(opts[MinKernelShare]) +
+                 "% (MinKernelShare): a remark, not a warning"});
+  }
+}
+
+void weighAccess(const AccessFacts &f, const RuleContext &opts,
+                 const char *unit, Finding &out) {
+  if (!f.weight)
+    return;
+  const double percent = 100 * f.weight->share;
+  const char *space = f.space == Space::Shared ? "shared-memory" : "global";
+  // A note, not the message: a finding's message is what its launch
+  // configurations and instantiations are compared by.
+  std::string share = "its extra " + std::string(unit) + " are " +
+                      percentText(percent) + "% of the kernel's estimated " +
+                      space + " " + unit;
+  if (!(percent < opts[MinTrafficShare] && f.weight->runs < RareRuns)) {
+    out.notes.push_back({-1, share});
+  } else {
+    out.remark = true;
+    const double every = f.weight->runs > 0 ? 1 / f.weight->runs : 0;
+    out.notes.push_back(
+        {-1, share + ", under " + formatFigure(opts[MinTrafficShare]) +
+                 "% (MinTrafficShare), on an access that runs " +
+                 (every >= 1000 ? "less than 1/1000"
+                                : "1/" + formatFigure(std::round(every))) +
+                 " as often as the kernel's busiest " + space +
+                 " access: a remark, not a warning" +
+                 (f.weight->assumes.empty()
+                      ? ""
+                      : " (the kernel's estimate takes " + f.weight->assumes +
+                            ")")});
+  }
+}
+
+} // namespace warplint
