@@ -85,8 +85,16 @@ findUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
   std::string depends;
   for (int a : r.dependsOn)
     depends += (depends.empty() ? "'" : ", '") + f.ctx.atoms[a].name + "'";
+  // A distance that is one constant everywhere, where only the offset the
+  // lanes start from depends on the unknowns (their alignment), is given
+  // as such: "the distance depends on 'OC'" would send the user after the
+  // wrong term.
+  const bool strideFixed = r.laneStride && *r.laneStride != bytesPerLane;
   if (!r.exact && !dep.stride.empty())
     why = "adjacent lanes are " + dep.stride + " apart";
+  else if (!r.exact && !depends.empty() && strideFixed)
+    why = "adjacent lanes are " + bytes(*r.laneStride) +
+          " apart, from an offset that depends on " + depends;
   else if (!r.exact && !depends.empty())
     why = "the distance between adjacent lanes depends on " + depends;
   else if (r.laneStride && *r.laneStride != bytesPerLane)
