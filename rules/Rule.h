@@ -65,6 +65,10 @@ struct AccessFacts {
   /// words. A rule offers the first that it verifies.
   const std::vector<std::pair<LaneExpr, std::string>> *alternatives = nullptr;
   bool atomic = false; // an atomic read-modify-write
+  /// The bytes of the vector access nvcc would make of this access and its
+  /// neighbours of the statement, were the allocation 16-byte aligned
+  /// (AccessSite::vectorIfAligned); 0 where none.
+  int vectorIfAligned = 0;
   /// A plain access at the address of an atomic of the same kernel (the
   /// read before a compare-and-swap loop).
   bool atAtomicAddress = false;

@@ -139,7 +139,31 @@ findUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
                          : "spreads the lanes of a warp apart";
     out.notes.push_back({term->origin, what});
   }
-  if (!f.structMember) {
+  // Each lane's neighbouring elements, accessed one by one: nvcc would
+  // make them one vector access if it knew the pointer 16-byte aligned.
+  const bool vectorFix = !f.structMember && f.vectorIfAligned &&
+                         r.laneStride && *r.laneStride == f.vectorIfAligned;
+  if (vectorFix) {
+    const int n = f.vectorIfAligned / bytesPerLane;
+    // The CUDA vector type of the element's size: float4 for floats,
+    // int4 for ints (the model keeps bytes, not the element's type).
+    const std::string example =
+        bytesPerLane == 4 ? (n == 4 ? "float4, int4" : "float2, int2")
+        : bytesPerLane == 8 && n == 2 ? "double2, longlong2"
+        : bytesPerLane == 2 && n <= 4 ? (n == 4 ? "short4" : "short2")
+                                       : "";
+    out.notes.push_back(
+        {-1, "each lane " + std::string(f.store ? "writes" : "reads") + " " +
+                 std::to_string(n) + " adjacent " +
+                 byteAdjective(bytesPerLane) + " elements one by one: " +
+                 (f.store ? "write" : "read") + " them as one " +
+                 byteAdjective(f.vectorIfAligned) + " vector" +
+                 (example.empty() ? "" : " (" + example + ")") +
+                 " through a pointer nvcc knows is " +
+                 byteAdjective(f.vectorIfAligned) +
+                 " aligned (reinterpret_cast to the vector type), so that "
+                 "the warp's bytes are one contiguous request"});
+  } else if (!f.structMember) {
     if ((r.laneStride && *r.laneStride != bytesPerLane) ||
         (!r.laneStride && r.commonStride != 0 &&
          r.commonStride != bytesPerLane))

@@ -333,6 +333,7 @@ analyzeAccessSite(AccessScope &as, const AccessSite &site,
   facts.intrinsic = site.intrinsic;
   facts.alternatives = site.alternatives.empty() ? nullptr : &site.alternatives;
   facts.atomic = site.atomic;
+  facts.vectorIfAligned = site.vectorIfAligned;
   facts.shapeFrom = shapeFrom;
   facts.atAtomicAddress =
       r.dataEstimated && !site.atomic &&

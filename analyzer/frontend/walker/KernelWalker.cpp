@@ -389,6 +389,25 @@ static void mergeVectorAccesses(KernelModel &m,
       if (site[k] != carrier)
         m.accesses[site[k]].mergedInto = int(carrier);
   }
+  // What nvcc would merge if the allocation were 16-byte aligned: a lane's
+  // adjacent elements written (read) one by one, `out[4 * t + 0..3]` through
+  // a float pointer. The fix for such an access is one vector access
+  // (AccessSite::vectorIfAligned), not another index.
+  std::vector<MergeInput> aligned;
+  std::vector<size_t> alignedSite;
+  for (size_t k = 0; k < in.size(); ++k)
+    if (m.accesses[site[k]].mergedInto < 0 &&
+        m.accesses[site[k]].access.elementBytes == in[k].access.elementBytes) {
+      aligned.push_back(in[k]);
+      aligned.back().baseAlign = 16;
+      alignedSite.push_back(site[k]);
+    }
+  if (aligned.size() < 2)
+    return;
+  for (const MergedAccess &ma : mergeAdjacent(aligned, m.ctx, Shape{}))
+    if (ma.bytes > aligned[ma.first].access.elementBytes)
+      for (size_t k : ma.members)
+        m.accesses[alignedSite[k]].vectorIfAligned = ma.bytes;
 }
 
 /// The constant first value and trip count of a loop `for (i = c0; i < N;

@@ -68,6 +68,10 @@ struct AccessSite {
   /// the access that carries the merged width. Merged-away accesses are not
   /// analyzed or reported.
   int mergedInto = -1;
+  /// The bytes of the vector access nvcc would make of this one and its
+  /// neighbours of the statement were the allocation 16-byte aligned (it
+  /// knows only the element's alignment); 0 where none.
+  int vectorIfAligned = 0;
   /// A piece of an element nvcc moves in several instructions (Walker::
   /// record): the whole element's bytes; 0 otherwise.
   int splitOf = 0;
