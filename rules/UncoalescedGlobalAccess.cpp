@@ -18,6 +18,56 @@ static std::string byteAdjective(int64_t n) {
   return std::to_string(n < 0 ? -n : n) + "-byte";
 }
 
+/// The note for an index that threadIdx.y makes contiguous in a square
+/// block (`out[x * n + y]` for a tile's element (x, y), a GEMM epilogue
+/// that gives threadIdx.x the rows): what the same access would cost with
+/// threadIdx.x and threadIdx.y exchanged, offered only where that is a
+/// coalesced request. Empty where it does not apply: a block that is not
+/// square (the exchange would cover another tile), an index through a
+/// loop's variable, data or a lane's rank (their values are not exchanged
+/// with it), or an exchange that does not help.
+static std::string swappedThreadsNote(const AccessFacts &f,
+                                      const AccessResult &r) {
+  if (f.structMember || f.shape.x != f.shape.y || f.shape.x < 2 ||
+      f.shape.z != 1 || r.actual <= r.ideal)
+    return "";
+  bool usesX = false, usesY = false, opaque = false;
+  auto scan = [&](const Node &n) {
+    switch (n.op) {
+    case Op::ThreadIdx:
+      (n.value == 0 ? usesX : n.value == 1 ? usesY : opaque) = true;
+      break;
+    case Op::LoopVar: case Op::LoopActive: case Op::LoopFinal:
+    case Op::Data: case Op::LaneRank: case Op::Assumed: case Op::TooDeep:
+      opaque = true;
+      break;
+    default:
+      break;
+    }
+    return !opaque;
+  };
+  visitNodes(f.access.offset, scan);
+  if (f.access.mask)
+    visitNodes(f.access.mask, scan);
+  if (opaque || !usesX || !usesY)
+    return "";
+  OriginFreeMemo memo;
+  Access swapped{swapThreadXY(f.access.offset, memo),
+                 f.access.mask ? swapThreadXY(f.access.mask, memo) : nullptr,
+                 f.access.elementBytes};
+  AccessResult alt = analyzeAccess(swapped, f.ctx, {f.shape}, globalSectors);
+  if (!alt.evaluated || alt.actual > alt.ideal + 1e-9)
+    return "";
+  const char *verb = f.store ? "write" : "read";
+  return std::string("with threadIdx.x and threadIdx.y exchanged in this "
+                     "index, adjacent lanes would ") +
+         verb + " adjacent elements: " + formatFigure(alt.actual) +
+         " sectors per request; each thread then handles another element, "
+         "so exchange them where its value is " +
+         (f.store ? "computed" : "used") +
+         " too, or pass the values through shared memory";
+}
+
 static std::optional<Finding>
 findUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
   const AccessResult &r = f.result;
@@ -163,6 +213,8 @@ findUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
                  byteAdjective(f.vectorIfAligned) +
                  " aligned (reinterpret_cast to the vector type), so that "
                  "the warp's bytes are one contiguous request"});
+  } else if (std::string swapped = swappedThreadsNote(f, r); !swapped.empty()) {
+    out.notes.push_back({-1, swapped});
   } else if (!f.structMember) {
     if ((r.laneStride && *r.laneStride != bytesPerLane) ||
         (!r.laneStride && r.commonStride != 0 &&

@@ -313,11 +313,14 @@ LaneExpr withoutOrigins(const LaneExpr &e, OriginFreeMemo &memo) {
   return r;
 }
 
-LaneExpr replaceLoopVar(const LaneExpr &e, int loop, const LaneExpr &with,
-                        OriginFreeMemo &memo) {
+/// `e` with each leaf for which `leaf` returns a node replaced by it; the
+/// unchanged sub-expressions are the same nodes.
+template <typename Leaf>
+static LaneExpr replaceLeaves(const LaneExpr &e, const Leaf &leaf,
+                              OriginFreeMemo &memo) {
   if (!e || e->op == Op::TooDeep)
     return e;
-  if (e->op == Op::LoopVar && e->value == loop)
+  if (LaneExpr with = leaf(*e))
     return with;
   if (!e->a)
     return e;
@@ -325,14 +328,37 @@ LaneExpr replaceLoopVar(const LaneExpr &e, int loop, const LaneExpr &with,
   if (it != memo.end())
     return it->second;
   // Operands are at most MaxDepth deep, so the recursion is bounded.
-  LaneExpr a = replaceLoopVar(e->a, loop, with, memo);
-  LaneExpr b = replaceLoopVar(e->b, loop, with, memo);
-  LaneExpr c = replaceLoopVar(e->c, loop, with, memo);
+  LaneExpr a = replaceLeaves(e->a, leaf, memo);
+  LaneExpr b = replaceLeaves(e->b, leaf, memo);
+  LaneExpr c = replaceLeaves(e->c, leaf, memo);
   LaneExpr r = a == e->a && b == e->b && c == e->c
                    ? e
                    : intern(e->op, e->value, a, b, c, e->origin);
   memo.emplace(e.get(), r);
   return r;
+}
+
+LaneExpr replaceLoopVar(const LaneExpr &e, int loop, const LaneExpr &with,
+                        OriginFreeMemo &memo) {
+  return replaceLeaves(
+      e,
+      [&](const Node &n) {
+        return n.op == Op::LoopVar && n.value == loop ? with : LaneExpr();
+      },
+      memo);
+}
+
+LaneExpr swapThreadXY(const LaneExpr &e, OriginFreeMemo &memo) {
+  return replaceLeaves(
+      e,
+      [](const Node &n) {
+        if (n.op == Op::ThreadIdx && n.value < 2)
+          return threadIdx(1 - int(n.value));
+        if (n.op == Op::BlockDim && n.value < 2)
+          return blockDim(1 - int(n.value));
+        return LaneExpr();
+      },
+      memo);
 }
 
 LaneExpr withOrigin(LaneExpr e, int origin) {

@@ -134,6 +134,10 @@ LaneExpr withoutOrigins(const LaneExpr &e, OriginFreeMemo &memo);
 /// same nodes, so `e` that does not use the variable comes back as is.
 LaneExpr replaceLoopVar(const LaneExpr &e, int loop, const LaneExpr &with,
                         OriginFreeMemo &memo);
+/// `e` with threadIdx.x and threadIdx.y exchanged (what the index would be
+/// were the block's two thread dimensions swapped); shared like
+/// replaceLoopVar.
+LaneExpr swapThreadXY(const LaneExpr &e, OriginFreeMemo &memo);
 
 inline LaneExpr operator+(LaneExpr a, LaneExpr b) { return bin(Op::Add, a, b); }
 inline LaneExpr operator-(LaneExpr a, LaneExpr b) { return bin(Op::Sub, a, b); }

@@ -417,6 +417,24 @@ TEST(Merges, ReplacingALoopVariableKeepsWhatDoesNotUseIt) {
             loopVar(M) + cst(1));
 }
 
+TEST(Substitution, SwapThreadXYExchangesIndicesAndExtents) {
+  // out[(by * 16 + tx) * n + bx * 16 + ty], with its bound on blockDim.x.
+  LaneExpr row = blockIdx(1) * cst(16) + threadIdx(0);
+  LaneExpr col = blockIdx(0) * cst(16) + threadIdx(1);
+  LaneExpr offset = (row * cst(1024) + col) * cst(4);
+  LaneExpr mask = bin(Op::Lt, threadIdx(0), blockDim(0));
+  OriginFreeMemo memo;
+  LaneExpr row2 = blockIdx(1) * cst(16) + threadIdx(1);
+  LaneExpr col2 = blockIdx(0) * cst(16) + threadIdx(0);
+  EXPECT_EQ(swapThreadXY(offset, memo), (row2 * cst(1024) + col2) * cst(4));
+  EXPECT_EQ(swapThreadXY(mask, memo), bin(Op::Lt, threadIdx(1), blockDim(1)));
+  // threadIdx.z and block indices are not exchanged; twice is the identity.
+  LaneExpr z = threadIdx(2) + blockIdx(0);
+  EXPECT_EQ(swapThreadXY(z, memo), z);
+  OriginFreeMemo again;
+  EXPECT_EQ(swapThreadXY(swapThreadXY(offset, memo), again), offset);
+}
+
 TEST(Scale, ConditionalChainIsLinear) {
   // x = t; 40 times: if (t & bit) x = x + k. A tree would have 2^40 paths;
   // shared nodes make it 40 selects, evaluated once each per warp.
