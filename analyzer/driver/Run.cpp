@@ -42,6 +42,7 @@ int runAnalysis(Invocation &inv, const char *argv0) {
       errs() << "warplint: error: " << error << "\n";
       return 2;
     }
+    opts.filesFromDatabase = true;
   }
   std::string extraSummary;
   if (inv.changedSinceGiven) {

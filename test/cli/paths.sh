@@ -61,4 +61,26 @@ json json "d['files'][0]['path'] in ('src/k.cu', '$TMP/proj/src/k.cu')"
 run sarif --format=sarif src/k.cu
 json sarif "sorted({l['physicalLocation']['artifactLocation']['uri'] for r in d['runs'][0]['results'] for l in r['locations']}) == ['src/inc/stride.cuh', 'src/k.cu']"
 
+# A compile database's files (-p without files) are named as its entries
+# spell them, relative to the entry's directory, as the build's compiler
+# printed them; a file given on the command line keeps its spelling where
+# the entry's directory is the current one, and is absolute elsewhere (the
+# parse runs in the entry's directory).
+mkdir -p build
+cat >build/compile_commands.json <<JSON
+[{"directory": "$TMP/proj/build", "command": "nvcc -c ../src/k.cu -o k.o", "file": "../src/k.cu"}]
+JSON
+run db -p build
+expect_in db out "../src/k.cu:3:3: warning: global store is uncoalesced"
+expect_in db out "../src/inc/stride.cuh:2:47: warning:"
+expect_not_in db out "$TMP/proj/"
+run dbabs --absolute-paths -p build
+expect_in dbabs out "$TMP/proj/src/k.cu:3:3: warning:"
+run dbgiven -p build src/k.cu
+expect_in dbgiven out "$TMP/proj/src/k.cu:3:3: warning:"
+(cd build && "$WARPLINT" -p . ../src/k.cu >"$TMP/dbhere.out" 2>&1)
+grep -q "^../src/k.cu:3:3: warning:" "$TMP/dbhere.out" || fail "a file given in the entry's directory keeps its spelling"
+run dbjson --format=json -p build
+json dbjson "all(a['file'].startswith('$TMP/proj/src/') for a in d['accesses'])"
+
 done_checks

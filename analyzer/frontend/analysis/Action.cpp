@@ -241,6 +241,13 @@ std::string precheck(const std::string &path, uint64_t maxBytes) {
   return "";
 }
 
+/// Two names of one directory (a compile database's entry and ".").
+static bool sameDirectory(const std::string &a, const std::string &b) {
+  llvm::sys::fs::UniqueID x, y;
+  return !llvm::sys::fs::getUniqueID(a, x) &&
+         !llvm::sys::fs::getUniqueID(b, y) && x == y;
+}
+
 /// The device-side parse command of one file: the user's (from -p or after
 /// --) or a plain one, with warplint's options, ending in the file.
 ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
@@ -251,6 +258,7 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
   StringRef abs = fc.file;
   std::vector<std::string> cmd{"clang++", "-std=c++17"};
   bool fromDatabase = false;
+  std::string databaseName; // the entry's "file", as written
   if (userDb) {
     // Files analyzed at once (-j) ask the database side by side.
     static std::mutex databaseLock;
@@ -267,6 +275,7 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
       fromDatabase = true;
       cmd = cmds[0].CommandLine;
       fc.dir = cmds[0].Directory;
+      databaseName = cmds[0].Filename;
       // The database names the file; it is appended again below. A binary
       // response file is reported and left out of the parse.
       cmd.erase(std::remove_if(cmd.begin() + 1, cmd.end(),
@@ -315,12 +324,19 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
     fc.argv.insert(at, more.begin(), more.end());
   }
   // The file as the command line gave it (compilers print it so), when the
-  // parse runs in the current directory; the database's commands run in
-  // theirs, and name it absolute.
+  // parse runs in the current directory (a database's command runs in its
+  // entry's directory: the same one, or the name is absolute); a file the
+  // database listed, as its entry spells it, relative to the entry's
+  // directory, as the build's compiler printed it.
   std::string shown = fc.file;
-  if (!fromDatabase && !opts.absolutePaths &&
-      !llvm::sys::path::is_absolute(file)) {
-    SmallString<256> p(file);
+  std::string spelled;
+  if (fromDatabase && opts.filesFromDatabase)
+    spelled = databaseName;
+  else if (!fromDatabase || sameDirectory(fc.dir, "."))
+    spelled = file;
+  if (!opts.absolutePaths && !spelled.empty() &&
+      !llvm::sys::path::is_absolute(spelled)) {
+    SmallString<256> p(spelled);
     llvm::sys::path::remove_dots(p, true);
     if (!p.empty())
       shown = p.str().str();

@@ -59,6 +59,10 @@ struct ToolOptions {
   /// it so); without it, as given (the other outputs are absolute either
   /// way).
   bool absolutePaths = false;
+  /// The files are the compile database's (-p without files): each is
+  /// named as its entry spells it, relative to the entry's directory, as
+  /// the build's compiler prints it (absolute with --absolute-paths).
+  bool filesFromDatabase = false;
   uint64_t maxFileBytes = 16u << 20;
   /// -j: files analyzed at once (0: one per core). The output is the same
   /// for any number: files are committed in the run's order.
