@@ -253,6 +253,11 @@ private:
   static SourceLocation implicitCopyLine(const FunctionDecl *fn);
   std::vector<std::pair<LaneExpr, Val>> *Returns = nullptr;
   std::map<const ValueDecl *, int> ParamAtoms;
+  /// Whether a pointer the kernel is passed (a parameter, or a field of a
+  /// struct parameter) is not null: one uniform value per pointer, a
+  /// parameter as any other (`if (bias)`, `z != nullptr`).
+  std::map<const ValueDecl *, int> GivenAtoms;
+  std::optional<LaneExpr> pointerGiven(const Val &p);
   /// The object a method being inlined runs on (null: none, or not known).
   std::shared_ptr<const RecordVal> This;
   /// The object a method runs on when it lives in memory (a __shared__

@@ -86,6 +86,21 @@ Val Walker::eachArm(const ConditionalOperator *c, const LaneExpr &cnd,
   return merge(cnd, t, f, c);
 }
 
+std::optional<LaneExpr> Walker::pointerGiven(const Val &p) {
+  if (!p.isPtr() || p.space != Space::Global || !p.base ||
+      !(isa<ParmVarDecl>(p.base) || isa<FieldDecl>(p.base)))
+    return std::nullopt;
+  auto it = GivenAtoms.find(p.base);
+  if (it == GivenAtoms.end())
+    it = GivenAtoms
+             .emplace(p.base,
+                      M.ctx.addAtom("'" + p.base->getName().str() +
+                                        "' != nullptr",
+                                    AtomKind::Parameter))
+             .first;
+  return unknown(it->second);
+}
+
 bool Walker::varying(const Val &v) {
   return v.v && props(v.v, M.ctx).laneVarying;
 }
@@ -415,6 +430,12 @@ Val Walker::cast(const CastExpr *ce) {
     Val v = rvalue(sub);
     return intVal(bin(Op::Ne, v.v, cst(0)));
   }
+  case CK_PointerToBoolean: {
+    Val v = rvalue(sub);
+    if (auto given = pointerGiven(v))
+      return intVal(withOrigin(bin(Op::Ne, *given, cst(0)), origin(ce)));
+    return v;
+  }
   case CK_FunctionToPointerDecay:
   case CK_NullToPointer:
     return opaque(ce, false);
@@ -589,6 +610,14 @@ Val Walker::binary(const BinaryOperator *b) {
     return intVal(bin(Op::Div, bin(Op::Sub, l.v, r.v),
                       cst(pointeeBytes(b->getLHS()->getType()))));
   Op op = binaryOp(k);
+  // `bias != nullptr`, `z == NULL`: whether the kernel was given the pointer.
+  if ((op == Op::Eq || op == Op::Ne) && (l.isPtr() != r.isPtr())) {
+    const Expr *other = l.isPtr() ? b->getRHS() : b->getLHS();
+    if (other->isNullPointerConstant(AC, Expr::NPC_ValueDependentIsNotNull) !=
+        Expr::NPCK_NotNull)
+      if (auto given = pointerGiven(l.isPtr() ? l : r))
+        return intVal(withOrigin(bin(op, *given, cst(0)), origin(b)));
+  }
   if (op == Op::Const || l.kind != Val::Int || r.kind != Val::Int)
     return opaque(b, varying(l) || varying(r));
   if (!b->getType()->isIntegralOrEnumerationType() &&
