@@ -1,5 +1,6 @@
 #include "model/Issue.h"
 
+#include "model/Memory.h"
 #include "model/Sampling.h"
 
 #include <algorithm>
@@ -74,14 +75,19 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
   out.perInstruction.assign(work.size(), 0);
   for (size_t i = 0; i < work.size(); ++i) {
     const IssueWork &w = work[i];
-    if (!w.issue || w.weight <= 0)
+    if (!w.issue || (w.weight <= 0 && !w.contended))
       continue;
     PreparedConditions pi = prepareConditions(ctx, w.issue);
     PreparedConditions pl = prepareConditions(ctx, w.lanes ? w.lanes
                                                            : w.issue);
     out.dataConditions |= pi.data || pl.data;
     const Context &c = pi.ctx;
-    Props p = unionProps(c, {pi.mask, pl.mask});
+    // (An address that reads data is not followed: the draws of the
+    // estimate's environment would put every lane at one address.)
+    const LaneExpr contended =
+        w.contended && !readsData(w.contended, ctx) ? w.contended : nullptr;
+    Props p = contended ? unionProps(c, {pi.mask, pl.mask, contended})
+                        : unionProps(c, {pi.mask, pl.mask});
     for (int u : p.unknowns)
       addUnique(out.unknowns, u);
     out.usesGridDim |= p.usesGridDim;
@@ -101,6 +107,9 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
       // it runs.
       LoopSequences seq(invariant);
       double reached = 0, inLoops = 0, laneSum = 0;
+      // A compare-and-swap loop's rounds (the most lanes at one address)
+      // and lane-rounds (a group of g lanes runs 1 + 2 + ... + g).
+      double rounds = 0, laneRounds = 0;
       Env env = base;
       for (int e = 0; e < en.size(); ++e) {
         en.apply(env, e);
@@ -113,7 +122,23 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
         if (!issue)
           continue;
         reached += 1;
-        laneSum += __builtin_popcount(ev.mask(pl.mask) & issue);
+        const LaneMask run = ev.mask(pl.mask) & issue;
+        laneSum += __builtin_popcount(run);
+        if (contended && run) {
+          const Lanes addr = ev.value(contended);
+          std::vector<int64_t> at;
+          for (int l = 0; l < WarpSize; ++l)
+            if (run >> l & 1)
+              at.push_back(addr[size_t(l)]);
+          std::sort(at.begin(), at.end());
+          for (size_t b = 0, e2; b < at.size(); b = e2) {
+            for (e2 = b; e2 < at.size() && at[e2] == at[b]; ++e2) {
+            }
+            const double g = double(e2 - b);
+            laneRounds += g * (g + 1) / 2;
+          }
+          rounds += double(sameAddressLanes(addr, run));
+        }
       }
       if (!inLoops || !reached)
         continue;
@@ -128,8 +153,11 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
         if (ctx.loops[l].unrolled)
           unrolled *= std::max(1.0, trip);
       }
-      const double warpIssued = w.weight * reached / inLoops * iterations,
-                   warpLanes = w.weight * laneSum / inLoops * iterations;
+      const double warpIssued =
+                       (w.weight * reached + w.perRound * rounds) / inLoops *
+                       iterations,
+                   warpLanes = (w.weight * laneSum + w.perRound * laneRounds) /
+                               inLoops * iterations;
       issued += warpIssued;
       lanes += warpLanes;
       out.issued[i] += warpIssued;

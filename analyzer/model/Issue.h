@@ -26,6 +26,13 @@ namespace warplint {
 struct IssueWork {
   LaneExpr issue, lanes;
   double weight = 0;
+  /// An atomic nvcc makes a compare-and-swap loop of (a shared-memory
+  /// atomicAdd on float, double or a 64-bit integer): the lanes at one
+  /// address succeed one per round, so the warp runs the loop's
+  /// `perRound` instructions once per lane of its most contended address
+  /// (bench-kernels/atomic-costs). Null: no such loop.
+  LaneExpr contended;
+  double perRound = 0;
 };
 
 struct IssueEstimate {

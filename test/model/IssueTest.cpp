@@ -67,6 +67,41 @@ TEST(Issue, EachPieceOfWorkItsOwnShare) {
   EXPECT_DOUBLE_EQ(e.issued[1] - e.laneInstructions[1] / 32, 12 * 31.0 / 32);
 }
 
+TEST(Issue, CompareAndSwapRoundsPerContendedAddress) {
+  // A shared atomicAdd nvcc makes a compare-and-swap loop of, 7
+  // instructions a round: the lanes at one address succeed one per round,
+  // so a warp runs as many rounds as its most contended address has lanes.
+  Context ctx;
+  LaneExpr all = cst(1);
+  struct Case {
+    const char *name;
+    LaneExpr address;
+    double perBlock, laneInstructions;
+  } cases[] = {
+      // One address for the block: 32 rounds a warp; lanes run 1..32.
+      {"one address", cst(0), 8 * 32 * 7, 8 * (32 * 33 / 2) * 7},
+      // Each lane its own: one round.
+      {"tid * 8", tid() * cst(8), 8 * 7, 8 * 32 * 7},
+      // Four lanes an address: 4 rounds; each group runs 1 + 2 + 3 + 4.
+      {"tid / 4", bin(Op::Div, tid(), cst(4)) * cst(8), 8 * 4 * 7,
+       8 * 8 * 10 * 7},
+  };
+  for (const Case &c : cases) {
+    IssueWork w{all, all, 0, c.address, 7};
+    IssueEstimate e = estimate(ctx, {w});
+    EXPECT_DOUBLE_EQ(e.perBlock, c.perBlock) << c.name;
+    EXPECT_DOUBLE_EQ(e.laneInstructions[0], c.laneInstructions) << c.name;
+  }
+  // Under a lane-0 branch only lane 0 contends: one round.
+  LaneExpr lane0 = bin(Op::Eq, tid(), cst(0));
+  IssueWork one{lane0, lane0, 0, cst(0), 7};
+  EXPECT_DOUBLE_EQ(estimate(ctx, {one}).perBlock, 7);
+  // An address read from data is not followed (no rounds counted).
+  int d = ctx.addAtom("bin", AtomKind::Data);
+  IssueWork gather{all, all, 0, data(d) * cst(8), 7};
+  EXPECT_DOUBLE_EQ(estimate(ctx, {gather}).perBlock, 0);
+}
+
 TEST(Issue, LoopsRunTheirTripCount) {
   // for (s = 1; s < blockDim.x; s *= 2): 8 iterations for every warp.
   Context ctx;

@@ -31,6 +31,12 @@ KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
     for (int f = w.frame; f >= 0 && m.ifFrames[f].weight < MinBranchWeight;
          f = m.ifFrames[f].parent)
       issue = m.ifFrames[f].reach;
+    if (w.contended) {
+      // A compare-and-swap loop: an item of its own, all of it the site's.
+      work.push_back({issue, w.mask, 0, w.contended, double(w.perRound)});
+      SiteItem.push_back({work.size() - 1, -1});
+      continue;
+    }
     auto key = std::make_pair(issue.get(), w.mask.get());
     auto [it, added] = index.try_emplace(key, work.size());
     if (added)
@@ -39,7 +45,9 @@ KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
     SiteItem.push_back({it->second, double(w.weight)});
   }
   for (auto &[item, share] : SiteItem)
-    share = work[item].weight > 0 ? share / work[item].weight : 0;
+    share = share < 0                  ? 1
+            : work[item].weight > 0 ? share / work[item].weight
+                                    : 0;
   const Shape &block = Block;
   Env &env = Base;
   std::optional<std::pair<Shape, std::string>> grid;

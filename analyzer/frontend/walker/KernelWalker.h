@@ -132,6 +132,10 @@ struct WorkSite {
   LaneExpr mask;
   int weight = 0;
   int frame = -1;
+  /// A compare-and-swap loop nvcc makes of an atomic (IssueWork::contended):
+  /// the atomic's address and the loop's instructions per round.
+  LaneExpr contended;
+  int perRound = 0;
 };
 /// An if-statement whose body is walked: the lanes that reach it, the
 /// weight of its bodies (what decides predication) and the if around it.

@@ -303,6 +303,9 @@ private:
   /// Records `weight` statements of straight-line work under the current
   /// mask (KernelModel::work).
   void work(int weight);
+  /// The compare-and-swap loop nvcc makes of a shared-memory atomicAdd on
+  /// float, double or a 64-bit integer, as work of its own (WorkSite).
+  void casLoop(StringRef name, QualType element, const Val &p);
   /// Warp instructions `s` itself issues, roughly as nvcc compiles it: one
   /// per operator, address and memory access, more for a division (the
   /// bodies of the calls the walker inlines are walked, and counted, apart);

@@ -550,6 +550,34 @@ Val Walker::loadedPointer(const Expr *lv, const Val &at) {
                      "the address is a pointer loaded per lane ('" + name + "')");
 }
 
+void Walker::casLoop(StringRef name, QualType element, const Val &p) {
+  // Shared memory has no native add for these types on sm_70 to sm_90:
+  // nvcc emits a compare-and-swap loop (ATOMS.CAST.SPIN), one round per
+  // lane at the most contended address. Its instructions per round, as
+  // measured on an H200 (bench-kernels/atomic-costs): float 6, double 7,
+  // a 64-bit integer 8. A 32-bit integer add is native (ATOMS.ADD), and
+  // global atomics are native whatever the contention (RED, ATOMG).
+  if (NoRecord || Terminated || p.space != Space::Shared ||
+      !(name == "atomicAdd" || name == "atomicAdd_block"))
+    return;
+  element = element.getCanonicalType().getUnqualifiedType();
+  int perRound = 0;
+  if (element->isSpecificBuiltinType(BuiltinType::Float))
+    perRound = 6;
+  else if (element->isSpecificBuiltinType(BuiltinType::Double))
+    perRound = 7;
+  else if (element->isIntegerType() && AC.getTypeSize(element) == 64)
+    perRound = 8;
+  if (!perRound)
+    return;
+  WorkSite w;
+  w.mask = reachMask();
+  w.frame = IfFrameNow;
+  w.contended = p.v;
+  w.perRound = perRound;
+  M.work.push_back(std::move(w));
+}
+
 const Expr *Walker::atomicRefTarget(const Expr *obj) {
   for (int depth = 0; obj && depth < 8; ++depth) {
     obj = obj->IgnoreParenImpCasts();
@@ -845,6 +873,7 @@ Val Walker::call(const CallExpr *c) {
       Addr a{p, int(pointeeBytes(c->getArg(0)->getType()))};
       a.elementStride = a.elementBytes;
       record(c, a, !load, !load && !store);
+      casLoop(name, c->getArg(0)->getType()->getPointeeType(), p);
     }
     // A counter every lane bumps by one constant (`pos = atomicAdd(&count,
     // 1); out[pos] = v;`, stream compaction): the warp's lanes get the old

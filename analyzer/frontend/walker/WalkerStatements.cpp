@@ -260,7 +260,7 @@ void Walker::work(int weight) {
     return;
   LaneExpr mask = reachMask();
   if (M.work.size() > WorkFloor && M.work.back().mask == mask &&
-      M.work.back().frame == IfFrameNow) {
+      M.work.back().frame == IfFrameNow && !M.work.back().contended) {
     M.work.back().weight += weight;
     return;
   }
