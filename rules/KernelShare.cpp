@@ -32,14 +32,36 @@ void weighBody(const BranchFacts &f, const RuleContext &opts, Finding &out) {
   if (!f.wasteShare)
     return;
   double percent = 100 * *f.wasteShare;
-  out.message += "; its idle lanes waste " + percentText(percent) +
+  // Outside a loop the estimate counts once, the share is an upper bound;
+  // it stands where it stays over the bar with the loop run RepeatedTrips
+  // times (a search halving a representative range), and is a remark where
+  // it does not (a climb that holds the kernel's work).
+  const double repeated =
+      f.wasteShareRepeated ? 100 * *f.wasteShareRepeated : percent;
+  const bool atMost = f.countedOnceLine != 0;
+  out.message += "; its idle lanes waste " +
+                 std::string(atMost ? "at most " : "") + percentText(percent) +
                  "% of the kernel's issue slots";
   if (percent < opts[MinKernelShare]) {
     out.remark = true;
     out.notes.push_back(
         {-1, "under " + formatFigure(opts[MinKernelShare]) +
                  "% (MinKernelShare): a remark, not a warning"});
+    return;
   }
+  if (!atMost)
+    return;
+  // The kernel's loop that runs an unknown number of times (a search or a
+  // climb until nothing changes) holds work the estimate counts once.
+  const bool under = repeated < opts[MinKernelShare];
+  out.remark |= under;
+  out.notes.push_back(
+      {-1, "the loop at line " + std::to_string(f.countedOnceLine) +
+               " runs an unknown number of times and is counted once, so "
+               "this share is an upper bound; were it to run " +
+               std::to_string(RepeatedTrips) + " times, the share would be " +
+               percentText(repeated) + "%" +
+               (under ? ": a remark, not a warning" : "")});
 }
 
 void weighAccess(const AccessFacts &f, const RuleContext &opts,

@@ -170,7 +170,18 @@ struct BranchFacts {
   /// idle lanes waste (for an if both arms, after an exit the rest of its
   /// block); none where not estimated.
   std::optional<double> wasteShare;
+  /// The line of a loop the estimate counts once (no induction variable it
+  /// follows: a climbing `do { ... } while (change < 0)`) outside which the
+  /// body lies: the share is then an upper bound; 0 where none.
+  unsigned countedOnceLine = 0;
+  /// The share were such loops to run RepeatedTrips times: a share still
+  /// over the bar there is a warning.
+  std::optional<double> wasteShareRepeated;
 };
+/// The runs of a loop the estimate counts once at which a body's share is
+/// judged again (BranchFacts::wasteShareRepeated): a search that halves a
+/// range of the model's representative size, 1024, runs 10 times.
+constexpr int RepeatedTrips = 10;
 
 /// A barrier or warp-collective call.
 struct SyncFacts {

@@ -266,6 +266,21 @@ void runBranchRules(KernelScope &s) {
     facts.unrolled = b.kind == BranchSite::Loop && unrolledByNvcc(cond);
     facts.predicated = predicated;
     facts.wasteShare = br.wasteShare;
+    // A body outside a loop the estimate counts once: the kernel's total
+    // is a lower bound, so the body's share an upper one.
+    if (br.wasteShare) {
+      double more = 0; // the loops' share, once more for each further run
+      for (const auto &once : m.countedOnce)
+        if (b.workEnd <= once.workBegin || b.workBegin >= once.workEnd) {
+          if (!facts.countedOnceLine)
+            facts.countedOnceLine =
+                s.resolver.pos(once.stmt->getBeginLoc()).line;
+          more += s.issue->issuedShare(once.workBegin, once.workEnd);
+        }
+      if (facts.countedOnceLine)
+        facts.wasteShareRepeated =
+            *br.wasteShare / (1 + (RepeatedTrips - 1) * more);
+    }
     FindingSite at = s.site(loc,
                             b.condExpr ? b.condExpr->getSourceRange()
                                        : b.stmt->getSourceRange(),

@@ -122,6 +122,17 @@ std::optional<double> KernelIssue::wasteShare(size_t begin,
   return std::max(0.0, waste) / Record.perBlock;
 }
 
+double KernelIssue::issuedShare(size_t begin, size_t end) const {
+  if (begin >= end || end > SiteItem.size() || Record.perBlock <= 0)
+    return 0;
+  double issued = 0;
+  for (size_t i = begin; i < end; ++i) {
+    auto [item, share] = SiteItem[i];
+    issued += share * Issued[item];
+  }
+  return issued / Record.perBlock;
+}
+
 std::vector<KernelIssue::Runs>
 KernelIssue::runsPerBlock(const std::vector<LaneExpr> &masks) const {
   // One piece of work of one instruction per distinct mask (masks are

@@ -24,6 +24,9 @@ public:
   /// work sites [begin, end) waste (issued minus lane instructions / 32),
   /// none when the range is empty or the kernel issues nothing.
   std::optional<double> wasteShare(size_t begin, size_t end) const;
+  /// The share of the block's estimated warp instructions issued by the
+  /// work sites [begin, end) (a loop's body).
+  double issuedShare(size_t begin, size_t end) const;
   /// How many times per block a warp instruction under a mask is issued
   /// (loop iterations and warps that reach it), in the estimate's block and
   /// environment (0 where none of its warps reaches it); and the same with

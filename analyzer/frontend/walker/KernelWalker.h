@@ -162,6 +162,13 @@ struct KernelModel {
   /// Loops with no induction variable the model follows: their bodies count
   /// once in the work estimate.
   int loopsNotFollowed = 0;
+  /// Those loops' work (work[workBegin, workEnd)) and statements: a body
+  /// outside them has an upper bound for its share of the kernel.
+  struct CountedOnce {
+    const clang::Stmt *stmt = nullptr;
+    size_t workBegin = 0, workEnd = 0;
+  };
+  std::vector<CountedOnce> countedOnce;
   std::vector<clang::SourceRange> origins; // by LaneExpr origin id
   /// Accesses past the per-kernel limit (MaxAccesses): counted, reported,
   /// not modelled.

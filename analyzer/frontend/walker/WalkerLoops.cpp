@@ -817,6 +817,8 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   if (inc)
     rvalue(inc); // accesses in the increment, once per iteration
   closeBody(recorded, bodyBegin);
+  if (primary < 0 && !NoRecord && M.work.size() > bodyBegin)
+    M.countedOnce.push_back({body, bodyBegin, M.work.size()});
   // The code after the loop is another basic block: a region of its own.
   if (!NoRecord)
     M.loopRegions.push_back({before, bodyFirst, StmtId});
