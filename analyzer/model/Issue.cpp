@@ -14,7 +14,9 @@ namespace {
 int tripCount(const Context &ctx, const Shape &shape, const Env &env, int warp,
               int loop) {
   WarpEval ev(ctx, shape, env, warp);
-  return ev.tripCount(loop, MaxTrip, ev.present());
+  // One past the cap: a loop that ends at exactly MaxTrip iterations is
+  // counted in full and not said to run past it.
+  return ev.tripCount(loop, MaxTrip + 1, ev.present());
 }
 
 void addUnique(std::vector<int> &v, int x) {
@@ -45,8 +47,13 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
       addUnique(out.unknowns, u);
     out.usesGridDim |= lp.usesGridDim;
     double t = 0;
+    bool atCap = false;
+    auto capped = [&](int n) {
+      atCap |= n > MaxTrip;
+      return std::min(n, MaxTrip);
+    };
     if (lp.loops.empty()) {
-      t = tripCount(c, shape, base, warp, loop);
+      t = capped(tripCount(c, shape, base, warp, loop));
     } else {
       lp.usesBlockIdx = false; // block 0's loop, at other iterations
       EnvEnumeration en(c, lp);
@@ -54,11 +61,11 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
       for (int e = 0; e < en.size(); ++e) {
         en.apply(env, e);
         env.blockIdx[0] = env.blockIdx[1] = env.blockIdx[2] = 0;
-        t += tripCount(c, shape, env, warp, loop);
+        t += capped(tripCount(c, shape, env, warp, loop));
       }
       t /= en.size();
     }
-    if (t >= MaxTrip)
+    if (atCap)
       addUnique(out.loopsAtCap, loop);
     trips[key] = t;
     return t;

@@ -164,6 +164,19 @@ TEST(Issue, LoopOnDataStopsAtTheCapAndSaysSo) {
   EXPECT_TRUE(e.dataConditions);
 }
 
+TEST(Issue, ALoopEndingAtTheCapIsNotPastIt) {
+  // for (i = 0; i < 4096; ++i): counted in full, and not said to have run
+  // past the cap; one more iteration is.
+  for (int n : {MaxTrip, MaxTrip + 1}) {
+    Context ctx;
+    int L = ctx.addLoop({"i", cst(0), loopVar(0) + cst(1),
+                         bin(Op::Lt, loopVar(0), cst(n))});
+    IssueEstimate e = estimate(ctx, {{loopActive(L), loopActive(L), 1}});
+    EXPECT_DOUBLE_EQ(e.perBlock, 8.0 * MaxTrip) << n;
+    EXPECT_EQ(e.loopsAtCap.empty(), n == MaxTrip) << n;
+  }
+}
+
 TEST(Issue, BlocksAreAveraged) {
   // if (blockIdx.x == 0): one block in 32 sampled.
   Context ctx;
