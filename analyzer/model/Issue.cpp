@@ -1,6 +1,5 @@
 #include "model/Issue.h"
 
-#include "model/Memory.h"
 #include "model/Sampling.h"
 
 #include <algorithm>
@@ -138,13 +137,15 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
             if (run >> l & 1)
               at.push_back(addr[size_t(l)]);
           std::sort(at.begin(), at.end());
+          size_t most = 0;
           for (size_t b = 0, e2; b < at.size(); b = e2) {
             for (e2 = b; e2 < at.size() && at[e2] == at[b]; ++e2) {
             }
             const double g = double(e2 - b);
             laneRounds += g * (g + 1) / 2;
+            most = std::max(most, e2 - b);
           }
-          rounds += double(sameAddressLanes(addr, run));
+          rounds += double(most);
         }
       }
       if (!inLoops || !reached)

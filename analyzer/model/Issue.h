@@ -15,6 +15,7 @@
 
 #include "model/Eval.h"
 
+#include <utility>
 #include <vector>
 
 namespace warplint {
@@ -24,6 +25,11 @@ namespace warplint {
 /// same condition for a branched body; the branch's reach for a predicated
 /// one).
 struct IssueWork {
+  IssueWork() = default;
+  IssueWork(LaneExpr issue, LaneExpr lanes, double weight,
+            LaneExpr contended = nullptr, double perRound = 0)
+      : issue(std::move(issue)), lanes(std::move(lanes)), weight(weight),
+        contended(std::move(contended)), perRound(perRound) {}
   LaneExpr issue, lanes;
   double weight = 0;
   /// An atomic nvcc makes a compare-and-swap loop of (a shared-memory

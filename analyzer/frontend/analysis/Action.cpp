@@ -241,13 +241,6 @@ std::string precheck(const std::string &path, uint64_t maxBytes) {
   return "";
 }
 
-/// Two names of one directory (a compile database's entry and ".").
-static bool sameDirectory(const std::string &a, const std::string &b) {
-  llvm::sys::fs::UniqueID x, y;
-  return !llvm::sys::fs::getUniqueID(a, x) &&
-         !llvm::sys::fs::getUniqueID(b, y) && x == y;
-}
-
 /// The device-side parse command of one file: the user's (from -p or after
 /// --) or a plain one, with warplint's options, ending in the file.
 ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
@@ -330,9 +323,11 @@ ParseCommand fileCommand(const std::string &file, const ToolOptions &opts,
   // directory, as the build's compiler printed it.
   std::string shown = fc.file;
   std::string spelled;
+  bool here = false; // the entry's directory is the current one
   if (fromDatabase && opts.filesFromDatabase)
     spelled = databaseName;
-  else if (!fromDatabase || sameDirectory(fc.dir, "."))
+  else if (!fromDatabase ||
+           (!llvm::sys::fs::equivalent(fc.dir, ".", here) && here))
     spelled = file;
   if (!opts.absolutePaths && !spelled.empty() &&
       !llvm::sys::path::is_absolute(spelled)) {

@@ -34,7 +34,7 @@ KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
     if (w.contended) {
       // A compare-and-swap loop: an item of its own, all of it the site's.
       work.push_back({issue, w.mask, 0, w.contended, double(w.perRound)});
-      SiteItem.push_back({work.size() - 1, -1});
+      SiteItem.push_back({work.size() - 1, 1});
       continue;
     }
     auto key = std::make_pair(issue.get(), w.mask.get());
@@ -45,9 +45,8 @@ KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
     SiteItem.push_back({it->second, double(w.weight)});
   }
   for (auto &[item, share] : SiteItem)
-    share = share < 0                  ? 1
-            : work[item].weight > 0 ? share / work[item].weight
-                                    : 0;
+    if (!work[item].contended)
+      share = work[item].weight > 0 ? share / work[item].weight : 0;
   const Shape &block = Block;
   Env &env = Base;
   std::optional<std::pair<Shape, std::string>> grid;
