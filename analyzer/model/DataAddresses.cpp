@@ -248,11 +248,13 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
   EvalStop stopped = EvalStop::None;
   // Draws 1..Draws with each lane's own values, then as many with the
   // lanes of each warp agreeing.
-  for (int d = 1; d <= 2 * Draws; ++d) {
+  // A warp whose value depends on itself ends the estimate: the first such
+  // warp is the answer, and the warps after it would change nothing.
+  for (int d = 1; d <= 2 * Draws && stopped == EvalStop::None; ++d) {
     Totals &t = d > Draws ? agree : random;
     env.dataSeed = uint64_t(d);
     env.dataAgree = d > Draws;
-    for (int w = 0; w < shape.warps(); ++w)
+    for (int w = 0; w < shape.warps() && stopped == EvalStop::None; ++w)
       for (int e = 0; e < enumeration.size(); ++e) {
         LoopSequences seq(none);
         enumeration.apply(env, e);
@@ -260,8 +262,10 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
         WarpFigures f;
         warpFigures(f, acc, prep.mask, prep.ctx, shape, env, cost, w, seq);
         accumulate(f, one);
-        if (one.stopped != EvalStop::None && stopped == EvalStop::None)
+        if (one.stopped != EvalStop::None) {
           stopped = one.stopped;
+          break;
+        }
         if (one.undefined || !one.requests)
           continue; // a drawn divisor of zero: no information
         t.requests += one.requests;

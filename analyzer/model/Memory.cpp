@@ -108,14 +108,20 @@ void memory_detail::accumulate(const WarpFigures &f, Totals &t,
     // The most common distance (the smallest of equally common ones) is
     // only reported for the first request.
     if (to->requests == 1 && f.nDist > 0) {
-      std::map<int64_t, int> counts;
-      for (int i = 0; i < f.nDist; ++i)
-        counts[f.dist[i]]++;
-      to->firstCommon = std::max_element(counts.begin(), counts.end(),
-                                         [](const auto &x, const auto &y) {
-                                           return x.second < y.second;
-                                         })
-                            ->first;
+      // In order, the longest run of one distance; the first (smallest) of
+      // equally long runs.
+      int64_t sorted[WarpSize];
+      std::copy(f.dist, f.dist + f.nDist, sorted);
+      std::sort(sorted, sorted + f.nDist);
+      int best = 0;
+      for (int i = 0, j; i < f.nDist; i = j) {
+        for (j = i + 1; j < f.nDist && sorted[j] == sorted[i]; ++j)
+          ;
+        if (j - i > best) {
+          best = j - i;
+          to->firstCommon = sorted[i];
+        }
+      }
     }
   }
 }
@@ -266,13 +272,97 @@ thread_local std::unordered_map<AccessKey, CachedAccess, AccessKeyHash>
 constexpr size_t AccessCacheLimit = 1 << 14;
 thread_local size_t Evaluated = 0;
 
-uint64_t stringHash(const std::string &s) {
+} // namespace
+
+uint64_t memory_detail::stringHash(const std::string &s) {
   uint64_t h = 1469598103934665603ull;
   for (char c : s)
     h = (h ^ uint64_t((unsigned char)c)) * 1099511628211ull;
   return h;
 }
 
+bool memory_detail::appendContextWords(
+    const Context &ctx, const std::vector<LaneExpr> &roots,
+    const std::function<uint64_t(const LaneExpr &)> &node,
+    std::vector<uint64_t> &w) {
+  // Every atom and loop the roots read, and, through the address each datum
+  // is loaded from, every one a drawn datum reads (a chain `a[b[i]]`).
+  std::vector<int> atoms, loops;
+  std::vector<char> atomSeen(ctx.atoms.size()), loopSeen(ctx.loops.size());
+  auto collect = [&](const Node &n) {
+    if ((n.op == Op::Unknown || n.op == Op::Data) &&
+        size_t(n.value) < ctx.atoms.size() && !atomSeen[size_t(n.value)]) {
+      atomSeen[size_t(n.value)] = 1;
+      atoms.push_back(int(n.value));
+    }
+    if ((n.op == Op::LoopVar || n.op == Op::LoopActive ||
+         n.op == Op::LoopFinal) &&
+        size_t(n.value) < ctx.loops.size() && !loopSeen[size_t(n.value)]) {
+      loopSeen[size_t(n.value)] = 1;
+      loops.push_back(int(n.value));
+    }
+    return true;
+  };
+  for (const LaneExpr &r : roots)
+    if (r)
+      visitWithLoops(r, ctx, collect);
+  // A datum loaded from an allocation is compared with the other loads of
+  // that allocation (DataAddresses.cpp: a segment's start and end), so
+  // those loads are facts of it too.
+  std::vector<std::pair<uint64_t, int>> byBase;
+  bool basesListed = false;
+  for (size_t i = 0; i < atoms.size(); ++i) {
+    if (atoms.size() > MaxKeyAtoms)
+      return false;
+    const Atom &x = ctx.atoms[size_t(atoms[i])];
+    if (!x.loadAddress)
+      continue;
+    visitWithLoops(x.loadAddress, ctx, collect);
+    if (!x.loadBase)
+      continue;
+    if (!basesListed) {
+      for (size_t y = 0; y < ctx.atoms.size(); ++y)
+        if (ctx.atoms[y].loadBase && ctx.atoms[y].loadAddress)
+          byBase.emplace_back(ctx.atoms[y].loadBase, int(y));
+      std::sort(byBase.begin(), byBase.end());
+      basesListed = true;
+    }
+    for (auto p = std::lower_bound(byBase.begin(), byBase.end(),
+                                   std::make_pair(x.loadBase, 0));
+         p != byBase.end() && p->first == x.loadBase; ++p)
+      if (!atomSeen[size_t(p->second)]) {
+        atomSeen[size_t(p->second)] = 1;
+        atoms.push_back(p->second);
+      }
+  }
+  std::sort(atoms.begin(), atoms.end());
+  std::sort(loops.begin(), loops.end());
+  w.push_back(atoms.size());
+  for (int a : atoms) {
+    const Atom &at = ctx.atoms[a];
+    w.insert(w.end(), {uint64_t(a), uint64_t(at.kind), uint64_t(at.role),
+                       uint64_t(at.origin), uint64_t(at.fromData),
+                       uint64_t(at.pointer), uint64_t(at.fromFloat),
+                       uint64_t(at.wholeBits), uint64_t(at.dataBits),
+                       uint64_t(at.dataSigned), at.loadBase,
+                       node(at.loadAddress), stringHash(at.why),
+                       at.known.size()});
+    for (int64_t v : at.known)
+      w.push_back(uint64_t(v));
+  }
+  w.push_back(loops.size());
+  for (int l : loops) {
+    const Loop &lp = ctx.loops[l];
+    // The variable's name is reported (AccessResult::unrolledVar).
+    w.insert(w.end(), {uint64_t(l), node(lp.init), node(lp.next), node(lp.cond),
+                       uint64_t(int64_t(lp.iterOf)), uint64_t(lp.testAfterBody),
+                       uint64_t(lp.straight), uint64_t(lp.unrolled),
+                       stringHash(lp.var)});
+  }
+  return atoms.size() <= MaxKeyAtoms;
+}
+
+namespace {
 bool accessKey(const Access &acc, const Context &ctx,
                const std::vector<Shape> &shapes, const CostModel &cost,
                bool bare, AccessKey &key, std::vector<LaneExpr> &hold) {
@@ -296,44 +386,7 @@ bool accessKey(const Access &acc, const Context &ctx,
        uint64_t(ctx.grid[2]), shapes.size()};
   for (const Shape &sh : shapes)
     w.insert(w.end(), {uint64_t(sh.x), uint64_t(sh.y), uint64_t(sh.z)});
-  std::vector<int> atoms, loops;
-  auto collect = [&](const Node &n) {
-    if ((n.op == Op::Unknown || n.op == Op::Data) &&
-        size_t(n.value) < ctx.atoms.size())
-      atoms.push_back(int(n.value));
-    if ((n.op == Op::LoopVar || n.op == Op::LoopActive ||
-         n.op == Op::LoopFinal) &&
-        size_t(n.value) < ctx.loops.size())
-      loops.push_back(int(n.value));
-    return true;
-  };
-  visitWithLoops(acc.offset, ctx, collect);
-  if (acc.mask)
-    visitWithLoops(acc.mask, ctx, collect);
-  std::sort(atoms.begin(), atoms.end());
-  atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
-  std::sort(loops.begin(), loops.end());
-  loops.erase(std::unique(loops.begin(), loops.end()), loops.end());
-  w.push_back(atoms.size());
-  for (int a : atoms) {
-    const Atom &at = ctx.atoms[a];
-    w.insert(w.end(), {uint64_t(a), uint64_t(at.kind), uint64_t(at.role),
-                       uint64_t(at.origin), uint64_t(at.fromData),
-                       uint64_t(at.pointer),
-                       uint64_t(at.dataBits), uint64_t(at.dataSigned),
-                       at.loadBase, node(at.loadAddress), stringHash(at.why),
-                       at.known.size()});
-    for (int64_t v : at.known)
-      w.push_back(uint64_t(v));
-  }
-  w.push_back(loops.size());
-  for (int l : loops) {
-    const Loop &lp = ctx.loops[l];
-    w.insert(w.end(), {uint64_t(l), node(lp.init), node(lp.next), node(lp.cond),
-                       uint64_t(int64_t(lp.iterOf)), uint64_t(lp.testAfterBody),
-                       uint64_t(lp.straight), uint64_t(lp.unrolled)});
-  }
-  return true;
+  return appendContextWords(ctx, {acc.offset, acc.mask}, node, w);
 }
 } // namespace
 

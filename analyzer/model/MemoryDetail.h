@@ -84,6 +84,19 @@ void warpFigures(WarpFigures &f, const Access &acc, const LaneExpr &mask,
                  const Context &ctx, const Shape &sh, const Env &env,
                  const CostModel &cost, int w, LoopSequences &seq);
 
+/// Words for a cache key: every fact of `ctx` an analysis of `roots` may
+/// read (the atoms and loops they use, and those of the addresses their
+/// data is loaded from), with `node` naming each expression node. False
+/// where they read more than MaxKeyAtoms atoms (a chain of loads, each
+/// from an address built on the one before: a key per access would grow
+/// with the chain, and all of them with its square): such an analysis is
+/// not kept.
+constexpr size_t MaxKeyAtoms = 64;
+bool appendContextWords(const Context &ctx, const std::vector<LaneExpr> &roots,
+                        const std::function<uint64_t(const LaneExpr &)> &node,
+                        std::vector<uint64_t> &w);
+uint64_t stringHash(const std::string &s);
+
 /// One warp's figures added to `t` and, where given, to `also` (the
 /// representative run's subsample, gathered as the full run goes).
 void accumulate(const WarpFigures &f, Totals &t, Totals *also = nullptr);

@@ -1,4 +1,7 @@
 #include "model/Site.h"
+#include "model/MemoryDetail.h"
+
+#include <unordered_map>
 
 namespace warplint {
 
@@ -16,22 +19,115 @@ const char *spaceName(Space s) {
   return "?";
 }
 
+namespace {
+// A site's figures, kept for the next site that asks the same question (in
+// the same thread: the nodes are the thread's). The key names the address,
+// mask and peer nodes without their origins (pointer equality of
+// hash-consed nodes is structural equality), everything else the site
+// says, the shapes and grid, and every fact of the context the analysis
+// may read; `hold` keeps the named nodes alive, so that no address is
+// reused while the entry lives. A language server's worker thread keeps
+// it between runs: the figures of a kernel an edit left alone are not
+// computed again.
+struct SiteKey {
+  std::vector<uint64_t> words;
+  bool operator==(const SiteKey &o) const { return words == o.words; }
+};
+struct SiteKeyHash {
+  size_t operator()(const SiteKey &k) const {
+    uint64_t h = 1469598103934665603ull;
+    for (uint64_t w : k.words)
+      h = (h ^ w) * 1099511628211ull;
+    return size_t(h);
+  }
+};
+struct CachedSite {
+  std::vector<LaneExpr> hold;
+  SiteResult result;
+};
+thread_local std::unordered_map<SiteKey, CachedSite, SiteKeyHash> SiteCache;
+constexpr size_t SiteCacheLimit = 1 << 13;
+
+bool siteKey(const SiteInput &site, const Context &ctx,
+             const std::vector<Shape> &shapes, SiteKey &key,
+             std::vector<LaneExpr> &hold) {
+  OriginFreeMemo memo;
+  auto node = [&](const LaneExpr &e) -> uint64_t {
+    if (!e)
+      return 0;
+    LaneExpr n = withoutOrigins(e, memo);
+    hold.push_back(n);
+    return uint64_t(uintptr_t(n.get()));
+  };
+  std::vector<uint64_t> &w = key.words;
+  const Access &a = site.access;
+  w = {uint64_t(site.space), uint64_t(site.atomic),
+       memory_detail::stringHash(site.unknown),
+       uint64_t(site.tableBytes.has_value()),
+       uint64_t(site.tableBytes.value_or(0)), node(a.offset), node(a.mask),
+       uint64_t(a.elementBytes), uint64_t(site.splitPeer != nullptr)};
+  std::vector<LaneExpr> roots{a.offset, a.mask};
+  if (const Access *p = site.splitPeer) {
+    w.insert(w.end(), {node(p->offset), node(p->mask), uint64_t(p->elementBytes)});
+    roots.insert(roots.end(), {p->offset, p->mask});
+  }
+  w.insert(w.end(), {uint64_t(ctx.grid[0]), uint64_t(ctx.grid[1]),
+                     uint64_t(ctx.grid[2]), shapes.size()});
+  for (const Shape &sh : shapes)
+    w.insert(w.end(), {uint64_t(sh.x), uint64_t(sh.y), uint64_t(sh.z)});
+  return memory_detail::appendContextWords(ctx, roots, node, w);
+}
+
+CostModel costOf(Space space) {
+  return space == Space::Shared     ? sharedWavefronts
+         : space == Space::Constant ? constantAddresses
+                                    : globalSectors;
+}
+
+SiteResult analyzeSiteRest(const SiteInput &site, const Context &ctx,
+                           const std::vector<Shape> &shapes,
+                           AccessResult first);
+} // namespace
+
 SiteResult analyzeSite(const SiteInput &site, const Context &ctx,
                        const std::vector<Shape> &shapes) {
-  CostModel cost = site.space == Space::Shared     ? sharedWavefronts
-                   : site.space == Space::Constant ? constantAddresses
-                                                   : globalSectors;
   // An atomic is counted as a load or store of its space is: sectors (or
   // wavefronts) as its lanes touch them, against the distinct elements
   // they ask for (measured: a scattered REDG.ADD is 21 sectors per request
   // against an ideal of 4, one address is 1 against 1). Serialization on
   // equal addresses is reported on its own.
+  AccessResult first;
+  if (site.unknown.empty())
+    first = analyzeAccess(site.access, ctx, shapes, costOf(site.space));
+  else
+    first.unknownReason = site.unknown;
+  // What analyzeAccess keeps (most sites) needs no key of its own.
+  if ((first.evaluated && !site.splitPeer) || !site.unknown.empty()) {
+    SiteResult out;
+    out.result = std::move(first);
+    return out;
+  }
+  std::vector<LaneExpr> hold;
+  SiteKey key;
+  if (!siteKey(site, ctx, shapes, key, hold))
+    return analyzeSiteRest(site, ctx, shapes, std::move(first));
+  if (auto it = SiteCache.find(key); it != SiteCache.end())
+    return it->second.result;
+  SiteResult r = analyzeSiteRest(site, ctx, shapes, std::move(first));
+  if (SiteCache.size() + 1 > SiteCacheLimit)
+    SiteCache.clear();
+  SiteCache.emplace(std::move(key), CachedSite{std::move(hold), r});
+  return r;
+}
+
+namespace {
+SiteResult analyzeSiteRest(const SiteInput &site, const Context &ctx,
+                           const std::vector<Shape> &shapes,
+                           AccessResult first) {
+  const CostModel cost = costOf(site.space);
   SiteResult out;
   AccessResult &r = out.result;
-  if (site.unknown.empty())
-    r = analyzeAccess(site.access, ctx, shapes, cost);
-  else
-    r.unknownReason = site.unknown;
+  r = std::move(first);
   const bool memory =
       site.space == Space::Shared || site.space == Space::Global;
   // An address that depends on data, into a small fixed-size table: its
@@ -89,5 +185,6 @@ SiteResult analyzeSite(const SiteInput &site, const Context &ctx,
   }
   return out;
 }
+} // namespace
 
 } // namespace warplint
