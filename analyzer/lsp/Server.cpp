@@ -34,6 +34,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
 
 #include <algorithm>
 #include <chrono>
@@ -42,6 +43,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <csignal>
 #include <thread>
 #include <unistd.h>
 
@@ -481,7 +483,7 @@ public:
   }
 
   int run() {
-    Worker = std::thread([this] { work(); });
+    startWorker();
     int code = 1; // the end of input without `exit`
     for (;;) {
       std::string body, error;
@@ -525,7 +527,36 @@ private:
   std::map<std::string, Document> Docs;         // by URI
   std::map<std::string, Clock::time_point> Due; // documents to analyze
   bool Stopping = false, Busy = false;
-  std::thread Worker;
+  /// Parses and analyzes the documents, one at a time, on a large stack
+  /// (deep recursion in a parse or an analysis is a crash recovered, not
+  /// the end of the server). One thread for every run, so that what the
+  /// model keeps per thread (its hash-consed expressions, the figures of
+  /// every access it analyzed) carries over from one edit to the next: the
+  /// kernels an edit left alone are not evaluated again. After a crash that
+  /// state is not trusted: a new worker takes over with none.
+  llvm::thread Worker;
+  static constexpr unsigned WorkerStack = 64u << 20;
+  static constexpr size_t SignalStack = 256u << 10;
+  /// Set by parse() on the worker when a run crashed (and was recovered).
+  static thread_local bool Crashed;
+
+  void startWorker() {
+    Worker = llvm::thread(std::optional<unsigned>(WorkerStack), [this] {
+      // The crash handler's own stack: it must run when the stack is the
+      // thing exhausted. (The thread never ends while its stack is in use.)
+      static thread_local std::unique_ptr<char[]> altStack;
+      altStack.reset(new char[SignalStack]);
+      stack_t own{}, previous{};
+      own.ss_sp = altStack.get();
+      own.ss_size = SignalStack;
+      sigaltstack(&own, &previous);
+      bool replaced = work();
+      if (replaced)
+        for (;;) // parked: its state is not touched again, not even freed
+          std::this_thread::sleep_for(std::chrono::hours(24));
+      sigaltstack(&previous, nullptr);
+    });
+  }
 
   /// The compile databases found so far (worker thread only), by the
   /// directory holding compile_commands.json, with its modification time.
@@ -909,9 +940,17 @@ private:
     notify("textDocument/publishDiagnostics", std::move(params));
   }
 
-  void work() {
+  /// The worker's loop; true when it ended because its run crashed and a
+  /// new worker took over.
+  bool work() {
     std::unique_lock<std::mutex> lock(Lock);
     while (!Stopping) {
+      if (Crashed) {
+        log("a run crashed: the analyses continue on a new worker thread");
+        Worker.detach();
+        startWorker();
+        return true;
+      }
       // The preambles of closed documents go (Preambles is the worker's).
       for (auto p = Preambles.begin(); p != Preambles.end();)
         p = Docs.count(p->first) ? std::next(p) : Preambles.erase(p);
@@ -973,6 +1012,7 @@ private:
       it->second.results = std::move(results);
       publish(uri, version, std::move(diagnostics));
     }
+    return false;
   }
 
   /// The compile database for `path`, found as clangd finds it: -p if
@@ -1216,7 +1256,8 @@ private:
     PreambledAction action(job, text, job.onlyPath.empty() ? preamble : nullptr,
                            key);
     llvm::CrashRecoveryContext crc;
-    bool ok = crc.RunSafelyOnThread([&] { rc = tool.run(&action); }, 64u << 20);
+    bool ok = crc.RunSafely([&] { rc = tool.run(&action); });
+    Crashed |= !ok;
     if (how)
       *how = action.outcome;
     return ok;
@@ -1291,6 +1332,8 @@ private:
   }
 };
 
+thread_local bool Server::Crashed = false;
+
 } // namespace
 
 int runLanguageServer(const ToolOptions &opts, const std::string &docDir) {
@@ -1304,7 +1347,9 @@ int runLanguageServer(const ToolOptions &opts, const std::string &docDir) {
     llvm::errs() << "warplint: error: --lsp: cannot set up stdout\n";
     return 2;
   }
-  llvm::CrashRecoveryContext::Enable();
+  // Crashes recovered, on the worker's own signal stack (a stack overflow
+  // included), as on the command line.
+  enableCrashRecovery();
   lsp::Transport transport(stdin, out);
   Server server(transport, opts, docDir);
   int code = server.run();

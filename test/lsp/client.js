@@ -30,8 +30,9 @@ function check(cond, what, detail) {
 
 /// A server process and a connection to it; every publishDiagnostics and
 /// every error the connection logs are kept.
-function startServer(args, encodings) {
-  const proc = spawn(warplint, ['--lsp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+function startServer(args, encodings, env = {}) {
+  const proc = spawn(warplint, ['--lsp', ...args],
+    { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const s = { proc, stderr: '', published: [], logged: [], waiters: [] };
   proc.stderr.on('data', (d) => { s.stderr += d; });
   s.exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
@@ -522,6 +523,40 @@ async function main() {
   u.conn.sendNotification(ExitNotification.type);
   check(await u.exited === 1, 'exit without shutdown: status 1');
   u.conn.dispose();
+
+  // --- A crash while analyzing --------------------------------------------------
+  // WARPLINT_DEBUG_CRASH=<kernel>:<how> crashes the analysis of that kernel on
+  // purpose (an abort, a bad address, the stack exhausted). The document says
+  // so, the server stays up, and the next run, on a new worker thread (the
+  // crashed one's state is not trusted), analyzes the edited text. Under the
+  // sanitizers, which own SIGSEGV and the stack's guard, only the abort.
+  const crashUri = pathToFileURL(path.join(scratch, 'crash.cu')).href;
+  const boom = '__global__ void boom(float *p) { p[threadIdx.x * 32] = 1.f; }\n';
+  fs.writeFileSync(path.join(scratch, 'crash.cu'), boom);
+  for (const how of process.env.ASAN_OPTIONS ? ['abort'] : ['abort', 'segv', 'stack']) {
+    const c = startServer([], ['utf-16'], { WARPLINT_DEBUG_CRASH: 'boom:' + how });
+    await c.init;
+    c.conn.sendNotification(InitializedNotification.type, {});
+    c.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: crashUri, languageId: 'cuda', version: 1, text: boom } });
+    const pc = await published(c, crashUri, (p) => p.version === 1);
+    check(pc.diagnostics.length === 1 && pc.diagnostics[0].severity === 1 &&
+      pc.diagnostics[0].message.includes('warplint crashed while analyzing this file'),
+    `${how}: the crashed run is an error on the document`, pc);
+    c.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: crashUri, version: 2 },
+      contentChanges: [{ text: boom.replace('boom', 'fine') }] });
+    const pf = await published(c, crashUri, (p) => p.version === 2);
+    check(withCode(pf, 'uncoalesced-global-access').length === 1 &&
+      !pf.diagnostics.some((x) => x.severity === 1),
+    `${how}: the next run analyzes the edited kernel`, pf);
+    check(c.stderr.includes('a run crashed: the analyses continue on a new worker thread'),
+      `${how}: a new worker took over`, c.stderr);
+    await c.conn.sendRequest(ShutdownRequest.type);
+    c.conn.sendNotification(ExitNotification.type);
+    check(await c.exited === 0, `${how}: exit after shutdown: status 0`, c.stderr);
+    c.conn.dispose();
+  }
 
   console.log(`${checks} passed, 0 failed`);
 }

@@ -102,6 +102,12 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> ownFileSystem();
 /// could not be loaded (a usage error: nothing was analyzed).
 bool analyzeFiles(const ToolOptions &opts, Report &report);
 
+/// Turns on the recovery of crashes in parses and analyses (LLVM's
+/// CrashRecoveryContext), with its handlers on the crashing thread's
+/// alternate signal stack where it has one, so that a stack overflow is
+/// recovered too. analyzeFiles() calls it; the language server too.
+void enableCrashRecovery();
+
 /// The device-side parse command analyzeFiles gives `file` with the compile
 /// database `db` (null: none): the absolute file, its directory and
 /// arguments, or why it has none.
