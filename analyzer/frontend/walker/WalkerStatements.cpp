@@ -264,7 +264,7 @@ void Walker::work(int weight) {
     M.work.back().weight += weight;
     return;
   }
-  M.work.push_back({std::move(mask), weight, IfFrameNow});
+  M.work.push_back({std::move(mask), weight, IfFrameNow, nullptr, 0});
 }
 
 BranchSite &Walker::recordBranch(BranchSite::Kind kind, const Stmt *s,
