@@ -6,6 +6,16 @@ namespace warplint {
 
 bool qualifyDataMask(Finding &f, const AccessResult &r,
                      const SharedOptions &opts) {
+  if (r.tailGuard && !r.maskDataDependent) {
+    // Only the warps where the index crosses a bound run it, with their
+    // lanes past the bound (a tail after a vectorized body): how many is
+    // the sizes', and such a warp is one of the range's.
+    f.message += " if a whole warp ran it; only lanes past the bound of a "
+                 "guard run it (in the warp where the index crosses it), so "
+                 "this is an upper bound";
+    f.remark = true;
+    return true;
+  }
   if (!r.maskDataDependent)
     return true;
   if (opts.dataMasks == DataLevel::Off)

@@ -14,7 +14,9 @@ namespace warplint {
 
 /// For an access under a condition on data: says the figure is an upper
 /// bound among the lanes that take it, and sets the severity the options
-/// ask for. Returns false when such findings are turned off.
+/// ask for. Returns false when such findings are turned off. The same for
+/// an access only the lanes past a bounds guard's bound run
+/// (AccessResult::tailGuard): an upper bound, a remark.
 bool qualifyDataMask(Finding &f, const AccessResult &r,
                      const SharedOptions &opts);
 

@@ -274,6 +274,7 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
         t.lanes += one.lanes;
         t.data |= one.data;
         t.guard |= one.guard;
+        t.tail |= one.tail;
       }
   }
   if (stopped != EvalStop::None) {
@@ -339,6 +340,7 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
   r.activeLanes = random.lanes / random.requests;
   r.maskDataDependent = random.data;
   r.guardAssumed = random.guard;
+  r.tailGuard = random.tail;
   r.dependsOn = props(acc.offset, ctx).unknowns;
   return r;
 }

@@ -1338,6 +1338,22 @@ bool readsData(const LaneExpr &e, const Context &ctx) {
   return onData || props(e, ctx).hasData;
 }
 
+// Which side of its bound a guard's true side is (assumed()'s codes): past
+// it (2) where the lane-varying operand is above the uniform one (`i >= n`,
+// `(i + 1) * 4 > n`, `n < i`), within it (3) where below, neither (0) for a
+// condition that selects whole warps or an equality. The index is taken to
+// grow with the thread index, as it does in the guards that keep lanes
+// within an array.
+static int boundSide(const LaneExpr &e, const Context &ctx) {
+  if (!isComparison(e->op) || e->op == Op::Eq || e->op == Op::Ne)
+    return 0;
+  const bool leftVaries = props(e->a, ctx).laneVarying;
+  if (leftVaries == props(e->b, ctx).laneVarying)
+    return 0;
+  const bool greater = e->op == Op::Gt || e->op == Op::Ge;
+  return greater == leftVaries ? 2 : 3;
+}
+
 static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
                         bool &data) {
   if (!e)
@@ -1370,7 +1386,7 @@ static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
   }
   if (isGuard(e, ctx)) {
     guard = true;
-    return assumed(0);
+    return assumed(int(boundSide(e, ctx)));
   }
   return e;
 }
@@ -1479,7 +1495,13 @@ LaneMask WarpEval::cond(const LaneExpr &e, bool positive) {
     return positive ? m : ~m;
   }
   case Op::Assumed:
-    (e->value ? usedDataCondition : assumedGuard) = true;
+    if (e->value == 1) {
+      usedDataCondition = true;
+    } else {
+      assumedGuard = true;
+      // The bound's far side: `i >= n`, or `i < n` negated.
+      assumedTail |= (e->value == 2 && positive) || (e->value == 3 && !positive);
+    }
     return AllLanes;
   default:
     break;

@@ -378,6 +378,10 @@ public:
 
   bool usedDataCondition = false;
   bool assumedGuard = false;
+  /// A bounds guard was assumed on its side past the bound (`if (i >= n)`,
+  /// the else of `if (i < n)`): only the lanes past it run what it guards,
+  /// in the warps where the index crosses it, not whole warps.
+  bool assumedTail = false;
   bool undefined = false; // division by zero or an oversized shift
   /// Set with `undefined` where a LoopFinal's loop had not ended after
   /// MaxFinalSteps iterations (MaxAffineSteps for an affine loop), or the

@@ -64,6 +64,7 @@ void memory_detail::warpFigures(WarpFigures &f, const Access &acc,
   }
   f.data = ev.usedDataCondition;
   f.guard = ev.assumedGuard;
+  f.tail = ev.assumedTail;
   f.undefined = ev.undefined;
   f.unended = ev.loopUnended;
   f.stopped = ev.stopped;
@@ -76,6 +77,7 @@ void memory_detail::accumulate(const WarpFigures &f, Totals &t,
       continue;
     to->data |= f.data;
     to->guard |= f.guard;
+    to->tail |= f.tail;
     if (f.stopped != EvalStop::None) {
       // Stopped in the mask or the address: nothing of it is a figure.
       to->undefined = true;
@@ -771,6 +773,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
       r.worstRatio = actual / ideal;
   r.maskDataDependent = rep.data;
   r.guardAssumed = rep.guard;
+  r.tailGuard = rep.tail;
   if (rep.requests == 0 || rep.undefined) {
     r.unknownReason =
         rep.stopped != EvalStop::None
@@ -871,6 +874,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
         continue; // a sampled unknown made a divisor zero: no information
       r.maskDataDependent |= t.data;
       r.guardAssumed |= t.guard;
+      r.tailGuard |= t.tail;
       if (t.requests == 0)
         continue;
       compared.push_back(sampleOf(assignments[a], t, int(sh)));

@@ -149,6 +149,11 @@ struct AccessResult {
   int64_t commonStride = 0;
   bool maskDataDependent = false;
   bool guardAssumed = false;
+  /// Its lanes are those past a bounds guard's bound (`if (i >= n)`, the
+  /// else of `if (i < n)`): the model assumed whole warps, but only the
+  /// warps where the index crosses the bound run it, with their lanes past
+  /// it. The figure is an upper bound.
+  bool tailGuard = false;
   std::vector<int> dependsOn; // uniform unknown atoms it depends on
   /// Set by analyzeWithinTable: the address depends on data, but stays in
   /// an object of this many bytes, small enough that the figure is known

@@ -36,6 +36,7 @@ struct Totals {
   int64_t firstCommon = 0;
   bool strideSeen = false, strideConstant = true;
   int64_t stride = 0;
+  bool tail = false; // a bounds guard assumed on its far side
   bool data = false, guard = false, undefined = false, unended = false;
   /// Per iteration of the loops nvcc unrolls (AccessResult::iterations),
   /// keyed by their iteration numbers, outer loop first.
@@ -76,6 +77,7 @@ struct WarpFigures {
   int nDist = 0;
   bool uneven = false, alike = true;
   bool data = false, guard = false, undefined = false, unended = false;
+  bool tail = false; // WarpEval::assumedTail
   EvalStop stopped = EvalStop::None; // a value depends on itself, or too deep
 };
 

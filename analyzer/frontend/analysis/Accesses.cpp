@@ -135,6 +135,8 @@ std::string remarkText(const AccessRecord &ar, const AccessResult &r,
     }
     if (r.maskDataDependent)
       msg += "; active lanes depend on data";
+    else if (r.tailGuard)
+      msg += "; only lanes past a bound run it";
   }
   return msg;
 }
@@ -200,6 +202,10 @@ void addAssumptions(const AccessScope &as, const AccessSite &site,
     ar.assumptions.push_back(shapeFrom);
   if (r.guardAssumed)
     ar.assumptions.push_back("bounds guards hold for whole warps");
+  if (r.tailGuard)
+    ar.assumptions.push_back(
+        "only the lanes past a bounds guard's bound run it, in the warp where "
+        "the index crosses it: figures for a whole warp, an upper bound");
   for (int a : r.dependsOn)
     if (!ctx.atoms[a].related.empty())
       ar.assumptions.push_back(ctx.atoms[a].related);
