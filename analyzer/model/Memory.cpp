@@ -252,18 +252,8 @@ namespace {
 // their accesses do not read, share their results. The key's words name
 // nodes by address; `hold` keeps those nodes alive so that no address is
 // reused while the entry lives.
-struct AccessKey {
-  std::vector<uint64_t> words;
-  bool operator==(const AccessKey &o) const { return words == o.words; }
-};
-struct AccessKeyHash {
-  size_t operator()(const AccessKey &k) const {
-    uint64_t h = 1469598103934665603ull;
-    for (uint64_t w : k.words)
-      h = (h ^ w) * 1099511628211ull;
-    return size_t(h);
-  }
-};
+using AccessKey = KeyWords;
+using AccessKeyHash = KeyWordsHash;
 struct CachedAccess {
   std::vector<LaneExpr> hold;
   AccessResult result;

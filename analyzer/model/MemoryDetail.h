@@ -99,6 +99,20 @@ bool appendContextWords(const Context &ctx, const std::vector<LaneExpr> &roots,
                         std::vector<uint64_t> &w);
 uint64_t stringHash(const std::string &s);
 
+/// A cache key of words (FNV-1a over them): the access and site caches'.
+struct KeyWords {
+  std::vector<uint64_t> words;
+  bool operator==(const KeyWords &o) const { return words == o.words; }
+};
+struct KeyWordsHash {
+  size_t operator()(const KeyWords &k) const {
+    uint64_t h = 1469598103934665603ull;
+    for (uint64_t w : k.words)
+      h = (h ^ w) * 1099511628211ull;
+    return size_t(h);
+  }
+};
+
 /// One warp's figures added to `t` and, where given, to `also` (the
 /// representative run's subsample, gathered as the full run goes).
 void accumulate(const WarpFigures &f, Totals &t, Totals *also = nullptr);

@@ -29,18 +29,8 @@ namespace {
 // reused while the entry lives. A language server's worker thread keeps
 // it between runs: the figures of a kernel an edit left alone are not
 // computed again.
-struct SiteKey {
-  std::vector<uint64_t> words;
-  bool operator==(const SiteKey &o) const { return words == o.words; }
-};
-struct SiteKeyHash {
-  size_t operator()(const SiteKey &k) const {
-    uint64_t h = 1469598103934665603ull;
-    for (uint64_t w : k.words)
-      h = (h ^ w) * 1099511628211ull;
-    return size_t(h);
-  }
-};
+using SiteKey = memory_detail::KeyWords;
+using SiteKeyHash = memory_detail::KeyWordsHash;
 struct CachedSite {
   std::vector<LaneExpr> hold;
   SiteResult result;
