@@ -43,7 +43,6 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <csignal>
 #include <thread>
 #include <unistd.h>
 
@@ -536,25 +535,16 @@ private:
   /// state is not trusted: a new worker takes over with none.
   llvm::thread Worker;
   static constexpr unsigned WorkerStack = 64u << 20;
-  static constexpr size_t SignalStack = 256u << 10;
   /// Set by parse() on the worker when a run crashed (and was recovered).
   static thread_local bool Crashed;
 
   void startWorker() {
     Worker = llvm::thread(std::optional<unsigned>(WorkerStack), [this] {
-      // The crash handler's own stack: it must run when the stack is the
-      // thing exhausted. (The thread never ends while its stack is in use.)
-      static thread_local std::unique_ptr<char[]> altStack;
-      altStack.reset(new char[SignalStack]);
-      stack_t own{}, previous{};
-      own.ss_sp = altStack.get();
-      own.ss_size = SignalStack;
-      sigaltstack(&own, &previous);
-      bool replaced = work();
-      if (replaced)
-        for (;;) // parked: its state is not touched again, not even freed
-          std::this_thread::sleep_for(std::chrono::hours(24));
-      sigaltstack(&previous, nullptr);
+      withSignalStack([this] {
+        if (work())
+          for (;;) // parked: its state is not touched again, not even freed
+            std::this_thread::sleep_for(std::chrono::hours(24));
+      });
     });
   }
 

@@ -1338,20 +1338,19 @@ bool readsData(const LaneExpr &e, const Context &ctx) {
   return onData || props(e, ctx).hasData;
 }
 
-// Which side of its bound a guard's true side is (assumed()'s codes): past
-// it (2) where the lane-varying operand is above the uniform one (`i >= n`,
-// `(i + 1) * 4 > n`, `n < i`), within it (3) where below, neither (0) for a
-// condition that selects whole warps or an equality. The index is taken to
-// grow with the thread index, as it does in the guards that keep lanes
-// within an array.
-static int boundSide(const LaneExpr &e, const Context &ctx) {
+// Which side of its bound a guard's true side is: past it where the
+// lane-varying operand is above the uniform one (`i >= n`, `(i + 1) * 4 >
+// n`, `n < i`), within it where below, neither for a condition that selects
+// whole warps or an equality. The index is taken to grow with the thread
+// index, as it does in the guards that keep lanes within an array.
+static Assumption boundSide(const LaneExpr &e, const Context &ctx) {
   if (!isComparison(e->op) || e->op == Op::Eq || e->op == Op::Ne)
-    return 0;
+    return AssumedGuard;
   const bool leftVaries = props(e->a, ctx).laneVarying;
   if (leftVaries == props(e->b, ctx).laneVarying)
-    return 0;
+    return AssumedGuard;
   const bool greater = e->op == Op::Gt || e->op == Op::Ge;
-  return greater == leftVaries ? 2 : 3;
+  return greater == leftVaries ? AssumedPastBound : AssumedWithinBound;
 }
 
 static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
@@ -1367,7 +1366,7 @@ static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
     data |= onData;
     if (onData && e->a->op != Op::LAnd && e->a->op != Op::LOr &&
         e->a->op != Op::LNot)
-      return assumed(1);
+      return assumed(AssumedData);
     return un(Op::LNot, inner);
   }
   case Op::LAnd:
@@ -1382,11 +1381,11 @@ static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
   }
   if (readsData(e, ctx)) {
     data = true;
-    return assumed(1);
+    return assumed(AssumedData);
   }
   if (isGuard(e, ctx)) {
     guard = true;
-    return assumed(int(boundSide(e, ctx)));
+    return assumed(boundSide(e, ctx));
   }
   return e;
 }
@@ -1495,12 +1494,13 @@ LaneMask WarpEval::cond(const LaneExpr &e, bool positive) {
     return positive ? m : ~m;
   }
   case Op::Assumed:
-    if (e->value == 1) {
+    if (e->value == AssumedData) {
       usedDataCondition = true;
     } else {
       assumedGuard = true;
       // The bound's far side: `i >= n`, or `i < n` negated.
-      assumedTail |= (e->value == 2 && positive) || (e->value == 3 && !positive);
+      assumedTail |= (e->value == AssumedPastBound && positive) ||
+                     (e->value == AssumedWithinBound && !positive);
     }
     return AllLanes;
   default:

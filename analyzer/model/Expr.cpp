@@ -130,7 +130,7 @@ LaneExpr data(int atom) { return make(Op::Data, atom); }
 LaneExpr loopVar(int loop) { return make(Op::LoopVar, loop); }
 LaneExpr loopActive(int loop) { return make(Op::LoopActive, loop); }
 LaneExpr loopFinal(int loop) { return make(Op::LoopFinal, loop); }
-LaneExpr assumed(int why) { return make(Op::Assumed, why); }
+LaneExpr assumed(Assumption why) { return make(Op::Assumed, why); }
 LaneExpr laneRank(LaneExpr mask) {
   return make(Op::LaneRank, 0, std::move(mask));
 }

@@ -107,11 +107,19 @@ LaneExpr loopActive(int loop);
 /// (the loop's own condition, tested iteration by iteration; an induction
 /// variable that counts with another loop leaves with that loop).
 LaneExpr loopFinal(int loop);
-/// 0: a bounds guard that selects whole warps (or an equality), 1: a
-/// condition on data, 2: a bounds guard whose true side is past the bound
-/// (`i >= n`, the lanes of the tail), 3: one whose true side is within it
-/// (`i < n`).
-LaneExpr assumed(int why);
+/// What an Assumed node stands for (its value).
+enum Assumption : int {
+  /// A bounds guard that selects whole warps, or an equality.
+  AssumedGuard = 0,
+  /// A condition on data.
+  AssumedData = 1,
+  /// A bounds guard whose true side is past the bound (`i >= n`, the lanes
+  /// of the tail).
+  AssumedPastBound = 2,
+  /// A bounds guard whose true side is within the bound (`i < n`).
+  AssumedWithinBound = 3,
+};
+LaneExpr assumed(Assumption why);
 /// How many of the lanes below this one satisfy `mask` (null: every lane of
 /// the warp): what a warp-aggregated `atomicAdd(&count, 1)` returns, over
 /// the counter's old value, to each lane that calls it.

@@ -276,9 +276,10 @@ uint64_t memory_detail::stringHash(const std::string &s) {
 bool memory_detail::appendContextWords(
     const Context &ctx, const std::vector<LaneExpr> &roots,
     const std::function<uint64_t(const LaneExpr &)> &node,
-    std::vector<uint64_t> &w) {
-  // Every atom and loop the roots read, and, through the address each datum
-  // is loaded from, every one a drawn datum reads (a chain `a[b[i]]`).
+    std::vector<uint64_t> &w, bool followData) {
+  // Every atom and loop the roots read, and with `followData`, through the
+  // address each datum is loaded from, every one a drawn datum reads (a
+  // chain `a[b[i]]`).
   std::vector<int> atoms, loops;
   std::vector<char> atomSeen(ctx.atoms.size()), loopSeen(ctx.loops.size());
   auto collect = [&](const Node &n) {
@@ -303,7 +304,7 @@ bool memory_detail::appendContextWords(
   // those loads are facts of it too.
   std::vector<std::pair<uint64_t, int>> byBase;
   bool basesListed = false;
-  for (size_t i = 0; i < atoms.size(); ++i) {
+  for (size_t i = 0; followData && i < atoms.size(); ++i) {
     if (atoms.size() > MaxKeyAtoms)
       return false;
     const Atom &x = ctx.atoms[size_t(atoms[i])];
@@ -351,7 +352,7 @@ bool memory_detail::appendContextWords(
                        uint64_t(lp.straight), uint64_t(lp.unrolled),
                        stringHash(lp.var)});
   }
-  return atoms.size() <= MaxKeyAtoms;
+  return !followData || atoms.size() <= MaxKeyAtoms;
 }
 
 namespace {
@@ -378,7 +379,9 @@ bool accessKey(const Access &acc, const Context &ctx,
        uint64_t(ctx.grid[2]), shapes.size()};
   for (const Shape &sh : shapes)
     w.insert(w.end(), {uint64_t(sh.x), uint64_t(sh.y), uint64_t(sh.z)});
-  return appendContextWords(ctx, {acc.offset, acc.mask}, node, w);
+  // analyzeAccess draws no data: the loads behind a datum are not its facts.
+  return appendContextWords(ctx, {acc.offset, acc.mask}, node, w,
+                            /*followData=*/false);
 }
 } // namespace
 

@@ -87,16 +87,17 @@ void warpFigures(WarpFigures &f, const Access &acc, const LaneExpr &mask,
                  const CostModel &cost, int w, LoopSequences &seq);
 
 /// Words for a cache key: every fact of `ctx` an analysis of `roots` may
-/// read (the atoms and loops they use, and those of the addresses their
-/// data is loaded from), with `node` naming each expression node. False
-/// where they read more than MaxKeyAtoms atoms (a chain of loads, each
-/// from an address built on the one before: a key per access would grow
-/// with the chain, and all of them with its square): such an analysis is
-/// not kept.
+/// read (the atoms and loops they use), with `node` naming each expression
+/// node. With `followData`, for an analysis that draws data (Env::dataSeed),
+/// also those of the addresses the data is loaded from and of the other
+/// loads of the same allocations; false then where that is more than
+/// MaxKeyAtoms atoms (a chain of loads, each from an address built on the
+/// one before: a key per access would grow with the chain, and all of them
+/// with its square): such an analysis is not kept.
 constexpr size_t MaxKeyAtoms = 64;
 bool appendContextWords(const Context &ctx, const std::vector<LaneExpr> &roots,
                         const std::function<uint64_t(const LaneExpr &)> &node,
-                        std::vector<uint64_t> &w);
+                        std::vector<uint64_t> &w, bool followData);
 uint64_t stringHash(const std::string &s);
 
 /// A cache key of words (FNV-1a over them): the access and site caches'.

@@ -65,7 +65,8 @@ bool siteKey(const SiteInput &site, const Context &ctx,
                      uint64_t(ctx.grid[2]), shapes.size()});
   for (const Shape &sh : shapes)
     w.insert(w.end(), {uint64_t(sh.x), uint64_t(sh.y), uint64_t(sh.z)});
-  return memory_detail::appendContextWords(ctx, roots, node, w);
+  return memory_detail::appendContextWords(ctx, roots, node, w,
+                                           /*followData=*/true);
 }
 
 CostModel costOf(Space space) {

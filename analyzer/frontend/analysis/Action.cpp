@@ -472,19 +472,13 @@ bool runTool(const ParseCommand &fc, Router &router, Factory &factory,
   // On a thread of its own with a large stack, and with a signal stack of
   // its own for the crash handler: a stack exhausted (deep recursion in the
   // parse or the analysis) is then a crash recovered like any other, not
-  // the end of the process. The thread's previous signal stack is put back
-  // whether the run crashed or not, before the thread ends (the sanitizers'
-  // runtime frees the one it gave the thread, and must find it).
-  std::unique_ptr<char[]> altStack(new char[AltStackBytes]);
+  // the end of the process.
   bool ran = false;
   llvm::thread worker(std::optional<unsigned>(64u << 20), [&] {
-    stack_t own{}, previous{};
-    own.ss_sp = altStack.get();
-    own.ss_size = AltStackBytes;
-    sigaltstack(&own, &previous);
-    llvm::CrashRecoveryContext crc;
-    ran = crc.RunSafely([&] { rc = tool.run(&factory); });
-    sigaltstack(&previous, nullptr);
+    withSignalStack([&] {
+      llvm::CrashRecoveryContext crc;
+      ran = crc.RunSafely([&] { rc = tool.run(&factory); });
+    });
   });
   worker.join();
   router.CI = nullptr;
@@ -765,6 +759,18 @@ static unsigned jobsFor(unsigned asked, size_t files) {
                      : llvm::heavyweight_hardware_concurrency()
                            .compute_thread_count();
   return unsigned(std::max<size_t>(1, std::min<size_t>(n, files)));
+}
+
+void withSignalStack(llvm::function_ref<void()> fn) {
+  std::unique_ptr<char[]> stack(new char[AltStackBytes]);
+  stack_t own{}, previous{};
+  own.ss_sp = stack.get();
+  own.ss_size = AltStackBytes;
+  sigaltstack(&own, &previous);
+  fn();
+  // Put back whether the run crashed or not, before the thread ends (the
+  // sanitizers' runtime frees the one it gave the thread, and must find it).
+  sigaltstack(&previous, nullptr);
 }
 
 void enableCrashRecovery() {

@@ -7,6 +7,7 @@
 #include "rules/RuleSet.h"
 
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <map>
@@ -107,6 +108,11 @@ bool analyzeFiles(const ToolOptions &opts, Report &report);
 /// alternate signal stack where it has one, so that a stack overflow is
 /// recovered too. analyzeFiles() calls it; the language server too.
 void enableCrashRecovery();
+
+/// Runs `fn` with a signal stack of its own on this thread, where the crash
+/// handlers run (a handler cannot run on a stack that is exhausted); the
+/// thread's previous one is put back after.
+void withSignalStack(llvm::function_ref<void()> fn);
 
 /// The device-side parse command analyzeFiles gives `file` with the compile
 /// database `db` (null: none): the absolute file, its directory and
