@@ -5,7 +5,8 @@
 namespace warplint {
 
 bool qualifyDataMask(Finding &f, const AccessResult &r,
-                     const SharedOptions &opts) {
+                     const SharedOptions &opts, double threshold,
+                     const char *unit) {
   if (r.tailGuard && !r.maskDataDependent) {
     // Only the warps where the index crosses a bound run it, with their
     // lanes past the bound (a tail after a vectorized body): how many is
@@ -21,8 +22,22 @@ bool qualifyDataMask(Finding &f, const AccessResult &r,
   if (opts.dataMasks == DataLevel::Off)
     return false;
   f.message += " if every lane takes it; which lanes take it depends on data "
-               "loaded at run time, so this is an upper bound";
-  f.remark = opts.dataMasks == DataLevel::Remark;
+               "loaded at run time";
+  const bool sparseToo = threshold > 0 && r.sparseIdeal > 0 &&
+                         r.minSparseVerdict >= threshold - 1e-9;
+  if (opts.dataMasks == DataLevel::Auto && sparseToo) {
+    // Each lane its own sector or bank: the excess stays whichever lanes
+    // the data picks (down to a few), so it is the warning's figure.
+    std::string n = formatEstimate(r.sparseActual);
+    f.message += ", and with only " + std::to_string(SparseMaskLanes) +
+                 " lanes of a warp taking it (at random) it is still " + n +
+                 " " + unit + (n == "1" ? "" : "s") + " where " +
+                 formatEstimate(r.sparseIdeal) + " would do";
+    f.remark = false;
+    return true;
+  }
+  f.message += ", so this is an upper bound";
+  f.remark = opts.dataMasks != DataLevel::Warning;
   return true;
 }
 

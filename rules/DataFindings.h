@@ -16,9 +16,15 @@ namespace warplint {
 /// bound among the lanes that take it, and sets the severity the options
 /// ask for. Returns false when such findings are turned off. The same for
 /// an access only the lanes past a bounds guard's bound run
-/// (AccessResult::tailGuard): an upper bound, a remark.
+/// (AccessResult::tailGuard): an upper bound, a remark. With a `threshold`
+/// (the finding's figure is the access's own, not a known value's or an
+/// unrolled iteration's), DataLevel::Auto makes it a warning where the
+/// figure with a few random lanes taking the branch
+/// (AccessResult::minSparseVerdict) reaches it too, quoting that figure in
+/// `unit`s ("sector" or "wavefront").
 bool qualifyDataMask(Finding &f, const AccessResult &r,
-                     const SharedOptions &opts);
+                     const SharedOptions &opts, double threshold = 0,
+                     const char *unit = "");
 
 /// For an access whose address depends on data (AccessResult::
 /// dataEstimated): a finding when its figure with the data drawn at random

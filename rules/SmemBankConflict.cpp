@@ -168,7 +168,10 @@ static std::optional<Finding> findSmemBankConflict(const AccessFacts &f,
   const char *op = accessOp(f);
   // "lanes 0..31 read words 32 apart (bank 0 each)" when every lane is in the
   // worst bank, else "...; lanes 0, 16 share bank 0".
-  int64_t stride = r.laneStride ? *r.laneStride : r.commonStride;
+  // (Between the lanes listed: with every other lane active, twice the
+  // distance per lane index.)
+  int64_t stride = r.laneStride ? *r.laneStride * std::max(r.activeSpacing, 1)
+                                : r.commonStride;
   std::string verb = f.store ? "write" : "read";
   std::string where =
       worst.lanes == req.active
@@ -264,7 +267,7 @@ static std::optional<Finding> findSmemBankConflict(const AccessFacts &f,
     out.notes.push_back({-1, f.shapeFrom});
   if (f.shapeAssumed)
     out.notes.push_back({-1, assumedShapeText(f)});
-  if (!qualifyDataMask(out, r, opts.shared()))
+  if (!qualifyDataMask(out, r, opts.shared(), opts[Threshold], "wavefront"))
     return std::nullopt;
   return out;
 }

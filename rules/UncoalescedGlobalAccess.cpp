@@ -125,7 +125,7 @@ findUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
                  : "keep at most 16 bytes per lane per access (for example "
                    "two arrays of 16-byte elements) so that each request is "
                    "used whole"});
-    if (!qualifyDataMask(out, r, opts.shared()))
+    if (!qualifyDataMask(out, r, opts.shared(), opts[Threshold], "sector"))
       return std::nullopt;
     return out;
   }
@@ -140,15 +140,26 @@ findUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
   // as such: "the distance depends on 'OC'" would send the user after the
   // wrong term.
   const bool strideFixed = r.laneStride && *r.laneStride != bytesPerLane;
+  // The lanes that run it, where a condition leaves every other (every
+  // 4th, ...) lane: "the 8 active lanes (every 4th lane) are 16 bytes
+  // apart", not the distance per lane index, which no two of them have.
+  auto lanesApart = [&](int64_t stride) {
+    const int g = r.activeSpacing;
+    if (g <= 1)
+      return "adjacent lanes are " + bytes(stride) + " apart";
+    std::string nth = g == 2 ? "other" : std::to_string(g) + (g == 3 ? "rd" : "th");
+    return "the " + formatFigure(r.activeLanes) + " active lanes (every " +
+           nth + " lane) are " + bytes(stride * g) + " apart";
+  };
   if (!r.exact && !dep.stride.empty())
     why = "adjacent lanes are " + dep.stride + " apart";
   else if (!r.exact && !depends.empty() && strideFixed)
-    why = "adjacent lanes are " + bytes(*r.laneStride) +
-          " apart, from an offset that depends on " + depends;
+    why = lanesApart(*r.laneStride) + ", from an offset that depends on " +
+          depends;
   else if (!r.exact && !depends.empty())
     why = "the distance between adjacent lanes depends on " + depends;
   else if (r.laneStride && *r.laneStride != bytesPerLane)
-    why = "adjacent lanes are " + bytes(*r.laneStride) + " apart";
+    why = lanesApart(*r.laneStride);
   else if (inactive)
     why = "only " + formatFigure(r.activeLanes) +
           " of 32 lanes are active but their sectors are fetched whole";
@@ -237,7 +248,7 @@ findUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
                  "; no file of the run or its compile database launches the "
                  "kernel with a constant block: annotate it or pass "
                  "--block-dim"});
-  if (!qualifyDataMask(out, r, opts.shared()))
+  if (!qualifyDataMask(out, r, opts.shared(), opts[Threshold], "sector"))
     return std::nullopt;
   return out;
 }

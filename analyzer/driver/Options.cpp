@@ -143,9 +143,11 @@ static cl::opt<bool> DataBranches(
 static cl::opt<std::string> DataMasks(
     "data-masks",
     cl::desc("Accesses under a condition on data loaded per lane: report "
-             "their upper-bound figure as a 'remark' (default), a 'warning', "
-             "or not at all ('off')"),
-    cl::init("remark"), cl::cat(Category));
+             "their upper-bound figure as a 'warning' where it stays over the "
+             "threshold with only 4 random lanes of a warp taking the branch, "
+             "else as a remark ('auto', the default), always as a 'remark' or "
+             "a 'warning', or not at all ('off')"),
+    cl::init("auto"), cl::cat(Category));
 static cl::opt<std::string> DataAddresses(
     "data-addresses",
     cl::desc("Accesses whose address depends on data loaded per lane "
@@ -253,12 +255,14 @@ static bool parseShape(const std::string &s, Shape &out) {
   return out.threads() <= 1024;
 }
 
-/// remark, warning or off: how findings that rest on data are reported.
+/// remark, warning or off, or the option's own default level (`special`:
+/// "auto" for masks, "narrow" for addresses): how findings that rest on
+/// data are reported.
 static std::optional<DataLevel> dataLevel(const std::string &s,
-                                          bool narrow = false) {
+                                          llvm::StringRef special) {
   using L = DataLevel;
-  if (narrow && s == "narrow")
-    return L::Narrow;
+  if (s == special)
+    return special == "narrow" ? L::Narrow : L::Auto;
   if (s == "remark")
     return L::Remark;
   if (s == "warning")
@@ -320,9 +324,9 @@ std::string applyConfig(const Config &c, ToolOptions &o) {
   }
   // (The configuration was validated when it was read.)
   if (c.dataMasks)
-    shared.dataMasks = *dataLevel(*c.dataMasks);
+    shared.dataMasks = *dataLevel(*c.dataMasks, "auto");
   if (c.dataAddresses)
-    shared.dataAddresses = *dataLevel(*c.dataAddresses, true);
+    shared.dataAddresses = *dataLevel(*c.dataAddresses, "narrow");
   if (c.dataDependentBranches)
     shared.warnDataDependentBranches = *c.dataDependentBranches;
   o.rules = RuleSet(enabled, values, shared);
@@ -547,13 +551,12 @@ std::optional<int> parseInvocation(int argc, const char **argv,
     errs() << "warplint: error: --threshold must be a number greater than 1\n";
     return 2;
   }
-  for (auto [option, value, narrow] :
-       {std::tuple{"--data-masks", &DataMasks, false},
-        std::tuple{"--data-addresses", &DataAddresses, true}}) {
-    if (!dataLevel(*value, narrow)) {
-      errs() << "warplint: error: " << option << " wants "
-             << (narrow ? "narrow, " : "") << "remark, warning or off, not '"
-             << *value << "'\n";
+  for (auto [option, value, special] :
+       {std::tuple{"--data-masks", &DataMasks, "auto"},
+        std::tuple{"--data-addresses", &DataAddresses, "narrow"}}) {
+    if (!dataLevel(*value, special)) {
+      errs() << "warplint: error: " << option << " wants " << special
+             << ", remark, warning or off, not '" << *value << "'\n";
       return 2;
     }
   }

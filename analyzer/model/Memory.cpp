@@ -41,6 +41,7 @@ void memory_detail::warpFigures(WarpFigures &f, const Access &acc,
   WarpEval ev(ctx, sh, env, w, &seq);
   f.cost = Cost();
   f.nDist = 0;
+  f.spacing = -1;
   f.uneven = false;
   f.alike = true;
   f.active = ev.mask(mask);
@@ -50,6 +51,33 @@ void memory_detail::warpFigures(WarpFigures &f, const Access &acc,
     addr = ev.value(acc.offset);
     f.cost = cost(addr, f.active, acc.elementBytes);
   }
+  f.sparse = f.cost;
+  if (f.active && ev.usedDataCondition &&
+      __builtin_popcount(f.active) > SparseMaskLanes) {
+    // Which lanes the data picks is unknown: draws of a few of them, the
+    // same draws for the same warp whatever else is evaluated.
+    int lanes[WarpSize], n = 0;
+    for (int l = 0; l < WarpSize; ++l)
+      if ((f.active >> l) & 1)
+        lanes[n++] = l;
+    uint64_t state = 0x9e3779b97f4a7c15ull * uint64_t(w + 1);
+    Cost sum;
+    for (int d = 0; d < SparseMaskDraws; ++d) {
+      LaneMask pick = 0;
+      for (int k = 0; k < SparseMaskLanes; ++k) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        int j = k + int(state % uint64_t(n - k));
+        std::swap(lanes[k], lanes[j]);
+        pick |= LaneMask(1) << lanes[k];
+      }
+      Cost c = cost(addr, pick, acc.elementBytes);
+      sum.actual += c.actual;
+      sum.ideal += c.ideal;
+    }
+    f.sparse = {sum.actual / SparseMaskDraws, sum.ideal / SparseMaskDraws};
+  }
   for (int l = 0, prev = -1; l < WarpSize && f.active; ++l) {
     if (!((f.active >> l) & 1))
       continue;
@@ -58,6 +86,7 @@ void memory_detail::warpFigures(WarpFigures &f, const Access &acc,
       // (Neighbouring lanes, the common case, need no division.)
       f.dist[f.nDist++] = l - prev == 1 ? gap : gap / (l - prev);
       f.uneven |= l - prev != 1 && gap % (l - prev) != 0;
+      f.spacing = f.spacing == -1 || f.spacing == l - prev ? l - prev : 0;
       f.alike &= f.dist[f.nDist - 1] == f.dist[0];
     }
     prev = l;
@@ -91,6 +120,8 @@ void memory_detail::accumulate(const WarpFigures &f, Totals &t,
     to->requests += 1;
     to->actual += f.cost.actual;
     to->ideal += f.cost.ideal;
+    to->sparseActual += f.sparse.actual;
+    to->sparseIdeal += f.sparse.ideal;
     to->lanes += __builtin_popcount(f.active);
     if (f.active == f.present) {
       to->fullRequests += 1;
@@ -99,6 +130,8 @@ void memory_detail::accumulate(const WarpFigures &f, Totals &t,
     }
     if (f.uneven)
       to->strideConstant = false;
+    if (f.spacing != -1)
+      to->spacing = to->spacing == -1 || to->spacing == f.spacing ? f.spacing : 0;
     if (f.nDist > 0) {
       if (!to->strideSeen) {
         to->stride = f.dist[0];
@@ -805,6 +838,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     smp.ratio = ideal > 0 ? smp.actual / ideal : 1;
     smp.verdict = verdictRatio(t);
     smp.worstIteration = worstIteration(t);
+    smp.sparse = t.sparseIdeal > 0 ? t.sparseActual / t.sparseIdeal : 1;
     smp.lanes = t.lanes / t.requests;
     smp.realistic = env.realistic;
     if (t.strideSeen && t.strideConstant)
@@ -886,6 +920,9 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   r.minRatioRealistic = r.maxRatioRealistic = repRatio;
   r.minVerdictRealistic = verdictRatio(rep);
   r.minWorstIterationRealistic = worstIteration(rep);
+  r.sparseActual = rep.sparseActual / rep.requests;
+  r.sparseIdeal = rep.sparseIdeal / rep.requests;
+  r.minSparseVerdict = rep.sparseIdeal > 0 ? rep.sparseActual / rep.sparseIdeal : 1;
   // Every unknown takes only values the project shows (its launches, a
   // host loop over sizes): each is a configuration of its own, as a
   // template argument is, and the worst of them is what a warning is about.
@@ -926,6 +963,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
       r.minVerdictRealistic = std::min(r.minVerdictRealistic, c.verdict);
       r.minWorstIterationRealistic =
           std::min(r.minWorstIterationRealistic, c.worstIteration);
+      r.minSparseVerdict = std::min(r.minSparseVerdict, c.sparse);
       if (r.valuesKnown)
         r.worstKnownVerdict = std::max(r.worstKnownVerdict, c.verdict);
       r.maxRatioRealistic = std::max(r.maxRatioRealistic, c.ratio);
@@ -935,6 +973,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   r.exact = same;
   if (strideConstant)
     r.laneStride = rep.stride;
+  r.activeSpacing = std::max(rep.spacing, 0);
   if (!unrolledLoops.empty())
     unrolledIterations(r, rep, unrolledLoops, prep.ctx, shapes[repShape],
                        assignments[0]);

@@ -35,6 +35,9 @@ int idealSectors(int activeLanes, int bytes);
 struct Cost {
   double actual = 0, ideal = 0;
 };
+/// Lanes of a warp a condition on data is taken by in the sparse figure
+/// (AccessResult::minSparseVerdict), and how many such draws per warp.
+constexpr int SparseMaskLanes = 4, SparseMaskDraws = 8;
 using CostModel =
     std::function<Cost(const Lanes &addr, LaneMask active, int bytes)>;
 Cost globalSectors(const Lanes &addr, LaneMask active, int bytes);
@@ -124,6 +127,14 @@ struct AccessResult {
   /// of them and their ratio is higher (a few boundary warps with idle
   /// lanes do not hide the conflict every whole warp has).
   double minVerdictRealistic = 0;
+  /// For an access under a condition on data (maskDataDependent): its
+  /// actual/ideal when only SparseMaskLanes of each warp's lanes, drawn at
+  /// random, take it, the least of it over the representative run and the
+  /// realistic samples. A figure that stays over the threshold then holds
+  /// whichever lanes the data picks (each lane its own sector); one that
+  /// falls under it rests on most lanes taking the branch. `sparseActual`
+  /// and `sparseIdeal`: the representative run's per-request figures.
+  double minSparseVerdict = 0, sparseActual = 0, sparseIdeal = 0;
   bool exact = true;
   /// One entry per sampled assignment of the unknowns (when not exact): the
   /// value of the first `dependsOn` atom, the figures, and the lane stride
@@ -136,6 +147,7 @@ struct AccessResult {
     double actual = 0, ratio = 0;
     double verdict = 0; // see minVerdictRealistic
     double worstIteration = 0; // see minWorstIterationRealistic
+    double sparse = 0;         // see minSparseVerdict
     double lanes = 0;          // active lanes per request
     bool realistic = true;
     std::optional<int64_t> stride;
@@ -143,7 +155,13 @@ struct AccessResult {
   };
   std::vector<Sample> samples;
   // Bytes between adjacent active lanes, when that is one constant everywhere.
+  // (Per lane index: with every other lane active, the active lanes are
+  // twice that apart.)
   std::optional<int64_t> laneStride;
+  /// The lane-index gap between consecutive active lanes where every request
+  /// of the representative run has the same one (1: contiguous; 2: every
+  /// other lane, as `if (i & 1)` leaves), else 0.
+  int activeSpacing = 0;
   // The most common distance between adjacent active lanes of the first warp
   // that issues a request (representative environment).
   int64_t commonStride = 0;

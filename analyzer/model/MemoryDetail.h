@@ -33,9 +33,15 @@ struct Totals {
   /// The same sums over the requests of whole warps (every lane that exists
   /// active): what a warning is decided on when most requests are such.
   double fullRequests = 0, fullActual = 0, fullIdeal = 0;
+  /// The same sums with SparseMaskLanes random lanes of each request
+  /// active (WarpFigures::sparse).
+  double sparseActual = 0, sparseIdeal = 0;
   int64_t firstCommon = 0;
   bool strideSeen = false, strideConstant = true;
   int64_t stride = 0;
+  /// WarpFigures::spacing where every request with two active lanes or
+  /// more has the same one, else 0 (-1: no such request).
+  int spacing = -1;
   bool tail = false; // a bounds guard assumed on its far side
   bool data = false, guard = false, undefined = false, unended = false;
   /// Per iteration of the loops nvcc unrolls (AccessResult::iterations),
@@ -70,11 +76,18 @@ inline double verdictRatio(const Totals &t) {
 struct WarpFigures {
   LaneMask active = 0, present = 0;
   Cost cost;
+  /// Under a condition on data: the mean cost of SparseMaskDraws draws of
+  /// SparseMaskLanes of the active lanes; otherwise `cost`.
+  Cost sparse;
   // The distances between consecutive active lanes, per lane (addresses
   // wrap like the GPU's integers; so do their distances): `uneven` where
   // two lanes apart do not divide evenly, `alike` where all are one.
   int64_t dist[WarpSize];
   int nDist = 0;
+  /// The lane-index gap between consecutive active lanes where it is one
+  /// (1: contiguous, 2: every other lane), 0 where it varies, -1 with
+  /// fewer than two active lanes.
+  int spacing = -1;
   bool uneven = false, alike = true;
   bool data = false, guard = false, undefined = false, unended = false;
   bool tail = false; // WarpEval::assumedTail

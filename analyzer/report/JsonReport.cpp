@@ -400,6 +400,21 @@ template <class IO> void map(IO &io, Rec<IO, AccessRecord> &a) {
   if (estimated)
     io.object("data_estimate", true, *a.dataEstimate,
               [&](IO &e, auto &d) { map<IO>(e, d, unit); });
+  // Under a condition on data: the figures with a few random lanes taking
+  // it, beside the all-lanes upper bound.
+  bool sparse = a.sparseMask.has_value();
+  if constexpr (IO::Reading) {
+    if (io.o.get("sparse_mask")) {
+      a.sparseMask.emplace();
+      sparse = true;
+    }
+  }
+  if (sparse)
+    io.object("sparse_mask", true, *a.sparseMask, [&](IO &m, auto &x) {
+      m.field("lanes", x.lanes);
+      m.field(unit + "_per_request", x.cost);
+      m.field("ideal_" + unit + "_per_request", x.idealCost);
+    });
   // An access in loops nvcc unrolls: one instruction per iteration.
   io.object("unrolled", !a.iterations.empty(), a, [&](IO &u, auto &x) {
     u.field("variable", x.unrolledVar);

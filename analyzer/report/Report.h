@@ -130,6 +130,14 @@ struct AccessRecord {
     bool expectsRandom = false;
   };
   std::optional<DataEstimate> dataEstimate;
+  /// Under a condition on data loaded per lane: the per-request figures
+  /// with only a few random lanes of each warp taking it
+  /// (AccessResult::minSparseVerdict), beside the all-lanes upper bound.
+  struct SparseMask {
+    int lanes = 0; // taking it, per warp
+    double cost = 0, idealCost = 0;
+  };
+  std::optional<SparseMask> sparseMask;
   /// What the access weighs in its kernel (AccessFacts::Weight): its extra
   /// sectors (wavefronts) over the kernel's estimated total of its space,
   /// and its runs over those of the kernel's busiest access of that space.

@@ -122,7 +122,7 @@ expect_rc bad5 2
 expect_in bad5 err "warplint: error: $TMP/bad5/.warplint.yaml: BlockDim: a block has at most 1024 threads"
 expect_in bad5 err "warplint: error: $TMP/bad5/.warplint.yaml: Arch wants sm_NN"
 expect_in bad5 err "warplint: error: $TMP/bad5/.warplint.yaml: Thresholds: smem-bank-conflict must be a number greater than 1"
-expect_in bad5 err "warplint: error: $TMP/bad5/.warplint.yaml: DataMasks wants remark, warning or off"
+expect_in bad5 err "warplint: error: $TMP/bad5/.warplint.yaml: DataMasks wants auto, remark, warning or off"
 [ "$(grep -c '^warplint: error: ' "$TMP/bad5.err")" = 4 ] ||
   fail "bad5: not 4 errors: $(cat "$TMP/bad5.err")"
 # Once the file reads, the errors of applying it, all of them too.

@@ -81,5 +81,5 @@ expect_rc bad 2
 expect_in bad err "--data-addresses wants narrow, remark, warning or off"
 run bad_masks --data-masks=narrow "$fx"
 expect_rc bad_masks 2
-expect_in bad_masks err "--data-masks wants remark, warning or off, not 'narrow'"
+expect_in bad_masks err "--data-masks wants auto, remark, warning or off, not 'narrow'"
 done_checks

@@ -294,6 +294,9 @@ analyzeAccessSite(AccessScope &as, const AccessSite &site,
     ar.tableBytes = r.tableBytes;
     ar.dataRowBytes = r.dataRowBytes;
     ar.unrolledVar = r.unrolledVar;
+    if (r.maskDataDependent && r.sparseIdeal > 0)
+      ar.sparseMask = AccessRecord::SparseMask{SparseMaskLanes, r.sparseActual,
+                                               r.sparseIdeal};
     for (const AccessResult::Iteration &it : r.iterations)
       ar.iterations.push_back({it.value, it.actual, it.ideal});
   }

@@ -201,14 +201,14 @@ bool parseConfig(const std::string &text, const std::string &name,
           formatFigure(o->mustExceed));
     c.checkOptions[key] = v;
   }
-  // (Narrow, only of data addresses: global elements of 1 or 2 bytes.)
-  for (auto [key, value, narrow] :
-       {std::tuple{"DataMasks", &raw.DataMasks, false},
-        std::tuple{"DataAddresses", &raw.DataAddresses, true}})
-    if (*value && !(narrow && **value == "narrow") && **value != "remark" &&
+  // (Each its own default level: auto for masks, narrow for addresses.)
+  for (auto [key, value, special] :
+       {std::tuple{"DataMasks", &raw.DataMasks, "auto"},
+        std::tuple{"DataAddresses", &raw.DataAddresses, "narrow"}})
+    if (*value && **value != special && **value != "remark" &&
         **value != "warning" && **value != "off")
-      bad(std::string(key) + " wants " + (narrow ? "narrow, " : "") +
-          "remark, warning or off, not '" + **value + "'");
+      bad(std::string(key) + " wants " + special +
+          ", remark, warning or off, not '" + **value + "'");
   c.dataMasks = raw.DataMasks;
   c.dataAddresses = raw.DataAddresses;
   c.dataDependentBranches = raw.DataDependentBranches;

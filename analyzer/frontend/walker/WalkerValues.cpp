@@ -618,6 +618,20 @@ Val Walker::binary(const BinaryOperator *b) {
       if (auto given = pointerGiven(l.isPtr() ? l : r))
         return intVal(withOrigin(bin(op, *given, cst(0)), origin(b)));
   }
+  // An element's address as an integer, tested for alignment
+  // (`reinterpret_cast<uintptr_t>(p) % 16 == 0`, `(size_t)p & 15`, a
+  // vectorized path's guard): the model's allocations start 256-byte
+  // aligned and a shared array at a bank row (the figures rest on that
+  // already), so below 128 bytes the remainder is the offset's.
+  if ((op == Op::Rem || op == Op::And) && l.isPtr() && r.kind == Val::Int &&
+      b->getLHS()->getType()->isIntegerType()) {
+    int64_t m = 0;
+    if (r.v && constValue(r.v, m)) {
+      int64_t mod = op == Op::Rem ? m : m + 1;
+      if (mod > 0 && mod <= 128 && (mod & (mod - 1)) == 0)
+        return intVal(withOrigin(bin(op, l.v, r.v), origin(b)));
+    }
+  }
   if (op == Op::Const || l.kind != Val::Int || r.kind != Val::Int)
     return opaque(b, varying(l) || varying(r));
   if (!b->getType()->isIntegralOrEnumerationType() &&
