@@ -119,8 +119,12 @@ DiagnosticRecord Resolver::finding(const std::string &rule, const Finding &f,
   dr.range = handleOf(elsewhere ? SourceRange() : siteRange);
   // (location, message, range): one per note, then the calls that led here.
   std::vector<std::tuple<SourceLocation, std::string, SourceRange>> notes;
+  // (Both arms lvalues: with a temporary vector as the other arm, the
+  // conditional is a prvalue that copies the kernel's every origin for
+  // each finding, quadratic in a kernel's accesses.)
+  static const std::vector<SourceRange> NoOrigins;
   const std::vector<SourceRange> &origins =
-      site.origins ? *site.origins : std::vector<SourceRange>();
+      site.origins ? *site.origins : NoOrigins;
   for (const RuleNote &n : f.notes) {
     SourceRange range = n.origin >= 0 && size_t(n.origin) < origins.size()
                             ? origins[n.origin]

@@ -310,6 +310,25 @@ static void mergeVectorAccesses(KernelModel &m,
   // them differ here, and two stores with such an access.
   std::vector<int> lastOther(m.accesses.size(), -1);
   std::vector<size_t> writers; // walked so far, in order
+  // Per writer: the position in `writers` of the last one before it to
+  // another allocation or space (-1: none), so that a search back past a
+  // run of stores to one array (a generated statement storing `out`
+  // thousands of times) takes one step, not one per store.
+  std::vector<int> runStart;
+  auto sameTarget = [&](const AccessSite &a, const AccessSite &b) {
+    return a.space == b.space && a.base == b.base;
+  };
+  auto pushWriter = [&](size_t k) {
+    int prev = int(writers.size()) - 1;
+    int start = -1;
+    if (prev >= 0)
+      start = sameTarget(m.accesses[order[writers[size_t(prev)]]],
+                         m.accesses[order[k]])
+                  ? runStart[size_t(prev)]
+                  : prev;
+    writers.push_back(k);
+    runStart.push_back(start);
+  };
   int barrier = -1, stmt = -1, epoch = -1;
   for (size_t k = 0; k < order.size(); ++k) {
     const AccessSite &s = m.accesses[order[k]];
@@ -324,31 +343,43 @@ static void mergeVectorAccesses(KernelModel &m,
       // the region wrote: that one cannot move past it to merge with a
       // later one (`p[j].x += h; e[i].x = h; p[j].y -= h;`: three 4-byte
       // stores, as measured).
-      for (size_t w = writers.size(); w-- > 0;) {
-        const AccessSite &st = m.accesses[order[writers[w]]];
+      for (int w = int(writers.size()) - 1; w >= 0;) {
+        const AccessSite &st = m.accesses[order[writers[size_t(w)]]];
         if (st.stmt != s.stmt || st.epoch != s.epoch)
           break;
-        if (st.space == s.space && st.base != s.base && mayAlias(s, st, m.ctx)) {
+        // (A store to the same allocation, or to another space, is no
+        // barrier: nor is the rest of its run.)
+        if (sameTarget(st, s) || st.space != s.space) {
+          w = runStart[size_t(w)];
+          continue;
+        }
+        if (mayAlias(s, st, m.ctx)) {
           barrier = int(k);
           break;
         }
+        --w;
       }
-      writers.push_back(k);
+      pushWriter(k);
       continue;
     }
     if (s.mergedInto >= 0)
       continue; // forwarded or repeated: it reads no memory
     // (Only this merge region's stores: loads of one region share all
     // that came before it.)
-    for (size_t w = writers.size(); w-- > 0;) {
-      const AccessSite &st = m.accesses[order[writers[w]]];
+    for (int w = int(writers.size()) - 1; w >= 0;) {
+      const AccessSite &st = m.accesses[order[writers[size_t(w)]]];
       if (st.stmt != s.stmt || st.epoch != s.epoch)
         break;
-      if (st.space == s.space && mayAlias(st, s, m.ctx)) {
-        lastOther[order[k]] = int(writers[w]);
+      if (st.space != s.space) {
+        w = runStart[size_t(w)];
+        continue;
+      }
+      if (mayAlias(st, s, m.ctx)) {
+        lastOther[order[k]] = int(writers[size_t(w)]);
         barrier = int(k);
         break;
       }
+      --w;
     }
   }
   std::vector<MergeInput> in;
