@@ -44,6 +44,16 @@ run datarandom --explain="$fx/uncoalesced-global-access/data-addresses.cu:20" \
   "$fx/uncoalesced-global-access/data-addresses.cu"
 expect_in datarandom out ", with each lane's data drawn at random"
 
+# Where the figure is an upper bound, the drawing (the figure's) says whose
+# lanes the GPU runs instead: under a condition on data, with the figure for
+# a few random lanes; past a bounds guard's bound, the crossing warp's.
+run datamask --explain="$fx/uncoalesced-global-access/data-masks.cu:18" \
+  "$fx/uncoalesced-global-access/data-masks.cu"
+expect_in datamask out "  drawn with every lane taking it, the upper bound: which lanes do depends on data loaded at run time; with 4 of them (at random) 4 sectors per request, ideal 1"
+run tail --explain="$fx/uncoalesced-global-access/tail-guards.cu:30" \
+  "$fx/uncoalesced-global-access/tail-guards.cu"
+expect_in tail out "  drawn as if a whole warp ran it, the upper bound: only the lanes past the bound of a guard run it, in the warp where the index crosses the bound"
+
 run badexplain --explain=nowhere
 expect_rc badexplain 2
 expect_in badexplain err "--explain wants FILE:LINE"

@@ -176,6 +176,21 @@ void explain(KernelScope &s, const AccessSite &site,
     os << "  warp " << req.warp << " (first to issue it), blockIdx 0, first "
        << "iteration: " << formatFigure(r.actual) << " " << unit
        << " per request on average, ideal " << formatFigure(r.ideal) << "\n";
+    // The drawing is the figure's: where that is an upper bound, say whose
+    // lanes the GPU runs instead.
+    if (r.maskDataDependent) {
+      os << "  drawn with every lane taking it, the upper bound: which lanes "
+            "do depends on data loaded at run time";
+      if (r.sparseIdeal > 0)
+        os << "; with " << SparseMaskLanes << " of them (at random) "
+           << formatEstimate(r.sparseActual) << " " << unit
+           << " per request, ideal " << formatEstimate(r.sparseIdeal);
+      os << "\n";
+    } else if (r.tailGuard) {
+      os << "  drawn as if a whole warp ran it, the upper bound: only the "
+            "lanes past the bound of a guard run it, in the warp where the "
+            "index crosses the bound\n";
+    }
     if (site.space == Space::Shared)
       os << drawSharedRequest(req.addr, req.active, site.access.elementBytes);
     else if (site.space == Space::Constant)
