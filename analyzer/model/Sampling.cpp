@@ -194,6 +194,11 @@ void EnvEnumeration::apply(Env &env, int e) const {
       env.loopIter[primaries[i]] = t[i];
     return;
   }
+  if (!fitted.empty()) {
+    for (size_t i = 0; i < primaries.size(); ++i)
+      env.loopIter[primaries[i]] = fitted[size_t(e)][i];
+    return;
+  }
   // Odd multipliers permute 0..31, so each loop alone sees every iteration.
   for (size_t i = 0; i < primaries.size(); ++i)
     env.loopIter[primaries[i]] = int((e * (2 * i + 1)) % NumEnumerated);

@@ -72,10 +72,23 @@ public:
   /// The blocks counted from the end of the grid instead of its start
   /// (gridDim - 1, - 2, ...): a boundary condition on the last block
   /// (`if (i == N - 1)`) that no block near the start takes.
-  void fromTheEnd() { mirrored = true; }
+  void fromTheEnd() {
+    mirrored = true;
+    fitted.clear();
+  }
+  /// Per sample, the iteration of each of loops() (in their order) to take
+  /// instead of the sample's own: for loops whose trip count depends on the
+  /// block (a causal mask's `for (col = lane; col <= row; col += 32)` with
+  /// `row` from blockIdx), an iteration the sample's block runs. Empty: as
+  /// enumerated. Cleared by fromTheEnd() (other blocks).
+  void fitIterations(std::vector<std::vector<int>> perSample) {
+    if (tuples.empty() && int(perSample.size()) == size())
+      fitted = std::move(perSample);
+  }
 
 private:
   bool mirrored = false;
+  std::vector<std::vector<int>> fitted;
   bool active = false;
   int64_t grid[3] = {0, 0, 0}; // Context::grid: the extents the launch gives
   std::vector<int> primaries;
