@@ -106,6 +106,7 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
     for (int l : loops)
       inside = inside ? bin(Op::LAnd, inside, loopActive(l)) : loopActive(l);
     EnvEnumeration en(c, p);
+    en.fitIterations(fittedIterations(c, shape, base, en));
     std::vector<char> invariant = sequenceInvariantLoops(c);
     for (int warp = 0; warp < shape.warps(); ++warp) {
       // Over the sampled blocks and iterations: the share of the loops'

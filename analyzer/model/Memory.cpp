@@ -540,43 +540,6 @@ iterationTuples(const Context &ctx, const Shape &shape, Env env,
   return out;
 }
 
-// For loops whose trip count depends on the block (a causal mask: `for
-// (col = lane; col <= row; col += 32)`, `row` from blockIdx), per sample
-// the iteration to take: the sample's own where its block runs that many,
-// else that one modulo the block's trip count (warp 0's, outer loops at
-// their fitted iteration). Sampled as enumerated, block e at iteration e,
-// such a loop ran in block 0's sample alone, and its figure was block 0's
-// (1 active lane of a causal row loop where most rows run 32). Empty where
-// no loop's activity reads the block.
-static std::vector<std::vector<int>>
-fittedIterations(const Context &ctx, const Shape &shape, const Env &base,
-                 const EnvEnumeration &en) {
-  const std::vector<int> &loops = en.loops();
-  bool byBlock = false;
-  for (int l : loops)
-    byBlock |= props(loopActive(l), ctx).usesBlockIdx;
-  if (!byBlock || en.size() <= 1)
-    return {};
-  std::vector<std::vector<int>> out(size_t(en.size()));
-  for (int e = 0; e < en.size(); ++e) {
-    Env env = base;
-    en.apply(env, e);
-    for (int l : loops) {
-      WarpEval ev(ctx, shape, env, 0);
-      int n = 0;
-      for (LaneMask m : ev.loopActiveSequence(l, 33))
-        n += m != 0;
-      if (ev.undefined)
-        return {};
-      int &it = env.loopIter[size_t(l)];
-      if (n >= 1 && n <= 32)
-        it %= n;
-      out[size_t(e)].push_back(it);
-    }
-  }
-  return out;
-}
-
 static AccessResult analyzeAccessUncached(const Access &acc,
                                           const Context &ctx,
                                           const std::vector<Shape> &shapes,

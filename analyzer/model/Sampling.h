@@ -96,6 +96,15 @@ private:
   int count = 0;
 };
 
+/// For an enumeration whose loops' trip counts depend on the block (a
+/// causal mask), per sample an iteration of each loop that the sample's
+/// block runs, for EnvEnumeration::fitIterations(); empty where no loop's
+/// activity reads the block.
+std::vector<std::vector<int>> fittedIterations(const Context &ctx,
+                                               const Shape &shape,
+                                               const Env &base,
+                                               const EnvEnumeration &en);
+
 /// Props of several expressions together.
 Props unionProps(const Context &ctx, const std::vector<LaneExpr> &exprs);
 
