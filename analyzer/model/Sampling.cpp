@@ -179,9 +179,21 @@ void EnvEnumeration::apply(Env &env, int e) const {
   // grid that does not (12 blocks), the samples past its end stay there
   // and, as a bounds guard on the grid's threads leaves them no lane, each
   // block within counts once.
-  for (int d = 0; d < 3; ++d)
+  for (int d = 0; d < 3; ++d) {
     if (grid[d] > 0 && grid[d] < NumEnumerated && NumEnumerated % grid[d] == 0)
       env.blockIdx[d] %= grid[d];
+    // A grid the launch gives, of many blocks: the samples spread over it
+    // (an odd stride keeps every residue modulo 32, so every alignment of a
+    // block's offset, as blocks 0..31 did), so that what grows with the
+    // block (a causal mask's rows) is seen across the grid, not at its
+    // start.
+    if (grid[d] >= 2 * NumEnumerated && grid[d] % NumEnumerated == 0) {
+      int64_t stride = grid[d] / NumEnumerated + 1;
+      if (stride % 2 == 0)
+        ++stride;
+      env.blockIdx[d] = (env.blockIdx[d] * stride) % grid[d];
+    }
+  }
   if (mirrored)
     for (int d = 0; d < 3; ++d)
       env.blockIdx[d] = std::max<int64_t>(0, env.gridDim[d] - 1 - env.blockIdx[d]);
