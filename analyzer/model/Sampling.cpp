@@ -228,10 +228,12 @@ std::vector<std::vector<int>>
 fittedIterations(const Context &ctx, const Shape &shape, const Env &base,
                  const EnvEnumeration &en) {
   const std::vector<int> &loops = en.loops();
+  if (en.tupled() || en.size() <= 1)
+    return {};
   bool byBlock = false;
   for (int l : loops)
     byBlock |= props(loopActive(l), ctx).usesBlockIdx;
-  if (!byBlock || en.size() <= 1)
+  if (!byBlock)
     return {};
   std::vector<std::vector<int>> out(size_t(en.size()));
   for (int e = 0; e < en.size(); ++e) {

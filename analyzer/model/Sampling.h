@@ -82,9 +82,11 @@ public:
   /// `row` from blockIdx), an iteration the sample's block runs. Empty: as
   /// enumerated. Cleared by fromTheEnd() (other blocks).
   void fitIterations(std::vector<std::vector<int>> perSample) {
-    if (tuples.empty() && int(perSample.size()) == size())
+    if (!tupled() && int(perSample.size()) == size())
       fitted = std::move(perSample);
   }
+  /// The loops run the tuples of useTuples() (which fitIterations() leaves).
+  bool tupled() const { return !tuples.empty(); }
 
 private:
   bool mirrored = false;

@@ -161,6 +161,12 @@ struct Writer {
     map(w, v);
     o[std::move(k)] = std::move(w.o);
   }
+  /// A nested object, a key present only where `v` holds one.
+  template <class T, class Map>
+  void optionalObject(ObjectKey k, const std::optional<T> &v, Map map) {
+    if (v)
+      object(std::move(k), true, *v, map);
+  }
   /// A nested object, null where not `present`.
   template <class T, class Map>
   void objectOrNull(ObjectKey k, bool present, const T &v, Map map) {
@@ -221,6 +227,11 @@ struct Reader {
       Reader r{rd.object(*x, k), rd};
       map(r, v);
     }
+  }
+  template <class T, class Map>
+  void optionalObject(StringRef k, std::optional<T> &v, Map map) {
+    if (o.get(k))
+      object(k, true, v.emplace(), map);
   }
   template <class T, class Map>
   void objectOrNull(StringRef k, bool, T &v, Map map) {
@@ -390,31 +401,15 @@ template <class IO> void map(IO &io, Rec<IO, AccessRecord> &a) {
   }
   io.field("depends_on", a.dependsOn);
   io.field("assumptions", a.assumptions);
-  bool estimated = a.dataEstimate.has_value();
-  if constexpr (IO::Reading) {
-    if (io.o.get("data_estimate")) {
-      a.dataEstimate.emplace();
-      estimated = true;
-    }
-  }
-  if (estimated)
-    io.object("data_estimate", true, *a.dataEstimate,
-              [&](IO &e, auto &d) { map<IO>(e, d, unit); });
+  io.optionalObject("data_estimate", a.dataEstimate,
+                    [&](IO &e, auto &d) { map<IO>(e, d, unit); });
   // Under a condition on data: the figures with a few random lanes taking
   // it, beside the all-lanes upper bound.
-  bool sparse = a.sparseMask.has_value();
-  if constexpr (IO::Reading) {
-    if (io.o.get("sparse_mask")) {
-      a.sparseMask.emplace();
-      sparse = true;
-    }
-  }
-  if (sparse)
-    io.object("sparse_mask", true, *a.sparseMask, [&](IO &m, auto &x) {
-      m.field("lanes", x.lanes);
-      m.field(unit + "_per_request", x.cost);
-      m.field("ideal_" + unit + "_per_request", x.idealCost);
-    });
+  io.optionalObject("sparse_mask", a.sparseMask, [&](IO &m, auto &x) {
+    m.field("lanes", x.lanes);
+    m.field(unit + "_per_request", x.cost);
+    m.field("ideal_" + unit + "_per_request", x.idealCost);
+  });
   // An access in loops nvcc unrolls: one instruction per iteration.
   io.object("unrolled", !a.iterations.empty(), a, [&](IO &u, auto &x) {
     u.field("variable", x.unrolledVar);
