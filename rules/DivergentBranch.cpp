@@ -15,6 +15,21 @@ static std::string lanePhrase(LaneMask taken, LaneMask active) {
          " skip it";
 }
 
+static bool one(LaneMask m) { return __builtin_popcount(m) == 1; }
+
+/// "lane 7" or "lanes 0..15".
+static std::string lanesNamed(LaneMask m) {
+  return (one(m) ? "lane " : "lanes ") + laneList(m);
+}
+
+/// "warp 3", or "warp 3 of block 136" where the example is not block 0's.
+static std::string warpPlace(const BranchResult &r) {
+  std::string s = "warp " + std::to_string(r.warp);
+  if (r.block[0] || r.block[1] || r.block[2])
+    s += " of block " + blockText(r.block);
+  return s;
+}
+
 static std::optional<Finding> checkDivergentBranch(const BranchFacts &f,
                                                    const RuleContext &opts) {
   const BranchResult &r = f.result;
@@ -33,18 +48,20 @@ static std::optional<Finding> checkDivergentBranch(const BranchFacts &f,
     return std::nullopt;
   std::string body = "~" + std::to_string(f.weight) + " statements";
   if (f.kind == "loop") {
-    out.message = "loop trip count differs across the warp: in warp " +
-                  std::to_string(r.warp) + ", lanes " +
-                  laneList(r.active & ~r.taken) + " leave after iteration " +
-                  std::to_string(r.iteration) + " while lanes " +
-                  laneList(r.taken) + " run on (" + body +
+    out.message = "loop trip count differs across the warp: in " +
+                  warpPlace(r) + ", " + lanesNamed(r.active & ~r.taken) +
+                  (one(r.active & ~r.taken) ? " stops" : " stop") +
+                  " after " + std::to_string(r.iteration) +
+                  (r.iteration == 1 ? " iteration" : " iterations") +
+                  " while " + lanesNamed(r.taken) +
+                  (one(r.taken) ? " runs on (" : " run on (") + body +
                   " per iteration, with the others idle)";
   } else if (f.kind == "exit") {
     // The lanes that leave are done: nothing runs twice, but the rest runs
     // with fewer lanes.
     int stay = __builtin_popcount(r.active & ~r.taken);
-    out.message = "lanes " + laneList(r.taken) + " of warp " +
-                  std::to_string(r.warp) + " leave early: the rest (" + body +
+    out.message = "lanes " + laneList(r.taken) + " of " +
+                  warpPlace(r) + " leave early: the rest (" + body +
                   ") runs with " + std::to_string(stay) + " of " +
                   std::to_string(__builtin_popcount(r.active)) + " lanes";
   } else if (f.kind == "switch") {
@@ -57,11 +74,14 @@ static std::optional<Finding> checkDivergentBranch(const BranchFacts &f,
   }
   if (!sources.empty())
     out.notes.push_back({f.condOrigin, "the condition varies with " + sources});
+  // The message names the warp of its lanes, except an if's: the note does.
   if (r.divergentShare > 0 && r.divergentShare < 1)
     out.notes.push_back(
         {-1, formatFigure(100 * r.divergentShare) +
-                 "% of the warps that reach it split (first: warp " +
-                 std::to_string(r.warp) + ")"});
+                 "% of the warps that reach it split" +
+                 (f.kind == "if" || f.kind == "ternary"
+                      ? "; the lanes named are those of " + warpPlace(r)
+                      : "")});
   if (f.reductionModulo)
     out.notes.push_back(
         {-1, "interleaved addressing (tid % (2*s) == 0) keeps every warp "

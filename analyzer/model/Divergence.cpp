@@ -3,6 +3,8 @@
 #include "model/Sampling.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 namespace warplint {
 
@@ -72,6 +74,67 @@ private:
   std::vector<int> perGroup;
   double issued = 0, reached = 0, total = 0, packed = 0;
 };
+
+/// Chooses the split a message shows: from the environment (block and
+/// iterations around) whose work is the median of the representative run's,
+/// not merely the first. Where blocks differ in their work (a causal mask
+/// that leaves block 0 almost empty), the first split is the least typical
+/// one; where every block is alike, the median's first is the first.
+class ExamplePicker {
+public:
+  /// Warp `w` of the current environment did `work` (lanes times
+  /// iterations); w == 0 starts a new environment.
+  void add(int w, double work) {
+    if (w == 0)
+      envs.push_back({});
+    envs.back().work += work;
+  }
+  /// The environment's first split, kept if it is the first there.
+  void split(const Env &env, int warp, int iteration, LaneMask active,
+             LaneMask taken) {
+    Example &e = envs.back();
+    if (e.warp >= 0)
+      return;
+    e.warp = warp;
+    e.iteration = iteration;
+    e.active = active;
+    e.taken = taken;
+    std::copy(std::begin(env.blockIdx), std::end(env.blockIdx), e.block);
+  }
+  /// Fills r's example from the environment that split whose work is
+  /// nearest the median of all environments' (the earliest of equals).
+  void pick(BranchResult &r) const {
+    std::vector<double> works;
+    for (const Example &e : envs)
+      works.push_back(e.work);
+    if (works.empty())
+      return;
+    std::nth_element(works.begin(), works.begin() + works.size() / 2,
+                     works.end());
+    const double median = works[works.size() / 2];
+    const Example *best = nullptr;
+    for (const Example &e : envs)
+      if (e.warp >= 0 &&
+          (!best || std::abs(e.work - median) < std::abs(best->work - median)))
+        best = &e;
+    if (!best)
+      return;
+    r.warp = best->warp;
+    r.iteration = best->iteration;
+    r.active = best->active;
+    r.taken = best->taken;
+    std::copy(std::begin(best->block), std::end(best->block), r.block);
+  }
+
+private:
+  struct Example {
+    double work = 0;
+    int warp = -1, iteration = -1;
+    LaneMask active = 0, taken = 0;
+    int64_t block[3] = {0, 0, 0};
+  };
+  std::vector<Example> envs;
+};
 } // namespace
 
 BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
@@ -92,8 +155,8 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
   size_t nAssign = unknownAssignments(ctx, p).size();
   std::vector<char> splits(shapes.size() * nAssign, 0);
   double execs = 0, divergent = 0;
-  bool repSeen = false;
   FillCounter takenFill, restFill;
+  ExamplePicker example;
   forEachWarp(ctx, pc.ctx, p, shapes,
               [&](size_t s, size_t a, const Env &env, int w,
                   LoopSequences *shared) {
@@ -109,6 +172,7 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
     if (s == 0 && a == 0) {
       takenFill.add(w, 0, active != 0, taken);
       restFill.add(w, 0, active != 0, active & ~taken);
+      example.add(w, __builtin_popcount(active));
     }
     if (!active)
       return;
@@ -119,16 +183,18 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
     }
     if (split) {
       splits[s * nAssign + a] = 1;
-      // The first split of the representative environment, else any first.
-      bool rep = s == 0 && a == 0;
-      if (r.warp < 0 || (rep && !repSeen)) {
+      // The representative run's example (ExamplePicker), else any first.
+      if (s == 0 && a == 0)
+        example.split(env, w, -1, active, taken);
+      else if (r.warp < 0) {
         r.warp = w;
         r.active = active;
         r.taken = taken;
-        repSeen |= rep;
+        std::copy(std::begin(env.blockIdx), std::end(env.blockIdx), r.block);
       }
     }
   });
+  example.pick(r);
   r.maybe = std::count(splits.begin(), splits.end(), 1) > 0;
   r.divergent = std::count(splits.begin(), splits.end(), 0) == 0;
   r.divergentShare = execs ? divergent / execs : 0;
@@ -160,6 +226,7 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   double execs = 0, divergent = 0;
   constexpr int MaxIterations = 64;
   FillCounter bodyFill;
+  ExamplePicker example;
   forEachWarp(pc, pc, p, shapes,
               [&](size_t s, size_t a, const Env &env, int w,
                   LoopSequences *shared) {
@@ -172,15 +239,22 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
     LaneMask before = ev.mask(pm.mask);
     if (s == 0 && a == 0)
       bodyFill.add(w, 0, false, 0); // a new environment starts at warp 0
-    if (!before)
+    if (!before) {
+      if (s == 0 && a == 0)
+        example.add(w, 0);
       return;
+    }
     std::vector<LaneMask> seq = ev.loopActiveSequence(loop, MaxIterations);
     if (s == 0 && a == 0) {
       LaneMask in = before;
+      double work = 0;
       // A loop is never predicated away: a warp runs the iterations of its
       // longest lane, each with the lanes still in.
-      for (size_t k = 0; k < seq.size() && (in &= seq[k]); ++k)
+      for (size_t k = 0; k < seq.size() && (in &= seq[k]); ++k) {
         bodyFill.add(1, k, true, in); // iteration k: one group
+        work += __builtin_popcount(in);
+      }
+      example.add(w, work);
     }
     for (size_t k = 0; k < seq.size(); ++k) {
       LaneMask now = seq[k] & before;
@@ -191,11 +265,15 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
       }
       if (split) {
         splits[s * nAssign + a] = 1;
-        if (r.warp < 0) {
+        if (s == 0 && a == 0)
+          example.split(env, w, int(k), before, now);
+        else if (r.warp < 0) {
           r.warp = w;
           r.iteration = int(k);
           r.active = before;
           r.taken = now;
+          std::copy(std::begin(env.blockIdx), std::end(env.blockIdx),
+                    r.block);
         }
       }
       if (!now)
@@ -203,6 +281,7 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
       before = now;
     }
   });
+  example.pick(r);
   r.maybe = std::count(splits.begin(), splits.end(), 1) > 0;
   r.divergent = std::count(splits.begin(), splits.end(), 0) == 0;
   r.divergentShare = execs ? divergent / execs : 0;
@@ -210,10 +289,27 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   return r;
 }
 
-/// The first warp of block 0 (representative values) with a lane that
-/// reaches `mask`, or -1.
-static int firstWarpReaching(const Context &ctx, const Shape &shape,
-                             const Env &env, const LaneExpr &mask) {
+std::string blockText(const int64_t block[3]) {
+  if (!block[1] && !block[2])
+    return std::to_string(block[0]);
+  std::string s = "(" + std::to_string(block[0]) + ", " +
+                  std::to_string(block[1]);
+  if (block[2])
+    s += ", " + std::to_string(block[2]);
+  return s + ")";
+}
+
+/// The warp to draw: `at`'s in its block, else the first warp of block 0
+/// (representative values) with a lane that reaches `mask`, or -1. Sets
+/// env's block and the picture's.
+static int warpToDraw(const Context &ctx, const Shape &shape, Env &env,
+                      const LaneExpr &mask, const PictureAt &at,
+                      BranchPicture &pic) {
+  if (at.warp >= 0 && at.warp < shape.warps()) {
+    std::copy(std::begin(at.block), std::end(at.block), env.blockIdx);
+    std::copy(std::begin(at.block), std::end(at.block), pic.block);
+    return at.warp;
+  }
   for (int w = 0; w < shape.warps(); ++w)
     if (WarpEval(ctx, shape, env, w).mask(mask))
       return w;
@@ -222,7 +318,7 @@ static int firstWarpReaching(const Context &ctx, const Shape &shape,
 
 BranchPicture pictureBranch(const LaneExpr &cond, const LaneExpr &mask,
                             const Context &ctx, const Shape &shape,
-                            int maxRows) {
+                            int maxRows, const PictureAt &at) {
   BranchPicture pic;
   PreparedConditions pm = prepareConditions(ctx, mask);
   PreparedConditions pc = prepareConditions(pm.ctx, cond);
@@ -240,7 +336,7 @@ BranchPicture pictureBranch(const LaneExpr &cond, const LaneExpr &mask,
     loop = primary(p.loops);
   Env env = representativeEnv(ctx);
   int rows = loop < 0 ? 1 : maxRows;
-  pic.warp = firstWarpReaching(pc.ctx, shape, env, pm.mask);
+  pic.warp = warpToDraw(pc.ctx, shape, env, pm.mask, at, pic);
   if (pic.warp < 0)
     return pic;
   if (loop >= 0)
@@ -266,19 +362,26 @@ BranchPicture pictureBranch(const LaneExpr &cond, const LaneExpr &mask,
 }
 
 BranchPicture pictureLoop(int loop, const LaneExpr &mask, const Context &ctx,
-                          const Shape &shape, int maxRows) {
+                          const Shape &shape, int maxRows,
+                          const PictureAt &at) {
   BranchPicture pic;
   PreparedConditions pm = prepareConditions(ctx, mask);
   Env env = representativeEnv(ctx);
-  pic.warp = firstWarpReaching(pm.ctx, shape, env, pm.mask);
+  pic.warp = warpToDraw(pm.ctx, shape, env, pm.mask, at, pic);
   if (pic.warp < 0)
     return pic;
   pic.loopName = ctx.loops[loop].var;
   WarpEval ev(pm.ctx, shape, env, pic.warp);
   LaneMask before = ev.mask(pm.mask);
-  std::vector<LaneMask> seq = ev.loopActiveSequence(loop, maxRows);
+  // A split past the rows drawn from iteration 0: the rows end two past it.
+  const int start =
+      at.warp >= 0 && at.iteration >= 0 ? std::max(0, at.iteration + 3 - maxRows)
+                                        : 0;
+  std::vector<LaneMask> seq = ev.loopActiveSequence(loop, start + maxRows);
   LaneMask in = before;
   for (size_t k = 0; k < seq.size() && (in &= seq[k]); ++k) {
+    if (int(k) < start)
+      continue;
     BranchPicture::Row r;
     r.value = int64_t(k); // the iteration: each lane's variable differs
     r.active = before;

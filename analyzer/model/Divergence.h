@@ -29,8 +29,11 @@ struct BranchResult {
   bool divergent = false; // some warp splits, for every sampled unknown value
   bool maybe = false;     // some warp splits for some sampled value
   bool guardAssumed = false;
-  // The first warp that splits (representative environment when it does).
+  // The split a message shows: a warp of the representative environment's
+  // block whose work is the median of its blocks' (the first split where
+  // blocks are alike), else the first found under another assumption.
   int warp = -1;
+  int64_t block[3] = {0, 0, 0}; // its blockIdx
   int iteration = -1; // loops: the iteration at which lanes leave early
   LaneMask active = 0, taken = 0;
   // Share of warp executions of the branch that split (representative).
@@ -68,6 +71,7 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask,
 /// still inside at each of its iterations).
 struct BranchPicture {
   int warp = -1;
+  int64_t block[3] = {0, 0, 0};
   std::string loopName; // empty: no loop around it
   struct Row {
     int64_t value = 0;
@@ -75,11 +79,22 @@ struct BranchPicture {
   };
   std::vector<Row> rows;
 };
+/// A blockIdx as messages write it: `136`, `(3, 5)`, `(3, 5, 1)`.
+std::string blockText(const int64_t block[3]);
+
+/// Drawn for `warp` of block `block` (the example of BranchResult), or for
+/// the first warp of block 0 that reaches it when `warp` is -1.
+struct PictureAt {
+  int warp = -1;
+  int iteration = -1; // a loop's split: its rows end a little past it
+  int64_t block[3] = {0, 0, 0};
+};
 BranchPicture pictureBranch(const LaneExpr &cond, const LaneExpr &mask,
                             const Context &ctx, const Shape &shape,
-                            int maxRows);
+                            int maxRows, const PictureAt &at = {});
 BranchPicture pictureLoop(int loop, const LaneExpr &mask, const Context &ctx,
-                          const Shape &shape, int maxRows);
+                          const Shape &shape, int maxRows,
+                          const PictureAt &at = {});
 
 struct ReachResult {
   bool evaluated = false;  // false: depends on data

@@ -437,6 +437,7 @@ template <class IO> void map(IO &io, Rec<IO, BranchRecord> &b) {
   io.field("maybe_divergent", b.maybeDivergent);
   io.object("split", b.warp >= 0, b, [](IO &s, auto &x) {
     s.field("warp", x.warp);
+    s.ints("block", x.block[0], x.block[1], x.block[2]);
     s.field("taken_lanes", x.takenLanes);
     s.field("skipped_lanes", x.skippedLanes);
     s.optional("iteration", x.iteration >= 0, x.iteration);

@@ -160,6 +160,7 @@ struct BranchRecord {
   bool evaluated = false; // false: depends on data loaded per lane
   bool divergent = false, maybeDivergent = false;
   int warp = -1, iteration = -1;
+  int64_t block[3] = {0, 0, 0}; // the example warp's blockIdx
   std::string takenLanes, skippedLanes;
   double divergentShare = 0;
   /// The body's (an early exit's: the rest's) mean lanes per warp

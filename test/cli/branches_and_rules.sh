@@ -5,7 +5,7 @@ fx=$TESTDIR/fixtures
 run br --format=json "$fx/divergent-branch/branches.cu" "$fx/divergent-branch/uniform.cu"
 expect_rc br 0
 json br "all(set(b) >= {'kernel','file','line','column','kind','divergent','data_dependent','depends_on'} for b in d['branches'])"
-json br "[b['split'] for b in d['branches'] if b['kernel'] == 'laneThreshold' and b['kind'] == 'if'] == [{'warp': 0, 'taken_lanes': '3..31', 'skipped_lanes': '0..2'}]"
+json br "[b['split'] for b in d['branches'] if b['kernel'] == 'laneThreshold' and b['kind'] == 'if'] == [{'warp': 0, 'block': [0, 0, 0], 'taken_lanes': '3..31', 'skipped_lanes': '0..2'}]"
 json br "[b['divergent'] for b in d['branches'] if b['kernel'] == 'laneLoop' and b['kind'] == 'loop' and b['line'] == 41] == [True]"
 # What a divergent body's idle lanes waste of the kernel's issue slots:
 # half of the kernel's work runs in a loop at 16 of 32 lanes; a branch that

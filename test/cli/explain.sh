@@ -31,7 +31,7 @@ expect_in branch out "3.98 lanes per warp instruction (predicated"
 run loop --explain="$fx/idle-lanes/positives.cu:24"
 expect_in loop out "explain: loop 'k < (threadIdx.x & 31)' in laneLoop"
 expect_in loop out "  iteration 0     .XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX  31 of 32"
-expect_in loop out "(the first 16 iterations; more follow)"
+expect_in loop out "(16 iterations drawn; more follow)"
 
 # An address built from data is not drawn; the figure taken for it is
 # named, with its assumption.
@@ -65,3 +65,12 @@ run nofile --explain=:24 "$fx/idle-lanes/positives.cu"
 expect_rc nofile 2
 expect_in nofile err "--explain wants FILE:LINE"
 done_checks
+
+# A causal loop: the warp drawn is the one the warning names, in a block of
+# median work (not block 0, whose row runs one lane once), with the rows
+# ending just past its split.
+run causal --explain="$fx/divergent-branch/cost.cu:244" "$fx/divergent-branch/cost.cu"
+expect_rc causal 0
+expect_in causal out "  warp 0, blockIdx 255; X: still in the loop"
+expect_in causal out "  (iterations 0..48 not drawn: the rows end past the split)"
+expect_in causal out "  iteration 63    XXXXXXXXXXXXXXXXXXXXXXXXX.......  25 of 32"

@@ -144,10 +144,17 @@ void explainBranch(const BranchSite &b, const BranchRecord &br, KernelScope &s,
       return;
     }
     constexpr int MaxRows = 16;
+    // The warp the warning names, in its block.
+    PictureAt at;
+    at.warp = br.warp;
+    at.iteration = br.iteration;
+    std::copy(std::begin(br.block), std::end(br.block), at.block);
     BranchPicture pic =
         b.kind == BranchSite::Loop
-            ? pictureLoop(b.loop, b.mask, m.ctx, choice.shapes[0], MaxRows + 1)
-            : pictureBranch(cond, b.mask, m.ctx, choice.shapes[0], MaxRows + 1);
+            ? pictureLoop(b.loop, b.mask, m.ctx, choice.shapes[0], MaxRows + 1,
+                          at)
+            : pictureBranch(cond, b.mask, m.ctx, choice.shapes[0], MaxRows + 1,
+                            at);
     bool more = pic.rows.size() > size_t(MaxRows);
     if (more)
       pic.rows.resize(MaxRows);
@@ -156,10 +163,13 @@ void explainBranch(const BranchSite &b, const BranchRecord &br, KernelScope &s,
       return;
     }
     bool loopRows = b.kind == BranchSite::Loop;
-    os << "  warp " << pic.warp
-       << ", blockIdx 0; X: " << (loopRows ? "still in the loop" : "takes it")
+    os << "  warp " << pic.warp << ", blockIdx " << blockText(pic.block)
+       << "; X: " << (loopRows ? "still in the loop" : "takes it")
        << (loopRows ? ", .: left it" : ", .: skips it")
        << ", blank: not here\n";
+    if (loopRows && pic.rows[0].value > 0)
+      os << "  (iterations 0.." << pic.rows[0].value - 1
+         << " not drawn: the rows end past the split)\n";
     for (const BranchPicture::Row &r : pic.rows) {
       std::string label = loopRows ? "iteration " + std::to_string(r.value)
                           : pic.loopName.empty()
@@ -173,7 +183,7 @@ void explainBranch(const BranchSite &b, const BranchRecord &br, KernelScope &s,
       os << "  " << __builtin_popcount(r.taken) << " of 32\n";
     }
     if (more)
-      os << "  (the first " << MaxRows << " iterations; more follow)\n";
+      os << "  (" << MaxRows << " iterations drawn; more follow)\n";
     if (br.issueRatio > 0)
       os << "  over the block's warps, blocks and iterations: "
          << formatFigure(br.activeLanes) << " lanes per warp instruction"
@@ -207,6 +217,7 @@ void runBranchRules(KernelScope &s) {
     br.maybeDivergent = r.maybe;
     br.warp = r.warp;
     br.iteration = r.iteration;
+    std::copy(std::begin(r.block), std::end(r.block), br.block);
     if (r.warp >= 0) {
       br.takenLanes = laneList(r.taken);
       br.skippedLanes = laneList(r.active & ~r.taken);
