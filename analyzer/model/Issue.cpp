@@ -18,6 +18,17 @@ int tripCount(const Context &ctx, const Shape &shape, const Env &env, int warp,
   return ev.tripCount(loop, MaxTrip + 1, ev.present());
 }
 
+/// Does the block alone decide the loop's trip count (`p`: its init, update
+/// and condition), with no unknown size in it? Then the sampled blocks' trip
+/// counts are each block's. With an unknown (`i < n`, a grid-stride loop's
+/// gridDim), block 0's is taken: the representative size keeps its guard
+/// open, and the other blocks' would rest on that size being the real one.
+bool blockDecided(const Props &p, int loop) {
+  return p.usesBlockIdx && !p.usesGridDim && p.unknowns.empty() &&
+         std::all_of(p.loops.begin(), p.loops.end(),
+                     [&](int x) { return x == loop; });
+}
+
 void addUnique(std::vector<int> &v, int x) {
   if (std::find(v.begin(), v.end(), x) == v.end())
     v.push_back(x);
@@ -30,9 +41,23 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
   IssueEstimate out;
   // Trip counts by (loop, warp): a loop's own recurrence, at block 0 with
   // the loops around it at their first iteration; where its bounds use the
+  // block's index, the mean over the sampled blocks; where they use the
   // variables of other loops (a triangular nest), the mean over the sampled
-  // iterations of those.
+  // iterations of those (in block 0).
   std::map<std::pair<int, int>, double> trips;
+  // A loop's trip count in the block `env` names, the loops around it at
+  // their first iteration, by (loop, warp, blockIdx).
+  std::map<std::tuple<int, int, int64_t, int64_t, int64_t>, int> blockTrips;
+  auto blockTrip = [&](const Context &c, const Env &env, int warp, int loop) {
+    auto key = std::make_tuple(loop, warp, env.blockIdx[0], env.blockIdx[1],
+                               env.blockIdx[2]);
+    auto it = blockTrips.find(key);
+    if (it != blockTrips.end())
+      return it->second;
+    Env at = base;
+    std::copy(std::begin(env.blockIdx), std::end(env.blockIdx), at.blockIdx);
+    return blockTrips[key] = tripCount(c, shape, at, warp, loop);
+  };
   auto tripOf = [&](const Context &c, int loop, int warp) {
     auto key = std::make_pair(loop, warp);
     auto it = trips.find(key);
@@ -51,8 +76,18 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
       atCap |= n > MaxTrip;
       return std::min(n, MaxTrip);
     };
-    if (lp.loops.empty()) {
+    if (lp.loops.empty() && !blockDecided(lp, loop)) {
       t = capped(tripCount(c, shape, base, warp, loop));
+    } else if (blockDecided(lp, loop)) {
+      // Bounds the block decides (a causal row's keys): the mean over the
+      // sampled blocks, as the memory figures take them.
+      EnvEnumeration en(c, lp);
+      Env env = base;
+      for (int e = 0; e < en.size(); ++e) {
+        en.apply(env, e);
+        t += capped(blockTrip(c, env, warp, loop));
+      }
+      t /= en.size();
     } else {
       lp.usesBlockIdx = false; // block 0's loop, at other iterations
       EnvEnumeration en(c, lp);
@@ -107,6 +142,21 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
       inside = inside ? bin(Op::LAnd, inside, loopActive(l)) : loopActive(l);
     EnvEnumeration en(c, p);
     en.fitIterations(fittedIterations(c, shape, base, en));
+    // The loops whose trip count the block alone decides: each sample
+    // counts as many times as its block runs them (a causal row loop's
+    // short rows are short; their partial last iteration is not one
+    // sample in every few).
+    std::vector<std::pair<int, const Context *>> byBlock;
+    for (int l : loops) {
+      const Context &tc =
+          ctx.loops[l].cond && !condOnData[size_t(l)] ? ctx : c;
+      const Loop &lp = tc.loops[l];
+      Props bp = unionProps(tc, {lp.init, lp.next, lp.cond});
+      bool others = std::any_of(bp.loops.begin(), bp.loops.end(),
+                                [&](int x) { return x != l; });
+      if (blockDecided(bp, l))
+        byBlock.push_back({l, &tc});
+    }
     std::vector<char> invariant = sequenceInvariantLoops(c);
     for (int warp = 0; warp < shape.warps(); ++warp) {
       // Over the sampled blocks and iterations: the share of the loops'
@@ -124,13 +174,16 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
         LaneMask present = ev.present();
         if (inside && !(ev.mask(inside) & present))
           continue;
-        inLoops += 1;
+        double weight = 1;
+        for (auto [l, tc] : byBlock)
+          weight *= std::min(blockTrip(*tc, env, warp, l), MaxTrip);
+        inLoops += weight;
         LaneMask issue = ev.mask(pi.mask) & present;
         if (!issue)
           continue;
-        reached += 1;
+        reached += weight;
         const LaneMask run = ev.mask(pl.mask) & issue;
-        laneSum += __builtin_popcount(run);
+        laneSum += weight * __builtin_popcount(run);
         if (contended && run) {
           const Lanes addr = ev.value(contended);
           std::vector<int64_t> at;
@@ -143,10 +196,10 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
             for (e2 = b; e2 < at.size() && at[e2] == at[b]; ++e2) {
             }
             const double g = double(e2 - b);
-            laneRounds += g * (g + 1) / 2;
+            laneRounds += weight * g * (g + 1) / 2;
             most = std::max(most, e2 - b);
           }
-          rounds += double(most);
+          rounds += weight * double(most);
         }
       }
       if (!inLoops || !reached)

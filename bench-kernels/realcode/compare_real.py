@@ -1510,6 +1510,7 @@ def main():
                   summary['divergence_cost']['worth'], len(remarks),
                   summary['divergence_cost']['remarks_worth']))
         summary['work'] = work_summary(works)
+        summary['work_kernels'] = works
         for label, ws in summary['work'].items():
             if ws:
                 print('work    %s: %d kernels; GPU warp instructions over the '

@@ -69,7 +69,8 @@ done_checks
 # A causal loop: the warp drawn is the one the warning names, in a block of
 # median work (not block 0, whose row runs one lane once), with the rows
 # ending just past its split.
-run causal --explain="$fx/divergent-branch/cost.cu:244" "$fx/divergent-branch/cost.cu"
+causal=$(grep -n 'for (int col = threadIdx.x; col <= row' "$fx/divergent-branch/cost.cu" | cut -d: -f1)
+run causal --remarks --explain="$fx/divergent-branch/cost.cu:$causal" "$fx/divergent-branch/cost.cu"
 expect_rc causal 0
 expect_in causal out "  warp 0, blockIdx 255; X: still in the loop"
 expect_in causal out "  (iterations 0..48 not drawn: the rows end past the split)"
