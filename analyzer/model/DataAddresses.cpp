@@ -250,12 +250,27 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
   // lanes of each warp agreeing.
   // A warp whose value depends on itself ends the estimate: the first such
   // warp is the answer, and the warps after it would change nothing.
-  for (int d = 1; d <= 2 * Draws && stopped == EvalStop::None; ++d) {
-    Totals &t = d > Draws ? agree : random;
-    env.dataSeed = uint64_t(d);
-    env.dataAgree = d > Draws;
-    for (int w = 0; w < shape.warps() && stopped == EvalStop::None; ++w)
-      for (int e = 0; e < enumeration.size(); ++e) {
+  //
+  // Each draw evaluates at most MaxPairs of the (warp, environment) pairs,
+  // one from each of MaxPairs equal runs of them (warp by warp), at a place
+  // in its run that moves from draw to draw: the mean over 8 x 64 warps
+  // settles as well as over every pair, and a kernel with hundreds of
+  // addresses built from data (a chain of loads, a table walked per lane)
+  // does not evaluate each at every sampled warp eight times. Where those
+  // pairs never run the access (a guard few warps pass), every pair is.
+  constexpr int MaxPairs = 64;
+  const int pairs = shape.warps() * enumeration.size();
+  auto draws = [&](int taken) {
+    for (int d = 1; d <= 2 * Draws && stopped == EvalStop::None; ++d) {
+      Totals &t = d > Draws ? agree : random;
+      env.dataSeed = uint64_t(d);
+      env.dataAgree = d > Draws;
+      // The place within each run: the golden ratio's multiples mod 1.
+      const double place = std::fmod(0.6180339887 * d, 1.0);
+      for (int i = 0; i < taken && stopped == EvalStop::None; ++i) {
+        const int pair = std::min(
+            pairs - 1, int((i + place) * double(pairs) / double(taken)));
+        const int w = pair / enumeration.size(), e = pair % enumeration.size();
         LoopSequences seq(none);
         enumeration.apply(env, e);
         Totals one;
@@ -276,6 +291,13 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
         t.guard |= one.guard;
         t.tail |= one.tail;
       }
+    }
+  };
+  draws(std::min(pairs, MaxPairs));
+  if (pairs > MaxPairs && stopped == EvalStop::None &&
+      (agree.requests == 0 || random.requests == 0)) {
+    agree = random = Totals();
+    draws(pairs);
   }
   if (stopped != EvalStop::None) {
     // A value that depends on itself (a pointer chased through the data it
