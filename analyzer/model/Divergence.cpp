@@ -75,6 +75,28 @@ private:
   double issued = 0, reached = 0, total = 0, packed = 0;
 };
 
+/// A split a message can show: the warp, its lanes, the iteration (loops)
+/// and the block.
+struct SplitExample {
+  int warp = -1, iteration = -1;
+  LaneMask active = 0, taken = 0;
+  int64_t block[3] = {0, 0, 0};
+
+  SplitExample() = default;
+  SplitExample(const Env &env, int warp, int iteration, LaneMask active,
+               LaneMask taken)
+      : warp(warp), iteration(iteration), active(active), taken(taken) {
+    std::copy(std::begin(env.blockIdx), std::end(env.blockIdx), block);
+  }
+  void into(BranchResult &r) const {
+    r.warp = warp;
+    r.iteration = iteration;
+    r.active = active;
+    r.taken = taken;
+    std::copy(std::begin(block), std::end(block), r.block);
+  }
+};
+
 /// Chooses the split a message shows: from the environment (block and
 /// iterations around) whose work is the median of the representative run's,
 /// not merely the first. Where blocks differ in their work (a causal mask
@@ -93,13 +115,8 @@ public:
   void split(const Env &env, int warp, int iteration, LaneMask active,
              LaneMask taken) {
     Example &e = envs.back();
-    if (e.warp >= 0)
-      return;
-    e.warp = warp;
-    e.iteration = iteration;
-    e.active = active;
-    e.taken = taken;
-    std::copy(std::begin(env.blockIdx), std::end(env.blockIdx), e.block);
+    if (e.split.warp < 0)
+      e.split = SplitExample(env, warp, iteration, active, taken);
   }
   /// Fills r's example from the environment that split whose work is
   /// nearest the median of all environments' (the earliest of equals).
@@ -114,24 +131,17 @@ public:
     const double median = works[works.size() / 2];
     const Example *best = nullptr;
     for (const Example &e : envs)
-      if (e.warp >= 0 &&
+      if (e.split.warp >= 0 &&
           (!best || std::abs(e.work - median) < std::abs(best->work - median)))
         best = &e;
-    if (!best)
-      return;
-    r.warp = best->warp;
-    r.iteration = best->iteration;
-    r.active = best->active;
-    r.taken = best->taken;
-    std::copy(std::begin(best->block), std::end(best->block), r.block);
+    if (best)
+      best->split.into(r);
   }
 
 private:
   struct Example {
     double work = 0;
-    int warp = -1, iteration = -1;
-    LaneMask active = 0, taken = 0;
-    int64_t block[3] = {0, 0, 0};
+    SplitExample split; // the environment's first
   };
   std::vector<Example> envs;
 };
@@ -186,12 +196,8 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
       // The representative run's example (ExamplePicker), else any first.
       if (s == 0 && a == 0)
         example.split(env, w, -1, active, taken);
-      else if (r.warp < 0) {
-        r.warp = w;
-        r.active = active;
-        r.taken = taken;
-        std::copy(std::begin(env.blockIdx), std::end(env.blockIdx), r.block);
-      }
+      else if (r.warp < 0)
+        SplitExample(env, w, -1, active, taken).into(r);
     }
   });
   example.pick(r);
@@ -267,14 +273,8 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
         splits[s * nAssign + a] = 1;
         if (s == 0 && a == 0)
           example.split(env, w, int(k), before, now);
-        else if (r.warp < 0) {
-          r.warp = w;
-          r.iteration = int(k);
-          r.active = before;
-          r.taken = now;
-          std::copy(std::begin(env.blockIdx), std::end(env.blockIdx),
-                    r.block);
-        }
+        else if (r.warp < 0)
+          SplitExample(env, w, int(k), before, now).into(r);
       }
       if (!now)
         break;

@@ -76,9 +76,7 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
       atCap |= n > MaxTrip;
       return std::min(n, MaxTrip);
     };
-    if (lp.loops.empty() && !blockDecided(lp, loop)) {
-      t = capped(tripCount(c, shape, base, warp, loop));
-    } else if (blockDecided(lp, loop)) {
+    if (blockDecided(lp, loop)) {
       // Bounds the block decides (a causal row's keys): the mean over the
       // sampled blocks, as the memory figures take them.
       EnvEnumeration en(c, lp);
@@ -88,6 +86,8 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
         t += capped(blockTrip(c, env, warp, loop));
       }
       t /= en.size();
+    } else if (lp.loops.empty()) {
+      t = capped(tripCount(c, shape, base, warp, loop));
     } else {
       lp.usesBlockIdx = false; // block 0's loop, at other iterations
       EnvEnumeration en(c, lp);
@@ -151,10 +151,7 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
       const Context &tc =
           ctx.loops[l].cond && !condOnData[size_t(l)] ? ctx : c;
       const Loop &lp = tc.loops[l];
-      Props bp = unionProps(tc, {lp.init, lp.next, lp.cond});
-      bool others = std::any_of(bp.loops.begin(), bp.loops.end(),
-                                [&](int x) { return x != l; });
-      if (blockDecided(bp, l))
+      if (blockDecided(unionProps(tc, {lp.init, lp.next, lp.cond}), l))
         byBlock.push_back({l, &tc});
     }
     std::vector<char> invariant = sequenceInvariantLoops(c);
