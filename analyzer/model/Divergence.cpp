@@ -1,4 +1,5 @@
 #include "model/Divergence.h"
+#include "model/Explain.h"
 
 #include "model/Sampling.h"
 
@@ -336,7 +337,26 @@ BranchPicture pictureBranch(const LaneExpr &cond, const LaneExpr &mask,
     loop = primary(p.loops);
   Env env = representativeEnv(ctx);
   int rows = loop < 0 ? 1 : maxRows;
-  pic.warp = warpToDraw(pc.ctx, shape, env, pm.mask, at, pic);
+  // Taken, or reached, only past a bound: drawn where the index crosses it,
+  // as written (as pictureLoop()).
+  const Context *use = &pc.ctx;
+  LaneExpr useMask = pm.mask, useCond = pc.mask;
+  std::optional<Crossing> crossing;
+  if (assumesFarSide(pm.mask, pc.ctx) || assumesFarSide(pc.mask, pc.ctx))
+    crossing =
+        crossingWarp(mask ? bin(Op::LAnd, mask, cond) : cond, -1, ctx, shape);
+  if (crossing) {
+    env = crossing->env;
+    std::copy(std::begin(env.blockIdx), std::end(env.blockIdx), pic.block);
+    pic.warp = crossing->warp;
+    pic.crossing = crossing->values;
+    pic.crossingMoved = crossing->moved;
+    use = &ctx;
+    useMask = mask;
+    useCond = cond;
+  } else {
+    pic.warp = warpToDraw(pc.ctx, shape, env, pm.mask, at, pic);
+  }
   if (pic.warp < 0)
     return pic;
   if (loop >= 0)
@@ -344,13 +364,13 @@ BranchPicture pictureBranch(const LaneExpr &cond, const LaneExpr &mask,
   for (int k = 0; k < rows; ++k) {
     if (loop >= 0)
       env.loopIter[loop] = k;
-    WarpEval ev(pc.ctx, shape, env, pic.warp);
-    LaneMask active = ev.mask(pm.mask);
+    WarpEval ev(*use, shape, env, pic.warp);
+    LaneMask active = ev.mask(useMask);
     if (!active && k > 0)
       break;
     BranchPicture::Row r;
     r.active = active;
-    r.taken = active & ev.mask(pc.mask);
+    r.taken = active & ev.mask(useCond);
     if (loop >= 0) {
       LaneMask in = active ? active : ev.present();
       int lane = in ? __builtin_ctz(in) : 0;
@@ -367,16 +387,35 @@ BranchPicture pictureLoop(int loop, const LaneExpr &mask, const Context &ctx,
   BranchPicture pic;
   PreparedConditions pm = prepareConditions(ctx, mask);
   Env env = representativeEnv(ctx);
-  pic.warp = warpToDraw(pm.ctx, shape, env, pm.mask, at, pic);
+  // Lanes past a bound (a tail's loop, or one that runs while its lanes are
+  // past one): assumed, every lane of the warp would run it, a loop for
+  // ever. Drawn instead where the index crosses the bound, as written.
+  const Context *use = &pm.ctx;
+  LaneExpr useMask = pm.mask;
+  std::optional<Crossing> crossing;
+  if (assumesFarSide(pm.mask, pm.ctx) ||
+      assumesFarSide(pm.ctx.loops[size_t(loop)].cond, pm.ctx))
+    crossing = crossingWarp(mask, loop, ctx, shape);
+  if (crossing) {
+    env = crossing->env;
+    std::copy(std::begin(env.blockIdx), std::end(env.blockIdx), pic.block);
+    pic.warp = crossing->warp;
+    pic.crossing = crossing->values;
+    pic.crossingMoved = crossing->moved;
+    use = &ctx;
+    useMask = mask;
+  } else {
+    pic.warp = warpToDraw(pm.ctx, shape, env, pm.mask, at, pic);
+  }
   if (pic.warp < 0)
     return pic;
   pic.loopName = ctx.loops[loop].var;
-  WarpEval ev(pm.ctx, shape, env, pic.warp);
-  LaneMask before = ev.mask(pm.mask);
+  WarpEval ev(*use, shape, env, pic.warp);
+  LaneMask before = ev.mask(useMask);
   // A split past the rows drawn from iteration 0: the rows end two past it.
-  const int start =
-      at.warp >= 0 && at.iteration >= 0 ? std::max(0, at.iteration + 3 - maxRows)
-                                        : 0;
+  const int start = !crossing && at.warp >= 0 && at.iteration >= 0
+                        ? std::max(0, at.iteration + 3 - maxRows)
+                        : 0;
   std::vector<LaneMask> seq = ev.loopActiveSequence(loop, start + maxRows);
   LaneMask in = before;
   for (size_t k = 0; k < seq.size() && (in &= seq[k]); ++k) {

@@ -98,6 +98,159 @@ WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
   return r;
 }
 
+static bool farSide(const LaneExpr &e, bool positive, const Context &ctx,
+                    int depth) {
+  if (!e || depth > 64)
+    return false;
+  switch (e->op) {
+  case Op::LNot:
+    return farSide(e->a, !positive, ctx, depth + 1);
+  case Op::LAnd:
+  case Op::LOr:
+    return farSide(e->a, positive, ctx, depth + 1) ||
+           farSide(e->b, positive, ctx, depth + 1);
+  case Op::Assumed:
+    return (e->value == AssumedPastBound && positive) ||
+           (e->value == AssumedWithinBound && !positive);
+  case Op::LoopActive:
+    // Inside a loop that runs while its lanes are past a bound.
+    return size_t(e->value) < ctx.loops.size() &&
+           farSide(ctx.loops[size_t(e->value)].cond, positive, ctx, depth + 1);
+  default:
+    return false;
+  }
+}
+
+bool assumesFarSide(const LaneExpr &e, const Context &ctx) {
+  return farSide(e, true, ctx, 0);
+}
+
+std::optional<Crossing> crossingWarp(const LaneExpr &mask, int loop,
+                                     const Context &ctx, const Shape &shape) {
+  const LaneExpr loopCond = loop >= 0 ? ctx.loops[size_t(loop)].cond : nullptr;
+  if (readsData(mask, ctx) || readsData(loopCond, ctx) || shape.warps() < 1)
+    return std::nullopt;
+  Crossing c;
+  c.env = representativeEnv(ctx);
+  // The lanes of warp `w` that reach it and, for a loop, enter it: the
+  // conditions as written (WarpEval::mask).
+  auto lanes = [&](int w, LaneMask &reach) {
+    WarpEval ev(ctx, shape, c.env, w);
+    reach = (mask ? ev.mask(mask) : AllLanes) & ev.present();
+    LaneMask in = reach;
+    if (loop >= 0 && reach) {
+      std::vector<LaneMask> seq = ev.loopActiveSequence(loop, 1);
+      in = seq.empty() ? 0 : seq[0] & reach;
+    }
+    if (ev.undefined)
+      reach = in = 0;
+    return in;
+  };
+  auto reached = [&](int64_t b) {
+    c.env.blockIdx[0] = b;
+    LaneMask reach = 0;
+    for (int w = 0; w < shape.warps(); ++w)
+      if (lanes(w, reach), reach)
+        return true;
+    return false;
+  };
+  // The first block with a lane past the bound (the far side of a guard on
+  // a growing index: every later block is past it too), probed at 0, 1, 2,
+  // 4, ... and then halved down to.
+  const int64_t blocks = std::max<int64_t>(1, c.env.gridDim[0]);
+  std::vector<int64_t> probes;
+  for (int64_t b = 0; b < blocks; b = b ? 2 * b : 1)
+    probes.push_back(b);
+  if (probes.back() != blocks - 1)
+    probes.push_back(blocks - 1);
+  int64_t lo = -1, hi = -1;
+  for (size_t i = 0; i < probes.size() && hi < 0; ++i)
+    (reached(probes[i]) ? hi : lo) = probes[i];
+  while (hi >= 0 && hi - lo > 1) {
+    int64_t mid = lo + (hi - lo) / 2;
+    (reached(mid) ? hi : lo) = mid;
+  }
+  for (int64_t b = hi; b >= 0 && b <= hi + 1 && b < blocks && c.warp < 0; ++b) {
+    c.env.blockIdx[0] = b;
+    for (int w = 0; w < shape.warps() && c.warp < 0; ++w) {
+      LaneMask reach;
+      if (lanes(w, reach))
+        c.warp = w;
+    }
+  }
+  Props p = unionProps(ctx, {mask, loopCond});
+  if (c.warp < 0) {
+    // None in the grid at these values: a bound past every lane of a block
+    // (`threadIdx.x >= n` at n = 1024). With one unknown the project does
+    // not give, it is set so that warp 0 of block 0 crosses the bound: the
+    // value, within the range over which the lanes change, where about half
+    // the lanes that reach it run it (or enter the loop).
+    std::vector<int> free;
+    for (int u : p.unknowns)
+      if (ctx.atoms[size_t(u)].known.empty())
+        free.push_back(u);
+    if (free.size() != 1)
+      return std::nullopt;
+    const size_t u = size_t(free[0]);
+    c.env.blockIdx[0] = 0;
+    const int present =
+        __builtin_popcount(WarpEval(ctx, shape, c.env, 0).present());
+    auto at = [&](int64_t v, int &reachCount) {
+      c.env.unknowns.set(u, v);
+      LaneMask reach;
+      int in = __builtin_popcount(lanes(0, reach));
+      reachCount = __builtin_popcount(reach);
+      return in;
+    };
+    std::vector<int64_t> tries{0};
+    for (int k = 0; k <= 30; ++k)
+      tries.push_back(int64_t(1) << k);
+    std::vector<int> sig;
+    for (int64_t v : tries) {
+      int r, in = at(v, r);
+      sig.push_back(r + in * 64);
+    }
+    size_t a = 0, e = tries.size() - 1;
+    while (a + 1 < tries.size() && sig[a + 1] == sig[0])
+      ++a;
+    while (e > 0 && sig[e - 1] == sig.back())
+      --e;
+    if (a >= e)
+      return std::nullopt;
+    const int64_t from = tries[a], to = tries[e];
+    const int64_t step = std::max<int64_t>(1, (to - from) / 1024);
+    int64_t best = -1;
+    int bestScore = 1 << 30;
+    for (int64_t v = from; v <= to; v += step) {
+      int r, in = at(v, r);
+      if (in == 0 || (in == present && r == present))
+        continue;
+      int score = std::abs(2 * in - present) * 64 + std::abs(2 * r - present);
+      if (score < bestScore)
+        best = v, bestScore = score;
+    }
+    if (best < 0)
+      return std::nullopt;
+    c.env.unknowns.set(u, best);
+    c.warp = 0;
+    c.moved = true;
+  }
+  for (int u : p.unknowns) {
+    const Atom &a = ctx.atoms[size_t(u)];
+    int64_t v = c.env.unknowns[size_t(u)];
+    c.values += (c.values.empty() ? "'" : ", '") + a.name + "' " +
+                (!a.known.empty()
+                     ? "= " + std::to_string(v) +
+                           (a.knownFrom.empty() ? "" : " (" + a.knownFrom + ")")
+                 : c.moved ? "set to " + std::to_string(v)
+                           : "taken as " + std::to_string(v));
+  }
+  if (p.usesGridDim && ctx.grid[0] <= 0)
+    c.values += std::string(c.values.empty() ? "" : ", ") +
+                "gridDim.x taken as " + std::to_string(c.env.gridDim[0]);
+  return c;
+}
+
 std::vector<std::string> laneSources(const LaneExpr &e, const Context &ctx) {
   std::vector<std::string> out;
   auto add = [&](const std::string &s) {

@@ -41,6 +41,32 @@ WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
                          const Context &ctx, const Shape &shape,
                          bool wholeWarp = false);
 
+/// Does the prepared condition `e` (prepareConditions) take lanes past a
+/// bounds guard's bound to run (`i >= n`, the else of `i < n`, a loop
+/// `while ((i + 1) * 4 > n)`)? The model's figures then are a whole warp's,
+/// an upper bound. Follows the loops it is inside (their conditions in
+/// `ctx`, the prepared context).
+bool assumesFarSide(const LaneExpr &e, const Context &ctx);
+
+/// Where the GPU runs what lanes past a bound run (--explain draws that warp
+/// rather than a whole one): the conditions of `mask`, and `loop`'s own with
+/// `loop` >= 0 (the lanes that enter it), evaluated as written. At the
+/// representative (or the project's) values, the first warp, blocks counted
+/// along x, with a lane there; where there is none in the grid, warp 0 of
+/// block 0 with the one unknown the conditions read set so that the bound
+/// falls inside it. Empty where neither finds one, or where the conditions
+/// read data.
+struct Crossing {
+  Env env; // the block, and the unknowns' values, to draw with
+  int warp = -1;
+  /// The values the bound was evaluated at: "'n' = 65535 (the launch at
+  /// k.cu:9)", "'n' taken as 1024".
+  std::string values;
+  bool moved = false; // an unknown set so that the bound falls in warp 0
+};
+std::optional<Crossing> crossingWarp(const LaneExpr &mask, int loop,
+                                     const Context &ctx, const Shape &shape);
+
 /// What makes `e` differ between lanes: "threadIdx.x", loop variables whose
 /// value is lane-dependent, values loaded per lane. In first-use order.
 std::vector<std::string> laneSources(const LaneExpr &e, const Context &ctx);

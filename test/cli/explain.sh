@@ -50,9 +50,33 @@ expect_in datarandom out ", with each lane's data drawn at random"
 run datamask --explain="$fx/uncoalesced-global-access/data-masks.cu:18" \
   "$fx/uncoalesced-global-access/data-masks.cu"
 expect_in datamask out "  drawn with every lane taking it, the upper bound: which lanes do depends on data loaded at run time; with 4 of them (at random) 4 sectors per request, ideal 1"
-run tail --explain="$fx/uncoalesced-global-access/tail-guards.cu:30" \
-  "$fx/uncoalesced-global-access/tail-guards.cu"
-expect_in tail out "  drawn as if a whole warp ran it, the upper bound: only the lanes past the bound of a guard run it, in the warp where the index crosses the bound"
+tg="$fx/uncoalesced-global-access/tail-guards.cu"
+run tail --explain="$tg:30" "$tg"
+expect_in tail out "  warp 4, blockIdx 62, where the index crosses the bound of a guard, the conditions as written (at 'n' = 16000 (the launch at tail-guards.cu:66)): 32 of its lanes run it"
+expect_in tail out "  the figure, 32 sectors per request on average (ideal 4), is a whole warp's, an upper bound"
+expect_not_in tail out "drawn as if a whole warp ran it"
+# A scalar tail after a vectorized body (the else of `(i + 1) * 4 <= n`):
+# one lane of the grid runs its loop, three iterations; drawn so, not as 32
+# lanes looping for ever.
+line=$(grep -n 'for (int j = i \* 4; j < n; ++j)' "$tg" | cut -d: -f1)
+run tailloop --explain="$tg:$line" "$tg"
+expect_in tailloop out "  warp 7, blockIdx 63; X: still in the loop"
+expect_in tailloop out "  drawn where the index crosses the bound of a guard, the conditions as written (at 'n' = 65535 (the launch at tail-guards.cu:65))"
+expect_in tailloop out "  iteration 2                                    X  1 of 32"
+expect_not_in tailloop out "iteration 3"
+expect_not_in tailloop out "more follow"
+run tailload --explain="$tg:$((line + 1))" "$tg"
+expect_in tailload out "(the launch at tail-guards.cu:65)): 1 of its lanes runs it"
+expect_in tailload out "  sector +0       [................####............] lanes 31"
+# A loop that runs while its lanes are past a bound the project does not
+# give: drawn with the bound set inside warp 0, and said so.
+line=$(grep -n 'while ((i + 1) \* 4 > n)' "$tg" | cut -d: -f1)
+run countdown --explain="$tg:$line" "$tg"
+expect_in countdown out "  drawn with 'n' set to 64, so that the bound of a guard falls inside this warp (at run time the value decides which warp it falls in)"
+expect_in countdown out "  iteration 0     ................XXXXXXXXXXXXXXXX  16 of 32"
+expect_not_in countdown out "iteration 1 "
+run countload --explain="$tg:$((line + 1))" "$tg"
+expect_in countload out "  warp 0, blockIdx 0, with 'n' set to 64 so that the bound of a guard falls inside it (at run time the value decides which warp it falls in): 16 of its lanes run it"
 
 run badexplain --explain=nowhere
 expect_rc badexplain 2
@@ -64,7 +88,6 @@ expect_in hugeline err "with a line number from 1 to 4294967295"
 run nofile --explain=:24 "$fx/idle-lanes/positives.cu"
 expect_rc nofile 2
 expect_in nofile err "--explain wants FILE:LINE"
-done_checks
 
 # A causal loop: the warp drawn is the one the warning names, in a block of
 # median work (not block 0, whose row runs one lane once), with the rows
@@ -75,3 +98,4 @@ expect_rc causal 0
 expect_in causal out "  warp 0, blockIdx 255; X: still in the loop"
 expect_in causal out "  (iterations 0..48 not drawn: the rows end past the split)"
 expect_in causal out "  iteration 63    XXXXXXXXXXXXXXXXXXXXXXXXX.......  25 of 32"
+done_checks

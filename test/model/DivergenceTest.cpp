@@ -1,6 +1,7 @@
 // Branch divergence, barrier reach and warp-synchronous hazards, against the
 // figures in Nsight Compute's divergent-branch counters (H200, 256 threads).
 #include "model/Divergence.h"
+#include "model/Explain.h"
 
 #include <gtest/gtest.h>
 
@@ -106,6 +107,38 @@ TEST(Divergence, LoopTripCounts) {
                         loopVar(0) + blockDim(0) * gridDim(0),
                         lt(loopVar(0), unknown(n))});
   EXPECT_FALSE(analyzeLoopExit(G, nullptr, ctx3, {B256}).maybe);
+}
+
+// What only the lanes past a bound run is drawn where the index crosses
+// it: the first such warp of the grid at the representative n (1024), or,
+// where no warp of the grid has one, warp 0 with n set inside it.
+TEST(Crossing, PastTheBound) {
+  Context ctx;
+  int n = ctx.addAtom("n", AtomKind::Parameter);
+  LaneExpr g = blockIdx(0) * blockDim(0) + tid();
+  LaneExpr past = bin(Op::Ge, g, unknown(n));
+  PreparedConditions pm = prepareConditions(ctx, past);
+  EXPECT_TRUE(assumesFarSide(pm.mask, pm.ctx));
+  EXPECT_FALSE(
+      assumesFarSide(prepareConditions(ctx, lt(g, unknown(n))).mask, ctx));
+  std::optional<Crossing> c = crossingWarp(past, -1, ctx, B256);
+  ASSERT_TRUE(c);
+  EXPECT_FALSE(c->moved);
+  EXPECT_EQ(c->env.blockIdx[0], 4); // 4 x 256 = 1024
+  EXPECT_EQ(c->warp, 0);
+  EXPECT_EQ(c->values, "'n' taken as 1024");
+
+  std::optional<Crossing> in =
+      crossingWarp(bin(Op::Ge, tid(), unknown(n)), -1, ctx, B256);
+  ASSERT_TRUE(in);
+  EXPECT_TRUE(in->moved);
+  EXPECT_EQ(in->warp, 0);
+  EXPECT_EQ(in->env.unknowns[size_t(n)], 16); // lanes 16..31 past it
+  EXPECT_EQ(in->values, "'n' set to 16");
+
+  // On data, nothing is drawn as written.
+  int d = ctx.addAtom("a[tid]", AtomKind::Data);
+  EXPECT_FALSE(crossingWarp(bin(Op::Ge, data(d), unknown(n)), -1, ctx, B256));
 }
 
 TEST(Reach, Barriers) {

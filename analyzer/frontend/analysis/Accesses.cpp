@@ -3,6 +3,7 @@
 // remark (--remarks) and drawing (--explain).
 #include "frontend/analysis/KernelAnalysis.h"
 
+#include "model/Divergence.h"
 #include "model/Explain.h"
 #include "model/Sampling.h"
 #include "report/Drawing.h"
@@ -173,9 +174,42 @@ void explain(KernelScope &s, const AccessSite &site,
       }
       return;
     }
-    os << "  warp " << req.warp << " (first to issue it), blockIdx 0, first "
-       << "iteration: " << formatFigure(r.actual) << " " << unit
-       << " per request on average, ideal " << formatFigure(r.ideal) << "\n";
+    // Past a bound, the figure is a whole warp's (an upper bound): the
+    // drawing is of the warp where the index crosses the bound, as the GPU
+    // runs it.
+    std::optional<Crossing> crossing;
+    if (r.tailGuard && !r.maskDataDependent)
+      crossing = crossingWarp(site.access.mask, -1, s.m.ctx, shape);
+    if (crossing) {
+      WarpEval ev(s.m.ctx, shape, crossing->env, crossing->warp);
+      if (LaneMask m = ev.mask(site.access.mask)) {
+        req.active = m;
+        req.addr = ev.value(site.access.offset);
+        req.warp = crossing->warp;
+      } else {
+        crossing.reset();
+      }
+    }
+    if (crossing) {
+      os << "  warp " << req.warp << ", blockIdx "
+         << blockText(crossing->env.blockIdx)
+         << (crossing->moved
+                 ? ", with " + crossing->values +
+                       " so that the bound of a guard falls inside it (at "
+                       "run time the value decides which warp it falls in)"
+                 : ", where the index crosses the bound of a guard, the "
+                   "conditions as written (at " +
+                       crossing->values + ")")
+         << ": " << __builtin_popcount(req.active) << " of its lanes "
+         << (__builtin_popcount(req.active) == 1 ? "runs" : "run") << " it\n"
+         << "  the figure, " << formatFigure(r.actual) << " " << unit
+         << " per request on average (ideal " << formatFigure(r.ideal)
+         << "), is a whole warp's, an upper bound\n";
+    } else {
+      os << "  warp " << req.warp << " (first to issue it), blockIdx 0, first "
+         << "iteration: " << formatFigure(r.actual) << " " << unit
+         << " per request on average, ideal " << formatFigure(r.ideal) << "\n";
+    }
     // The drawing is the figure's: where that is an upper bound, say whose
     // lanes the GPU runs instead.
     if (r.maskDataDependent) {
@@ -186,7 +220,7 @@ void explain(KernelScope &s, const AccessSite &site,
            << formatEstimate(r.sparseActual) << " " << unit
            << " per request, ideal " << formatEstimate(r.sparseIdeal);
       os << "\n";
-    } else if (r.tailGuard) {
+    } else if (r.tailGuard && !crossing) {
       os << "  drawn as if a whole warp ran it, the upper bound: only the "
             "lanes past the bound of a guard run it, in the warp where the "
             "index crosses the bound\n";
