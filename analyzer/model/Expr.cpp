@@ -82,9 +82,10 @@ static LaneExpr intern(Op op, int64_t v, LaneExpr a, LaneExpr b, LaneExpr c,
       depth = std::max(depth, (*x)->depth);
   if (depth + 1 > MaxDepth)
     return intern(Op::TooDeep, 0, nullptr, nullptr, nullptr, -1);
-  Key k{op, v, a.get(), b.get(), c.get(), origin};
-  auto it = Table.map.find(k);
-  if (it != Table.map.end())
+  // One lookup, for a node found and for one made.
+  auto [it, made] =
+      Table.map.try_emplace(Key{op, v, a.get(), b.get(), c.get(), origin});
+  if (!made)
     if (LaneExpr live = it->second.lock())
       return live;
   auto n = std::make_shared<Node>();
@@ -106,7 +107,7 @@ static LaneExpr intern(Op op, int64_t v, LaneExpr a, LaneExpr b, LaneExpr c,
     for (const LaneExpr *x : {&n->a, &n->b, &n->c})
       n->constantLeaves &= !*x || (*x)->constantLeaves;
   }
-  Table.map[k] = n;
+  it->second = n;
   if (Table.map.size() >= Table.sweepAt) {
     for (auto i = Table.map.begin(); i != Table.map.end();)
       i = i->second.expired() ? Table.map.erase(i) : std::next(i);

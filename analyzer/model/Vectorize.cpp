@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace warplint {
 
@@ -121,19 +122,40 @@ std::vector<MergedAccess> mergeAdjacent(const std::vector<MergeInput> &in,
       // Two members merge or are one only where they are 0 or `e` bytes
       // apart in every lane of every environment: when no pair is in the
       // first, nothing of the group can be.
+      // (Found by hashing each member's lanes relative to lane 0 with lane
+      // 0's offset: a pair is the same lanes at lane 0's offset + 0 or + e.
+      // Trying every pair made a kernel of thousands of stores to one
+      // array quadratic.)
       if (k == 0 && ok) {
+        auto key = [&](size_t x, int64_t lane0) {
+          uint64_t h = uint64_t(lane0) * 0x9e3779b97f4a7c15ull;
+          for (int l = 1; l < WarpSize; ++l)
+            h = (h ^ uint64_t(wrapSub(vals[x][0][l], vals[x][0][0]))) *
+                    0x100000001b3ull +
+                (h >> 29);
+          return h;
+        };
+        std::unordered_map<uint64_t, std::vector<size_t>> at;
+        at.reserve(members.size());
+        for (size_t x = 0; x < members.size(); ++x)
+          at[key(x, vals[x][0][0])].push_back(x);
         bool pair = false;
         for (size_t x = 0; x < members.size() && !pair; ++x)
-          for (size_t y = 0; y < members.size() && !pair; ++y) {
-            if (x == y)
+          for (int64_t d : {int64_t(0), int64_t(e)}) {
+            auto found = at.find(key(x, wrapAdd(vals[x][0][0], d)));
+            if (found == at.end())
               continue;
-            int64_t d = wrapSub(vals[y][0][0], vals[x][0][0]);
-            if (d != 0 && d != e)
-              continue;
-            bool all = true;
-            for (int l = 1; l < WarpSize && all; ++l)
-              all = wrapSub(vals[y][0][l], vals[x][0][l]) == d;
-            pair = all;
+            for (size_t y : found->second) {
+              if (y == x)
+                continue;
+              bool all = true;
+              for (int l = 0; l < WarpSize && all; ++l)
+                all = wrapSub(vals[y][0][l], vals[x][0][l]) == d;
+              if ((pair = all))
+                break;
+            }
+            if (pair)
+              break;
           }
         ok = pair;
       }
