@@ -4,7 +4,10 @@
 For each file, starts `warplint --lsp`, opens the file, and times the first
 publishDiagnostics after didOpen; then makes --edits edits below the includes
 (a comment line added at the end of the file, one at a time, each awaited)
-and times each from didChange to the publishDiagnostics of that version.
+and times each from didChange to the publishDiagnostics of that version;
+then types --bursts bursts of 6 edits 100 ms apart (a typist's pace) and
+times each from its last didChange to the publication of its last version
+(the pause that waits for typing to stop is in this one).
 Beside it, `clang++-22 -fsyntax-only --cuda-device-only` on the same file
 (median of --runs), the time a full parse costs. A benchmark, not a test: it
 prints figures and asserts nothing.
@@ -116,7 +119,7 @@ class Server:
             self.proc.kill()
 
 
-def measure(warplint, path, edits):
+def measure(warplint, path, edits, bursts):
     path = os.path.abspath(path)
     uri = 'file://' + path
     with open(path, encoding='utf-8', errors='replace') as f:
@@ -157,9 +160,29 @@ def measure(warplint, path, edits):
             break
         latencies.append(got[0] - start)
         time.sleep(0.3)
+    typed = []
+    version = edits + 1
+    for b in range(bursts):
+        for k in range(6):
+            version += 1
+            line = lines + edits + b * 6 + k
+            last = time.perf_counter()
+            s.notify('textDocument/didChange', {
+                'textDocument': {'uri': uri, 'version': version},
+                'contentChanges': [{'range': {
+                    'start': {'line': line, 'character': 0},
+                    'end': {'line': line, 'character': 0}},
+                    'text': '// typed %d %d\n' % (b, k)}]})
+            if k < 5:
+                time.sleep(0.1)
+        got = s.wait_version(uri, version)
+        if not got:
+            break
+        typed.append(got[0] - last)
+        time.sleep(0.5)
     s.close()
     shutil.rmtree(db, ignore_errors=True)
-    return opened, latencies, count, lines
+    return opened, latencies, count, lines, typed
 
 
 def main():
@@ -167,18 +190,23 @@ def main():
     ap.add_argument('files', nargs='*')
     ap.add_argument('--warplint', default=os.path.join(ROOT, 'build', 'warplint'))
     ap.add_argument('--edits', type=int, default=15)
+    ap.add_argument('--bursts', type=int, default=5)
     ap.add_argument('--runs', type=int, default=3)
     args = ap.parse_args()
     files = args.files or [os.path.join(ROOT, 'examples', 'transpose.cu')]
-    print('%-40s %6s %9s %9s %9s %9s %6s' % (
-        'file', 'lines', 'open s', 'edit med', 'edit max', 'clang s', 'diags'))
+    print('%-40s %6s %9s %9s %9s %9s %9s %6s' % (
+        'file', 'lines', 'open s', 'edit med', 'edit max', 'typed med',
+        'clang s', 'diags'))
     for f in files:
-        opened, lat, count, lines = measure(args.warplint, f, args.edits)
+        opened, lat, count, lines, typed = measure(args.warplint, f,
+                                                   args.edits, args.bursts)
         clang = clang_seconds(os.path.abspath(f), args.runs)
         med = statistics.median(lat) if lat else float('nan')
-        print('%-40s %6d %9.3f %9.3f %9.3f %9.3f %6d' % (
+        print('%-40s %6d %9.3f %9.3f %9.3f %9.3f %9.3f %6d' % (
             os.path.relpath(f)[-40:], lines, opened, med,
-            max(lat) if lat else float('nan'), clang, count))
+            max(lat) if lat else float('nan'),
+            statistics.median(typed) if typed else float('nan'), clang,
+            count))
         sys.stdout.flush()
 
 
