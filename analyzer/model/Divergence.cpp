@@ -350,6 +350,7 @@ BranchPicture pictureBranch(const LaneExpr &cond, const LaneExpr &mask,
     std::copy(std::begin(env.blockIdx), std::end(env.blockIdx), pic.block);
     pic.warp = crossing->warp;
     pic.crossing = crossing->values;
+    pic.crossingDrawn = true;
     pic.crossingMoved = crossing->moved;
     use = &ctx;
     useMask = mask;
@@ -401,6 +402,7 @@ BranchPicture pictureLoop(int loop, const LaneExpr &mask, const Context &ctx,
     std::copy(std::begin(env.blockIdx), std::end(env.blockIdx), pic.block);
     pic.warp = crossing->warp;
     pic.crossing = crossing->values;
+    pic.crossingDrawn = true;
     pic.crossingMoved = crossing->moved;
     use = &ctx;
     useMask = mask;

@@ -75,9 +75,10 @@ struct BranchPicture {
   std::string loopName; // empty: no loop around it
   /// Drawn where the index crosses a bounds guard's bound, the conditions
   /// as written (crossingWarp()): the values they were evaluated at, and
-  /// whether an unknown was set for it. Empty: drawn as the figures are.
+  /// whether an unknown was set for it (crossingDrawn false: drawn as the
+  /// figures are).
   std::string crossing;
-  bool crossingMoved = false;
+  bool crossingDrawn = false, crossingMoved = false;
   struct Row {
     int64_t value = 0;
     LaneMask active = 0, taken = 0;

@@ -148,10 +148,12 @@ std::optional<Crossing> crossingWarp(const LaneExpr &mask, int loop,
   };
   auto reached = [&](int64_t b) {
     c.env.blockIdx[0] = b;
-    LaneMask reach = 0;
-    for (int w = 0; w < shape.warps(); ++w)
-      if (lanes(w, reach), reach)
+    for (int w = 0; w < shape.warps(); ++w) {
+      LaneMask reach = 0;
+      lanes(w, reach);
+      if (reach)
         return true;
+    }
     return false;
   };
   // The first block with a lane past the bound (the far side of a guard on

@@ -198,8 +198,10 @@ void explain(KernelScope &s, const AccessSite &site,
                        " so that the bound of a guard falls inside it (at "
                        "run time the value decides which warp it falls in)"
                  : ", where the index crosses the bound of a guard, the "
-                   "conditions as written (at " +
-                       crossing->values + ")")
+                   "conditions as written" +
+                       (crossing->values.empty()
+                            ? std::string()
+                            : " (at " + crossing->values + ")"))
          << ": " << __builtin_popcount(req.active) << " of its lanes "
          << (__builtin_popcount(req.active) == 1 ? "runs" : "run") << " it\n"
          << "  the figure, " << formatFigure(r.actual) << " " << unit

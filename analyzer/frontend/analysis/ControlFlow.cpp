@@ -167,15 +167,17 @@ void explainBranch(const BranchSite &b, const BranchRecord &br, KernelScope &s,
        << "; X: " << (loopRows ? "still in the loop" : "takes it")
        << (loopRows ? ", .: left it" : ", .: skips it")
        << ", blank: not here\n";
-    if (!pic.crossing.empty())
+    if (pic.crossingMoved || pic.crossingDrawn)
       os << (pic.crossingMoved
                  ? "  drawn with " + pic.crossing +
                        ", so that the bound of a guard falls inside this "
                        "warp (at run time the value decides which warp it "
                        "falls in)\n"
                  : "  drawn where the index crosses the bound of a guard, "
-                   "the conditions as written (at " +
-                       pic.crossing + ")\n");
+                   "the conditions as written" +
+                       (pic.crossing.empty() ? std::string()
+                                             : " (at " + pic.crossing + ")") +
+                       "\n");
     if (loopRows && pic.rows[0].value > 0)
       os << "  (iterations 0.." << pic.rows[0].value - 1
          << " not drawn: the rows end past the split)\n";
