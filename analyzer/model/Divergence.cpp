@@ -317,6 +317,16 @@ static int warpToDraw(const Context &ctx, const Shape &shape, Env &env,
   return -1;
 }
 
+/// Draws `pic` at the crossing found; the environment to draw with.
+static Env drawAt(const Crossing &c, BranchPicture &pic) {
+  std::copy(std::begin(c.env.blockIdx), std::end(c.env.blockIdx), pic.block);
+  pic.warp = c.warp;
+  pic.crossing = c.values;
+  pic.crossingDrawn = true;
+  pic.crossingMoved = c.moved;
+  return c.env;
+}
+
 BranchPicture pictureBranch(const LaneExpr &cond, const LaneExpr &mask,
                             const Context &ctx, const Shape &shape,
                             int maxRows, const PictureAt &at) {
@@ -346,12 +356,7 @@ BranchPicture pictureBranch(const LaneExpr &cond, const LaneExpr &mask,
     crossing =
         crossingWarp(mask ? bin(Op::LAnd, mask, cond) : cond, -1, ctx, shape);
   if (crossing) {
-    env = crossing->env;
-    std::copy(std::begin(env.blockIdx), std::end(env.blockIdx), pic.block);
-    pic.warp = crossing->warp;
-    pic.crossing = crossing->values;
-    pic.crossingDrawn = true;
-    pic.crossingMoved = crossing->moved;
+    env = drawAt(*crossing, pic);
     use = &ctx;
     useMask = mask;
     useCond = cond;
@@ -398,12 +403,7 @@ BranchPicture pictureLoop(int loop, const LaneExpr &mask, const Context &ctx,
       assumesFarSide(pm.ctx.loops[size_t(loop)].cond, pm.ctx))
     crossing = crossingWarp(mask, loop, ctx, shape);
   if (crossing) {
-    env = crossing->env;
-    std::copy(std::begin(env.blockIdx), std::end(env.blockIdx), pic.block);
-    pic.warp = crossing->warp;
-    pic.crossing = crossing->values;
-    pic.crossingDrawn = true;
-    pic.crossingMoved = crossing->moved;
+    env = drawAt(*crossing, pic);
     use = &ctx;
     useMask = mask;
   } else {
