@@ -16,6 +16,8 @@ size times K. The shapes (each grows along one dimension of the input):
   many     n distinct accesses in one kernel, each its own stride and offset
   selfref  n kernels that chase pointers through the data they load
            (`x = a[x]`, linked lists, values carried through two loops)
+  kernels  n small kernels, each a guarded element-wise copy (a file of
+           generated kernels: the per-kernel cost)
 
 test/stress/bench.py measures them at n, 2n and 4n against clang's parse;
 the ctest stress/generated runs the small sizes for crashes.
@@ -25,7 +27,7 @@ import os
 import sys
 
 BASE = {'sum': 200, 'nest': 8, 'chain': 100, 'line': 500, 'many': 1000,
-        'selfref': 50}
+        'selfref': 50, 'kernels': 500}
 
 HEAD = '#include <cuda_runtime.h>\n'
 
@@ -106,8 +108,17 @@ def shape_selfref(n):
     return ''.join(out)
 
 
+def shape_kernels(n):
+    return HEAD + ''.join(
+        '__global__ void k%d(const float *in, float *out, int n) {\n'
+        '  int i = blockIdx.x * blockDim.x + threadIdx.x;\n'
+        '  if (i < n)\n    out[i] = in[i] * %d.f;\n}\n' % (k, k)
+        for k in range(n))
+
+
 SHAPES = {'sum': shape_sum, 'nest': shape_nest, 'chain': shape_chain,
-          'line': shape_line, 'many': shape_many, 'selfref': shape_selfref}
+          'line': shape_line, 'many': shape_many, 'selfref': shape_selfref,
+          'kernels': shape_kernels}
 
 
 def write(folder, shape, n):
