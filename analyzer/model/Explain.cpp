@@ -99,30 +99,36 @@ WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
 }
 
 static bool farSide(const LaneExpr &e, bool positive, const Context &ctx,
-                    int depth) {
-  if (!e || depth > 64)
+                    std::vector<char> &seen) {
+  if (!e)
     return false;
   switch (e->op) {
   case Op::LNot:
-    return farSide(e->a, !positive, ctx, depth + 1);
+    return farSide(e->a, !positive, ctx, seen);
   case Op::LAnd:
   case Op::LOr:
-    return farSide(e->a, positive, ctx, depth + 1) ||
-           farSide(e->b, positive, ctx, depth + 1);
+    return farSide(e->a, positive, ctx, seen) ||
+           farSide(e->b, positive, ctx, seen);
   case Op::Assumed:
     return (e->value == AssumedPastBound && positive) ||
            (e->value == AssumedWithinBound && !positive);
-  case Op::LoopActive:
-    // Inside a loop that runs while its lanes are past a bound.
-    return size_t(e->value) < ctx.loops.size() &&
-           farSide(ctx.loops[size_t(e->value)].cond, positive, ctx, depth + 1);
+  case Op::LoopActive: {
+    // Inside a loop that runs while its lanes are past a bound (each loop
+    // looked into once).
+    const size_t l = size_t(e->value);
+    if (l >= ctx.loops.size() || seen[l])
+      return false;
+    seen[l] = 1;
+    return farSide(ctx.loops[l].cond, positive, ctx, seen);
+  }
   default:
     return false;
   }
 }
 
 bool assumesFarSide(const LaneExpr &e, const Context &ctx) {
-  return farSide(e, true, ctx, 0);
+  std::vector<char> seen(ctx.loops.size(), 0);
+  return farSide(e, true, ctx, seen);
 }
 
 std::optional<Crossing> crossingWarp(const LaneExpr &mask, int loop,
