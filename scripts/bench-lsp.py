@@ -144,17 +144,21 @@ def measure(warplint, path, edits, bursts):
     got = s.wait_version(uri, 1)
     opened = got[0] - start if got else float('nan')
     count = len(got[1]['diagnostics']) if got else -1
-    latencies = []
-    for k in range(edits):
-        version = k + 2
-        line = lines + k
-        start = time.perf_counter()
+    def insert(version, line, text):
+        """didChange: `text` inserted as line `line`; the time it was sent."""
+        sent = time.perf_counter()
         s.notify('textDocument/didChange', {
             'textDocument': {'uri': uri, 'version': version},
             'contentChanges': [{'range': {
                 'start': {'line': line, 'character': 0},
                 'end': {'line': line, 'character': 0}},
-                'text': '// edit %d\n' % k}]})
+                'text': text}]})
+        return sent
+
+    latencies = []
+    for k in range(edits):
+        version = k + 2
+        start = insert(version, lines + k, '// edit %d\n' % k)
         got = s.wait_version(uri, version)
         if not got:
             break
@@ -165,14 +169,8 @@ def measure(warplint, path, edits, bursts):
     for b in range(bursts):
         for k in range(6):
             version += 1
-            line = lines + edits + b * 6 + k
-            last = time.perf_counter()
-            s.notify('textDocument/didChange', {
-                'textDocument': {'uri': uri, 'version': version},
-                'contentChanges': [{'range': {
-                    'start': {'line': line, 'character': 0},
-                    'end': {'line': line, 'character': 0}},
-                    'text': '// typed %d %d\n' % (b, k)}]})
+            last = insert(version, lines + edits + b * 6 + k,
+                          '// typed %d %d\n' % (b, k))
             if k < 5:
                 time.sleep(0.1)
         got = s.wait_version(uri, version)

@@ -322,7 +322,6 @@ static Env drawAt(const Crossing &c, BranchPicture &pic) {
   std::copy(std::begin(c.env.blockIdx), std::end(c.env.blockIdx), pic.block);
   pic.warp = c.warp;
   pic.crossing = c.values;
-  pic.crossingDrawn = true;
   pic.crossingMoved = c.moved;
   return c.env;
 }

@@ -13,6 +13,7 @@
 
 #include "model/Eval.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,12 +74,12 @@ struct BranchPicture {
   int warp = -1;
   int64_t block[3] = {0, 0, 0};
   std::string loopName; // empty: no loop around it
-  /// Drawn where the index crosses a bounds guard's bound, the conditions
-  /// as written (crossingWarp()): the values they were evaluated at, and
-  /// whether an unknown was set for it (crossingDrawn false: drawn as the
-  /// figures are).
-  std::string crossing;
-  bool crossingDrawn = false, crossingMoved = false;
+  /// Set where drawn at the warp where the index crosses a bounds guard's
+  /// bound, the conditions as written (crossingWarp()): the values they
+  /// were evaluated at (Crossing::values), and whether an unknown was set
+  /// for it. Unset: drawn as the figures are.
+  std::optional<std::string> crossing;
+  bool crossingMoved = false;
   struct Row {
     int64_t value = 0;
     LaneMask active = 0, taken = 0;

@@ -167,16 +167,16 @@ void explainBranch(const BranchSite &b, const BranchRecord &br, KernelScope &s,
        << "; X: " << (loopRows ? "still in the loop" : "takes it")
        << (loopRows ? ", .: left it" : ", .: skips it")
        << ", blank: not here\n";
-    if (pic.crossingMoved || pic.crossingDrawn)
+    if (pic.crossing)
       os << (pic.crossingMoved
-                 ? "  drawn with " + pic.crossing +
+                 ? "  drawn with " + *pic.crossing +
                        ", so that the bound of a guard falls inside this "
                        "warp (at run time the value decides which warp it "
                        "falls in)\n"
                  : "  drawn where the index crosses the bound of a guard, "
                    "the conditions as written" +
-                       (pic.crossing.empty() ? std::string()
-                                             : " (at " + pic.crossing + ")") +
+                       (pic.crossing->empty() ? std::string()
+                                              : " (at " + *pic.crossing + ")") +
                        "\n");
     if (loopRows && pic.rows[0].value > 0)
       os << "  (iterations 0.." << pic.rows[0].value - 1
