@@ -188,7 +188,10 @@ public:
       : AC(ac), M(m), Params(params), Bindings(bindings),
         Relations(relations) {}
 
-  void walkFunction(const FunctionDecl *fd) { stmt(fd->getBody()); }
+  void walkFunction(const FunctionDecl *fd) {
+    Kernel = fd;
+    stmt(fd->getBody());
+  }
 
 private:
   ASTContext &AC;
@@ -263,6 +266,11 @@ private:
   /// The object a method runs on when it lives in memory (a __shared__
   /// TempStorage): what `this` points to.
   std::optional<Val> ThisPtr;
+  /// The object a method runs on when it is a thread's own (a local or a
+  /// temporary, held in registers): a pointer into registers, whose base is
+  /// the local variable where the object is one. `this->payload[k]` of such
+  /// an object is no shared or global access.
+  std::optional<Val> ThisLocal;
   std::vector<const FunctionDecl *> Inlining;
   int Seq = 0, Epoch = 0;
   int StmtId = 0; // the statement being walked, for merging its accesses
@@ -443,6 +451,16 @@ private:
   /// A thread's own array initialized from a list and only ever read by
   /// subscript (`int64_t offsets[] = {i, i, 0};`): its elements' values.
   std::map<const VarDecl *, std::vector<Val>> ReadOnlyArrays;
+  /// The kernel being walked.
+  const FunctionDecl *Kernel = nullptr;
+  /// An integer at a constant byte offset inside a by-value struct parameter
+  /// of the kernel (`acc.strides_[1]`, `p.dims[0]`, also read through a
+  /// method of the object): one value for the whole grid, a parameter of its
+  /// own, named by its path. Nothing where the offset holds no integer
+  /// element, or the kernel writes into the parameter.
+  std::optional<Val> parameterElement(const VarDecl *v, int64_t at, QualType t);
+  std::map<std::pair<const VarDecl *, int64_t>, int> ParamElementAtoms;
+  std::set<const VarDecl *> ParamsWritten;
   /// The value each load of a known allocation read, by allocation,
   /// address (without source origins) and type, until anything may write
   /// memory (a store, an atomic, a call warplint does not walk) or a loop

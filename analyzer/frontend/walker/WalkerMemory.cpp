@@ -4,6 +4,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -170,15 +171,109 @@ std::optional<Val> Walker::localAddress(const Expr *e) {
       return std::nullopt;
     return Val{Val::Ptr, cst(0), v, Space::Local};
   }
-  if (auto *m = dyn_cast<MemberExpr>(e); m && !m->isArrow()) {
+  if (auto *m = dyn_cast<MemberExpr>(e)) {
     auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
     if (!f || f->isBitField() || f->getType()->isReferenceType())
       return std::nullopt;
-    std::optional<Val> base = localAddress(m->getBase());
+    // `this->payload` in a method of an object held in registers.
+    std::optional<Val> base =
+        !m->isArrow() ? localAddress(m->getBase())
+        : isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()) ? ThisLocal
+                                                                : std::nullopt;
     if (base)
       base->v = bin(Op::Add, base->v,
                     cst(int64_t(AC.getFieldOffset(f) / AC.getCharWidth())));
     return base;
+  }
+  return std::nullopt;
+}
+
+std::optional<Val> Walker::parameterElement(const VarDecl *v, int64_t at,
+                                            QualType t) {
+  auto *p = dyn_cast<ParmVarDecl>(v);
+  if (!p || !Kernel || p->getDeclContext() != Kernel ||
+      !p->getType()->isRecordType() || ParamsWritten.count(p) ||
+      !t->isIntegralOrEnumerationType() || t->isDependentType())
+    return std::nullopt;
+  auto known = ParamElementAtoms.find({p, at});
+  if (known != ParamElementAtoms.end())
+    return intVal(unknown(known->second));
+  // The path to the integer at `at`: fields (bases included) and elements
+  // of constant-size arrays, down to one of t's size.
+  const int64_t bytes = bytesOf(t);
+  std::string name = p->getName().str();
+  QualType cur = p->getType();
+  int64_t off = at;
+  // The last element of an array field named for strides (a tensor
+  // accessor's `strides_[N - 1]`): the innermost stride, 1 for the
+  // contiguous tensors such accessors are made from.
+  bool innermostStride = false;
+  std::string field;
+  for (int depth = 0; depth < 16; ++depth) {
+    if (cur->isIntegralOrEnumerationType()) {
+      if (off != 0 || bytesOf(cur) != bytes)
+        return std::nullopt;
+      int atom = M.ctx.addAtom(name, AtomKind::Parameter);
+      if (innermostStride) {
+        M.ctx.atoms[size_t(atom)].known = {1};
+        M.ctx.atoms[size_t(atom)].knownFrom =
+            "assumed: the innermost stride of a contiguous tensor";
+      }
+      ParamElementAtoms[{p, at}] = atom;
+      return intVal(unknown(atom));
+    }
+    if (auto *arr = AC.getAsConstantArrayType(cur)) {
+      int64_t size = bytesOf(arr->getElementType());
+      uint64_t count = arr->getSize().getZExtValue();
+      if (size <= 0 || off < 0 || uint64_t(off / size) >= count)
+        return std::nullopt;
+      innermostStride = uint64_t(off / size) + 1 == count &&
+                        StringRef(field).contains_insensitive("stride");
+      name += "[" + std::to_string(off / size) + "]";
+      off %= size;
+      cur = arr->getElementType();
+      continue;
+    }
+    auto *rd = cur->getAsRecordDecl();
+    if (!rd || !rd->getDefinition() || rd->isUnion() || rd->isInvalidDecl())
+      return std::nullopt;
+    rd = rd->getDefinition();
+    const ASTRecordLayout &layout = AC.getASTRecordLayout(rd);
+    bool found = false;
+    if (auto *cxx = dyn_cast<CXXRecordDecl>(rd))
+      for (const CXXBaseSpecifier &b : cxx->bases()) {
+        if (b.isVirtual())
+          return std::nullopt;
+        auto *base = b.getType()->getAsCXXRecordDecl();
+        if (!base)
+          return std::nullopt;
+        int64_t start = layout.getBaseClassOffset(base).getQuantity();
+        int64_t size = bytesOf(b.getType());
+        if (off >= start && off < start + size && size > 0) {
+          off -= start;
+          cur = b.getType();
+          found = true;
+          break;
+        }
+      }
+    if (found)
+      continue;
+    for (const FieldDecl *f : rd->fields()) {
+      if (f->isBitField())
+        return std::nullopt;
+      int64_t start = int64_t(AC.getFieldOffset(f) / AC.getCharWidth());
+      int64_t size = bytesOf(f->getType());
+      if (off >= start && off < start + size && size > 0) {
+        off -= start;
+        cur = f->getType();
+        field = f->getName().str();
+        name += "." + field;
+        found = true;
+        break;
+      }
+    }
+    if (!found)
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -193,6 +288,14 @@ void Walker::record(const Expr *e, const Addr &a, bool store, bool atomic) {
         v && !v->getType()->isArrayType() && Env.count(v))
       Env[v] = v->getType()->isRecordType() ? opaqueRecord(true)
                                             : opaque(e, true);
+  if ((store || atomic) && a.ptr.space == Space::Local)
+    if (auto *p = dyn_cast_or_null<ParmVarDecl>(a.ptr.base))
+      ParamsWritten.insert(p);
+  // A store into the registers of the object a method runs on
+  // (`this->payload[k] = x`): the fields the walker held are gone.
+  if ((store || atomic) && a.ptr.space == Space::Local && ThisLocal &&
+      a.ptr.base == ThisLocal->base && This)
+    This = opaqueRecord(true).rec;
   if (NoRecord || a.ptr.space == Space::Local || a.elementBytes <= 0)
     return;
   if (M.accesses.size() >= MaxAccesses) {
@@ -339,6 +442,9 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
           at / size >= 0 && size_t(at / size) < known->second.size() &&
           known->second[size_t(at / size)].kind == Val::Int)
         return known->second[size_t(at / size)];
+      if (v && constValue(a->ptr.v, at))
+        if (auto p = parameterElement(v, at, lv->getType()))
+          return *p;
       return opaque(whole, true); // each thread's own element
     }
     if (lv->getType()->isPointerType())
@@ -1078,6 +1184,7 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
   const VarDecl *objectVar = nullptr;
   bool objectIsThis = false;
   std::optional<Val> objectPtr; // the object is in memory: `this` points there
+  std::optional<Val> objectLocal; // the object is in registers
   auto *method = dyn_cast<CXXMethodDecl>(def);
   bool arrowCall = false;
   if (auto *mc = dyn_cast_or_null<CXXMemberCallExpr>(c))
@@ -1094,6 +1201,7 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
       } else if (isa<CXXThisExpr>(o)) {
         object = This;
         objectIsThis = true;
+        objectLocal = ThisLocal;
       }
     } else if (auto a = lvalue(objExpr)) {
       objectPtr = a->ptr; // an object in memory
@@ -1105,6 +1213,7 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
       if (objectVar && (spaceOf(objectVar) != Space::Local ||
                         objectVar->getType()->isReferenceType()))
         objectVar = nullptr;
+      objectLocal = Val{Val::Ptr, cst(0), objectVar, Space::Local};
       Val ov = recordOf(objExpr);
       if (ov.isRecord())
         object = ov.rec;
@@ -1146,8 +1255,10 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
   }
   auto savedThis = This;
   auto savedThisPtr = ThisPtr;
+  auto savedThisLocal = ThisLocal;
   This = object;
   ThisPtr = objectPtr;
+  ThisLocal = objectLocal;
   VarEnv savedEnv = std::move(Env);
   LaneExpr savedOuter = OuterMask, savedMask = Mask;
   bool savedTerm = Terminated;
@@ -1182,6 +1293,7 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
   std::shared_ptr<const RecordVal> after = This;
   This = savedThis;
   ThisPtr = savedThisPtr;
+  ThisLocal = savedThisLocal;
   std::vector<std::pair<const VarDecl *, Val>> written;
   for (const auto &[p, v] : writeBack) {
     auto it = Env.find(p);

@@ -294,6 +294,20 @@ Val Walker::construct(const CXXConstructExpr *c) {
   Returns = &returns;
   ++Depth;
   for (const CXXCtorInitializer *init : cd->inits()) {
+    // A base class's constructor (`: Base(data, sizes)`, a tensor accessor
+    // built on its base): the fields it sets are the new object's.
+    if (init->isBaseInitializer() && !init->isBaseVirtual() &&
+        init->getInit()) {
+      Val b = recordOf(init->getInit());
+      if (b.isRecord() && b.rec) {
+        auto merged = std::make_shared<RecordVal>(*This);
+        for (const auto &[f, v] : b.rec->fields)
+          merged->fields[f] = v;
+        merged->varying |= b.rec->varying && b.rec->fields.empty();
+        This = merged;
+      }
+      continue;
+    }
     // A member of an anonymous struct or union (`union { struct { int x,
     // y; }; ... }` set by `: x(a)`) is reached through the unnamed fields
     // that hold it: the chain's last field, bound inside the records of
