@@ -146,7 +146,10 @@ static std::optional<Finding> findSmemBankConflict(const AccessFacts &f,
     if (auto known =
             knownValuesFinding(f, opts.shared(), opts[Threshold], "wavefront"))
       return known;
-    return unrolledFinding(f, opts.shared(), opts[Threshold], "wavefront");
+    if (auto unrolled =
+            unrolledFinding(f, opts.shared(), opts[Threshold], "wavefront"))
+      return unrolled;
+    return loopIterationFinding(f, opts.shared(), opts[Threshold], "wavefront");
   }
   Dependence dep = describeDependence(r, f.ctx);
   const int bytes = f.access.elementBytes;

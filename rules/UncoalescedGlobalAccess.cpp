@@ -82,7 +82,10 @@ findUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
     if (auto known =
             knownValuesFinding(f, opts.shared(), opts[Threshold], "sector"))
       return known;
-    return unrolledFinding(f, opts.shared(), opts[Threshold], "sector");
+    if (auto unrolled =
+            unrolledFinding(f, opts.shared(), opts[Threshold], "sector"))
+      return unrolled;
+    return loopIterationFinding(f, opts.shared(), opts[Threshold], "sector");
   }
   Dependence dep = describeDependence(r, f.ctx);
 

@@ -1,6 +1,7 @@
 #include "rules/UnrolledFindings.h"
 
 #include "rules/DataFindings.h"
+#include "model/Explain.h"
 
 #include <algorithm>
 #include <cmath>
@@ -80,6 +81,78 @@ std::optional<Finding> unrolledFinding(const AccessFacts &f,
                "' (its bounds are constants): each iteration is an "
                "instruction of its own, with its own " +
                units + ", as the profiler shows them"});
+  if (!qualifyDataMask(out, r, opts))
+    return std::nullopt;
+  return out;
+}
+
+std::optional<Finding> loopIterationFinding(const AccessFacts &f,
+                                            const SharedOptions &opts,
+                                            double threshold,
+                                            const char *unit) {
+  const AccessResult &r = f.result;
+  if (r.loopIterations.size() < 2 || r.exact ||
+      r.minWorstIterationRealistic < threshold - 1e-9 ||
+      r.minVerdictRealistic < LoopMeanBar - 1e-9)
+    return std::nullopt;
+  std::vector<int64_t> bad;
+  const AccessResult::Iteration *worst = nullptr;
+  double worstRatio = 0;
+  for (const AccessResult::Iteration &it : r.loopIterations) {
+    const double ratio = it.ideal > 0 ? it.actual / it.ideal : 1;
+    if (ratio >= threshold - 1e-9)
+      bad.push_back(it.value);
+    if (ratio > worstRatio) {
+      worstRatio = ratio;
+      worst = &it;
+    }
+  }
+  if (bad.empty() || !worst)
+    return std::nullopt;
+  const bool shared = std::string(unit) == "wavefront";
+  const std::string units = std::string(unit) + "s";
+  std::vector<int64_t> sorted = bad;
+  std::sort(sorted.begin(), sorted.end());
+  const bool repeats =
+      std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
+  const std::string which =
+      std::to_string(bad.size()) + " of its " +
+      std::to_string(r.loopIterations.size()) + " iterations" +
+      (repeats ? "" : " (" + valueList(r.loopVar, bad) + ")");
+  Dependence dep = describeDependence(r, f.ctx);
+  Finding out;
+  const std::string kind =
+      accessKind(f, shared ? "shared" : "global", accessOp(f));
+  if (shared) {
+    const int ways = int(std::lround(worstRatio));
+    const bool alike = std::abs(worstRatio - ways) < 0.01;
+    out.message = kind + " has " +
+                  (alike ? "a " + std::to_string(ways) + "-way bank conflict"
+                         : std::string("bank conflicts")) +
+                  " in " + which + ": " + formatFigure(worst->actual) + " " +
+                  units + " per request where " + formatFigure(worst->ideal) +
+                  " would do";
+  } else {
+    out.message = kind + " is uncoalesced in " + which + ": " +
+                  formatFigure(worst->actual) + " " + units +
+                  " per request where " + formatFigure(worst->ideal) +
+                  " would do";
+  }
+  out.message += "; " + formatFigure(r.minActualRealistic) +
+                 (r.maxActualRealistic > r.minActualRealistic + 1e-9
+                      ? " to " + formatFigure(r.maxActualRealistic)
+                      : std::string()) +
+                 " where " + formatFigure(r.ideal) +
+                 " would do on average over the iterations";
+  if (!dep.assumption.empty())
+    out.message += " (" + dep.assumption + ")";
+  out.notes.push_back(
+      {-1, "the loop over '" + r.loopVar +
+               "' runs a number of iterations that depends on values the "
+               "kernel is passed; under every value sampled some of them "
+               "reach " +
+               formatFigure(threshold) + "x, and the GPU shows the line's " +
+               units + " summed over them (the mean here)"});
   if (!qualifyDataMask(out, r, opts))
     return std::nullopt;
   return out;

@@ -23,6 +23,21 @@ std::optional<Finding> unrolledFinding(const AccessFacts &f,
                                        const SharedOptions &opts,
                                        double threshold, const char *unit);
 
+/// For an access in loops nvcc does not unroll, whose trip counts depend on
+/// values the kernel is passed (AccessResult::loopIterations): where the
+/// mean over the iterations stays under `threshold` at some realistic
+/// value, but under every realistic value some iterations reach it (a
+/// butterfly's small strides are 4-way whatever the size) and the mean is
+/// at least LoopMeanBar x ideal, a finding about those iterations, with the
+/// mean's range beside it (the figure the GPU shows for the line).
+std::optional<Finding> loopIterationFinding(const AccessFacts &f,
+                                            const SharedOptions &opts,
+                                            double threshold,
+                                            const char *unit);
+/// The least mean over a looped access's iterations that such a finding
+/// needs: half a request's cost in excess on average.
+constexpr double LoopMeanBar = 1.5;
+
 } // namespace warplint
 
 #endif

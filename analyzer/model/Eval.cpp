@@ -226,8 +226,12 @@ void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
         Atom &a = ctx.atoms[size_t(amount)];
         int64_t one = 0;
         bool log2 = n.op == Op::Shl && constValue(n.a, one) && one == 1;
-        if (a.role == AtomRole::Size || (a.role == AtomRole::Log2Size && !log2))
-          a.role = log2 ? AtomRole::Log2Size : AtomRole::Shift;
+        // (`1 << s` anywhere makes s a log2 size, which may also shift an
+        // index: `blockIdx.x << log2N` is blockIdx.x * N.)
+        if (log2 && (a.role == AtomRole::Size || a.role == AtomRole::Shift))
+          a.role = AtomRole::Log2Size;
+        else if (!log2 && a.role == AtomRole::Size)
+          a.role = AtomRole::Shift;
       }
       // Data shifted right by a constant: its high bits are read.
       if (int64_t k = 0; n.op == Op::Shr && constValue(n.b, k) && k > 0)

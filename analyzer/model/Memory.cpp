@@ -78,9 +78,13 @@ void memory_detail::warpFigures(WarpFigures &f, const Access &acc,
     }
     f.sparse = {sum.actual / SparseMaskDraws, sum.ideal / SparseMaskDraws};
   }
+  f.reach = 0;
   for (int l = 0, prev = -1; l < WarpSize && f.active; ++l) {
     if (!((f.active >> l) & 1))
       continue;
+    f.reach = std::max(f.reach, addr[l] > (int64_t(1) << 60)
+                                    ? addr[l]
+                                    : addr[l] + acc.elementBytes);
     if (prev >= 0) {
       int64_t gap = wrapSub(addr[l], addr[prev]);
       // (Neighbouring lanes, the common case, need no division.)
@@ -117,6 +121,7 @@ void memory_detail::accumulate(const WarpFigures &f, Totals &t,
       continue;
     to->undefined |= f.undefined;
     to->unended |= f.unended;
+    to->reach = std::max(to->reach, f.reach);
     to->requests += 1;
     to->actual += f.cost.actual;
     to->ideal += f.cost.ideal;
@@ -408,7 +413,8 @@ bool accessKey(const Access &acc, const Context &ctx,
   hold.clear();
   std::vector<uint64_t> &w = key.words;
   w = {uint64_t(uintptr_t(*fn)), node(acc.offset), node(acc.mask),
-       uint64_t(acc.elementBytes), uint64_t(ctx.grid[0]), uint64_t(ctx.grid[1]),
+       uint64_t(acc.elementBytes), uint64_t(acc.capacityBytes),
+       uint64_t(ctx.grid[0]), uint64_t(ctx.grid[1]),
        uint64_t(ctx.grid[2]), shapes.size()};
   for (const Shape &sh : shapes)
     w.insert(w.end(), {uint64_t(sh.x), uint64_t(sh.y), uint64_t(sh.z)});
@@ -438,12 +444,12 @@ static std::vector<int> guardSizes(const PreparedConditions &prep,
 /// The representative run's figures per iteration of the unrolled loops, in
 /// the order they run, each with the innermost loop's variable's value at
 /// it (uniform: the loop's bounds and step are constants).
-static void unrolledIterations(AccessResult &r, const Totals &rep,
-                               const std::vector<int> &loops,
-                               const Context &ctx, const Shape &shape,
-                               Env env) {
+static void loopIterations(std::vector<AccessResult::Iteration> &out,
+                           std::string &var, const Totals &rep,
+                           const std::vector<int> &loops, const Context &ctx,
+                           const Shape &shape, Env env) {
   const int inner = loops.back();
-  r.unrolledVar = ctx.loops[size_t(inner)].var;
+  var = ctx.loops[size_t(inner)].var;
   for (const auto &[key, it] : rep.iterations) {
     if (it.requests <= 0)
       continue;
@@ -451,7 +457,7 @@ static void unrolledIterations(AccessResult &r, const Totals &rep,
       env.loopIter[size_t(loops[i])] = key[i];
     WarpEval ev(ctx, shape, env, 0);
     const Lanes v = ev.value(loopVar(inner));
-    r.iterations.push_back(
+    out.push_back(
         {ev.undefined ? 0 : v[0], it.actual / it.requests,
          it.ideal / it.requests});
   }
@@ -628,6 +634,12 @@ static AccessResult analyzeAccessUncached(const Access &acc,
       if (ev.tripCount(l, 33, ev.present()) <= 32 && !ev.undefined)
         unrolledLoops.push_back(l);
     }
+  // The loops whose iterations are kept apart: the unrolled ones, or else
+  // every loop enumerated (a loop over strides whose trip count depends on
+  // a size: its small strides may conflict under every size).
+  std::vector<int> trackedLoops = unrolledLoops;
+  if (trackedLoops.empty())
+    trackedLoops = enumeration.loops();
   auto collapses = [&](size_t s, size_t a,
                        const std::optional<WarpPeriod> &period) {
     return collapseSamples && !mirrored &&
@@ -698,22 +710,33 @@ static AccessResult analyzeAccessUncached(const Access &acc,
           warpFigures(own, acc, prep.mask, prep.ctx, shapes[s], env, cost, w,
                       seq);
         }
-        accumulate(*f, t,
-                   sub && w % subWarps == 0 && e % subEnvStep == 0 ? sub
-                                                                   : nullptr);
+        Totals *also =
+            sub && w % subWarps == 0 && e % subEnvStep == 0 ? sub : nullptr;
+        const double sa0 = also ? also->actual : 0,
+                     si0 = also ? also->ideal : 0,
+                     sq0 = also ? also->requests : 0;
+        accumulate(*f, t, also);
         if (track) {
           perEnv[e].first += t.actual - a0;
           perEnv[e].second += t.ideal - i0;
         }
-        if (!unrolledLoops.empty() && t.requests > q0) {
+        if (!trackedLoops.empty() && t.requests > q0) {
           std::vector<int> key;
-          key.reserve(unrolledLoops.size());
-          for (int l : unrolledLoops)
+          key.reserve(trackedLoops.size());
+          for (int l : trackedLoops)
             key.push_back(env.loopIter[size_t(l)]);
-          Totals::Iteration &it = t.iterations[std::move(key)];
+          Totals::Iteration &it = t.iterations[key];
           it.requests += t.requests - q0;
           it.actual += t.actual - a0;
           it.ideal += t.ideal - i0;
+          // (The subsample keeps its iterations too: a comparison run may
+          // stand on it.)
+          if (also && also->requests > sq0) {
+            Totals::Iteration &sit = also->iterations[std::move(key)];
+            sit.requests += also->requests - sq0;
+            sit.actual += also->actual - sa0;
+            sit.ideal += also->ideal - si0;
+          }
         }
       }
     }
@@ -844,7 +867,8 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     smp.worstIteration = worstIteration(t);
     smp.sparse = t.sparseIdeal > 0 ? t.sparseActual / t.sparseIdeal : 1;
     smp.lanes = t.lanes / t.requests;
-    smp.realistic = env.realistic;
+    smp.realistic = env.realistic &&
+                    (acc.capacityBytes <= 0 || t.reach <= acc.capacityBytes);
     if (t.strideSeen && t.strideConstant)
       smp.stride = t.stride;
     return smp;
@@ -979,8 +1003,11 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     r.laneStride = rep.stride;
   r.activeSpacing = std::max(rep.spacing, 0);
   if (!unrolledLoops.empty())
-    unrolledIterations(r, rep, unrolledLoops, prep.ctx, shapes[repShape],
-                       assignments[0]);
+    loopIterations(r.iterations, r.unrolledVar, rep, unrolledLoops, prep.ctx,
+                   shapes[repShape], assignments[0]);
+  else if (!trackedLoops.empty() && !r.exact)
+    loopIterations(r.loopIterations, r.loopVar, rep, trackedLoops, prep.ctx,
+                   shapes[repShape], assignments[0]);
   return r;
 }
 

@@ -23,7 +23,14 @@ struct Access {
   LaneExpr offset;     // bytes from the allocation base
   LaneExpr mask;       // null: every lane of the block executes it
   int elementBytes = 4;
+  /// The most bytes the space holds for one block (shared memory: the
+  /// GPU's limit), 0 for none: a sample of unknown sizes under which the
+  /// access reaches past it is a size the kernel cannot run with, outside
+  /// the realistic range warnings rest on.
+  int64_t capacityBytes = 0;
 };
+/// Shared memory one block may use on sm_90 (H100, H200): 227 KB.
+constexpr int64_t SharedCapacityBytes = 227 * 1024;
 
 /// Distinct 32-byte sectors the active lanes touch (an element that straddles
 /// a sector boundary touches both).
@@ -114,9 +121,18 @@ struct AccessResult {
   std::vector<Iteration> iterations;
   /// The variable of the innermost unrolled loop (its source name).
   std::string unrolledVar;
+  /// The same for an access in loops nvcc does not unroll (their trip
+  /// counts depend on values the kernel is passed): per iteration of those
+  /// loops in the representative run. The GPU shows one instruction, the
+  /// mean over them; iterations that reach a threshold under every value
+  /// are a finding of their own (a butterfly's last, small strides). Empty
+  /// where `iterations` is not, or the access is in no loop.
+  std::vector<Iteration> loopIterations;
+  std::string loopVar;
   /// The worst iteration's actual/ideal, the least of it over the samples
   /// of the unknowns within their realistic range: what a warning about an
-  /// unrolled access's worst iteration rests on (0: not unrolled).
+  /// unrolled access's worst iteration rests on, or a looped one's
+  /// (loopIterations; 0: in no loop).
   double minWorstIterationRealistic = 0;
   /// The same over the assignments whose unknowns are all within their
   /// realistic range (Env::realistic), the range warnings rest on.

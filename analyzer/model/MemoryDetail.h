@@ -51,6 +51,8 @@ struct Totals {
   };
   std::map<std::vector<int>, Iteration> iterations;
   EvalStop stopped = EvalStop::None; // a value depends on itself, or too deep
+  /// The furthest byte an active lane reached (offset + element size).
+  int64_t reach = 0;
 };
 /// The worst iteration's actual/ideal of an unrolled access's run (0: not
 /// unrolled, or no iteration issued a request).
@@ -92,6 +94,7 @@ struct WarpFigures {
   bool data = false, guard = false, undefined = false, unended = false;
   bool tail = false; // WarpEval::assumedTail
   EvalStop stopped = EvalStop::None; // a value depends on itself, or too deep
+  int64_t reach = 0; // Totals::reach
 };
 
 /// Fills `f` (in place: it is filled for every warp of every sample).

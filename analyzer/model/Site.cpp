@@ -88,8 +88,12 @@ SiteResult analyzeSite(const SiteInput &site, const Context &ctx,
   // against an ideal of 4, one address is 1 against 1). Serialization on
   // equal addresses is reported on its own.
   AccessResult first;
-  if (site.unknown.empty())
-    first = analyzeAccess(site.access, ctx, shapes, costOf(site.space));
+  if (site.unknown.empty()) {
+    Access acc = site.access;
+    if (site.space == Space::Shared)
+      acc.capacityBytes = SharedCapacityBytes;
+    first = analyzeAccess(acc, ctx, shapes, costOf(site.space));
+  }
   else
     first.unknownReason = site.unknown;
   // What analyzeAccess keeps (most sites) needs no key of its own.
