@@ -1,7 +1,7 @@
 #include "rules/UnrolledFindings.h"
 
-#include "rules/DataFindings.h"
 #include "model/Explain.h"
+#include "rules/DataFindings.h"
 
 #include <algorithm>
 #include <cmath>

@@ -32,8 +32,7 @@ std::optional<Finding> unrolledFinding(const AccessFacts &f,
 /// mean's range beside it (the figure the GPU shows for the line).
 std::optional<Finding> loopIterationFinding(const AccessFacts &f,
                                             const SharedOptions &opts,
-                                            double threshold,
-                                            const char *unit);
+                                            double threshold, const char *unit);
 /// The least mean over a looped access's iterations that such a finding
 /// needs: half a request's cost in excess on average.
 constexpr double LoopMeanBar = 1.5;

@@ -412,10 +412,15 @@ bool accessKey(const Access &acc, const Context &ctx,
   };
   hold.clear();
   std::vector<uint64_t> &w = key.words;
-  w = {uint64_t(uintptr_t(*fn)), node(acc.offset), node(acc.mask),
-       uint64_t(acc.elementBytes), uint64_t(acc.capacityBytes),
-       uint64_t(ctx.grid[0]), uint64_t(ctx.grid[1]),
-       uint64_t(ctx.grid[2]), shapes.size()};
+  w = {uint64_t(uintptr_t(*fn)),
+       node(acc.offset),
+       node(acc.mask),
+       uint64_t(acc.elementBytes),
+       uint64_t(acc.capacityBytes),
+       uint64_t(ctx.grid[0]),
+       uint64_t(ctx.grid[1]),
+       uint64_t(ctx.grid[2]),
+       shapes.size()};
   for (const Shape &sh : shapes)
     w.insert(w.end(), {uint64_t(sh.x), uint64_t(sh.y), uint64_t(sh.z)});
   // analyzeAccess draws no data: the loads behind a datum are not its facts.
@@ -457,9 +462,8 @@ static void loopIterations(std::vector<AccessResult::Iteration> &out,
       env.loopIter[size_t(loops[i])] = key[i];
     WarpEval ev(ctx, shape, env, 0);
     const Lanes v = ev.value(loopVar(inner));
-    out.push_back(
-        {ev.undefined ? 0 : v[0], it.actual / it.requests,
-         it.ideal / it.requests});
+    out.push_back({ev.undefined ? 0 : v[0], it.actual / it.requests,
+                   it.ideal / it.requests});
   }
 }
 

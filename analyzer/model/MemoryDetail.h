@@ -94,7 +94,7 @@ struct WarpFigures {
   bool data = false, guard = false, undefined = false, unended = false;
   bool tail = false; // WarpEval::assumedTail
   EvalStop stopped = EvalStop::None; // a value depends on itself, or too deep
-  int64_t reach = 0; // Totals::reach
+  int64_t reach = 0;                 // Totals::reach
 };
 
 /// Fills `f` (in place: it is filled for every warp of every sample).

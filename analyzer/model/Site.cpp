@@ -93,8 +93,7 @@ SiteResult analyzeSite(const SiteInput &site, const Context &ctx,
     if (site.space == Space::Shared)
       acc.capacityBytes = SharedCapacityBytes;
     first = analyzeAccess(acc, ctx, shapes, costOf(site.space));
-  }
-  else
+  } else
     first.unknownReason = site.unknown;
   // What analyzeAccess keeps (most sites) needs no key of its own.
   if ((first.evaluated && !site.splitPeer) || !site.unknown.empty()) {
