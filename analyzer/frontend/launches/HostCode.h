@@ -208,6 +208,13 @@ struct HostEval {
   /// line may set is taken at the value the program gives it otherwise.
   std::shared_ptr<std::vector<std::string>> defaults =
       std::make_shared<std::vector<std::string>>();
+  /// Host loops whose bound it cannot evaluate but whose variable grows
+  /// geometrically from a constant (`for (size = 4; size <= max; size <<=
+  /// 1)`): their first MaxInts values are taken, and this says so ("in a
+  /// loop of 'size' from 4 while <= max at main.cu:12: its first 16
+  /// values").
+  std::shared_ptr<std::vector<std::string>> openLoops =
+      std::make_shared<std::vector<std::string>>();
 
   /// An evaluation with nothing bound, whose assumptions are this one's.
   HostEval unbound() const;

@@ -3,6 +3,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -15,6 +16,7 @@ const HostFacts NoFacts;
 HostEval HostEval::unbound() const {
   HostEval h{ac, facts};
   h.defaults = defaults;
+  h.openLoops = openLoops;
   return h;
 }
 
@@ -231,8 +233,6 @@ HostEval::loopValues(const VarDecl *v, const ForStmt *f, int depth) const {
       changesIn(v, f->getBody()).any())
     return std::nullopt;
   auto bound = one(cond->getRHS(), depth + 1);
-  if (!bound)
-    return std::nullopt;
   // The step: x' = step(x), or none.
   const Expr *inc = f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr;
   BinaryOperatorKind stepOp;
@@ -250,7 +250,19 @@ HostEval::loopValues(const VarDecl *v, const ForStmt *f, int depth) const {
   } else {
     return std::nullopt;
   }
+  // A bound it cannot evaluate (a parameter, `max`): a variable that grows
+  // geometrically toward it from a positive start takes its first values
+  // whatever the bound, as far as the bound lets the loop run; those are
+  // taken (at most MaxInts), and the launch's text says so.
+  const bool growing =
+      (stepOp == BO_Mul && by >= 2) || (stepOp == BO_Shl && by >= 1);
+  const bool open = !bound;
+  if (open && !(growing && *start > 0 &&
+                (cond->getOpcode() == BO_LT || cond->getOpcode() == BO_LE)))
+    return std::nullopt;
   auto holds = [&](int64_t x) {
+    if (open)
+      return true;
     switch (cond->getOpcode()) {
     case BO_LT:
       return x < *bound;
@@ -269,6 +281,20 @@ HostEval::loopValues(const VarDecl *v, const ForStmt *f, int depth) const {
   std::vector<int64_t> out;
   int64_t x = *start;
   while (holds(x)) {
+    if (open && out.size() == MaxInts) {
+      const SourceManager &sm = ac.getSourceManager();
+      const std::string limit =
+          Lexer::getSourceText(
+              CharSourceRange::getTokenRange(cond->getRHS()->getSourceRange()),
+              sm, ac.getLangOpts())
+              .str();
+      openLoops->push_back("in a loop of '" + v->getName().str() + "' from " +
+                           std::to_string(*start) + " while " +
+                           (cond->getOpcode() == BO_LT ? "< " : "<= ") + limit +
+                           " at " + whereIs(ac, cond) + ": its first " +
+                           std::to_string(MaxInts) + " values");
+      break;
+    }
     if (!add(out, x))
       return std::nullopt; // too many to be one launch each
     int64_t next;
@@ -353,12 +379,18 @@ std::optional<std::vector<int64_t>> HostEval::constantArray(const Expr *e,
                                                             int depth) const {
   auto *d = e ? dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()) : nullptr;
   auto *arr = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-  if (!arr || !arr->isLocalVarDecl() || !arr->getType()->isArrayType() ||
-      !arr->getInit())
+  if (!arr || !arr->getType()->isArrayType() || !arr->getInit())
+    return std::nullopt;
+  // A local the function does not change, or a table at namespace scope
+  // whose elements are const (`static const int kSizes[] = {...}`).
+  const ArrayType *at = arr->getASTContext().getAsArrayType(arr->getType());
+  const bool constTable = !arr->isLocalVarDecl() && arr->hasGlobalStorage() &&
+                          at && at->getElementType().isConstQualified();
+  if (!arr->isLocalVarDecl() && !constTable)
     return std::nullopt;
   auto *list = dyn_cast<InitListExpr>(arr->getInit()->IgnoreParenImpCasts());
   if (!list || list->getNumInits() == 0 || list->getNumInits() > 16 ||
-      !arrayUnchanged(arr))
+      (!constTable && !arrayUnchanged(arr)))
     return std::nullopt;
   std::vector<int64_t> out;
   for (const Expr *x : list->inits()) {

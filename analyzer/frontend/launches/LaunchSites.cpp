@@ -371,9 +371,16 @@ public:
           av.allConstant = false;
         }
       }
-      std::vector<std::string> defaults;
+      std::vector<std::string> defaults, open;
       takeDefaults(defaults);
-      av.where.push_back(where + assuming(defaults));
+      for (const HostEval &eval : evals) {
+        for (const std::string &o : *eval.openLoops)
+          if (std::find(open.begin(), open.end(), o) == open.end())
+            open.push_back(o);
+        eval.openLoops->clear();
+      }
+      av.where.push_back(where + assuming(defaults) +
+                         (open.empty() ? "" : ", " + listed(open)));
       // A value the command line may set is the run's, not the default's
       // (rushlarsen's one node by default, 100000 in its run): the
       // parameter stays unknown, and its assumption gives the default.
