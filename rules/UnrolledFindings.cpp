@@ -20,19 +20,24 @@ static std::string valueList(const std::string &var,
   return out;
 }
 
-std::optional<Finding> unrolledFinding(const AccessFacts &f,
-                                       const SharedOptions &opts,
-                                       double threshold, const char *unit) {
-  const AccessResult &r = f.result;
-  if (r.iterations.size() < 2 ||
-      r.minWorstIterationRealistic < threshold - 1e-9)
-    return std::nullopt;
+namespace {
+/// What the two findings share: the iterations of `its` that reach the
+/// threshold, named by `var`'s values ("in 5 of its 8 unrolled iterations
+/// ('j' = 16, 8, 4, 2, 1)"), the worst one's figures, then `mean`.
+std::optional<Finding> iterationFinding(const AccessFacts &f,
+                                        const SharedOptions &opts,
+                                        double threshold, const char *unit,
+                                        const std::vector<AccessResult::Iteration> &its,
+                                        const std::string &var,
+                                        const char *itsName,
+                                        const std::string &mean,
+                                        const std::string &note) {
   // The iterations of the representative run that reach the threshold,
   // and the worst of them.
   std::vector<int64_t> bad;
   const AccessResult::Iteration *worst = nullptr;
   double worstRatio = 0;
-  for (const AccessResult::Iteration &it : r.iterations) {
+  for (const AccessResult::Iteration &it : its) {
     const double ratio = it.ideal > 0 ? it.actual / it.ideal : 1;
     if (ratio >= threshold - 1e-9)
       bad.push_back(it.value);
@@ -45,16 +50,15 @@ std::optional<Finding> unrolledFinding(const AccessFacts &f,
     return std::nullopt;
   const bool shared = std::string(unit) == "wavefront";
   const std::string units = std::string(unit) + "s";
-  // Nested unrolled loops repeat the inner variable's values: the count
-  // alone says it.
+  // Nested loops repeat the inner variable's values: the count alone says
+  // it.
   std::vector<int64_t> sorted = bad;
   std::sort(sorted.begin(), sorted.end());
   const bool repeats =
       std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
-  const std::string which =
-      std::to_string(bad.size()) + " of its " +
-      std::to_string(r.iterations.size()) + " unrolled iterations" +
-      (repeats ? "" : " (" + valueList(r.unrolledVar, bad) + ")");
+  const std::string which = std::to_string(bad.size()) + " of its " +
+                            std::to_string(its.size()) + " " + itsName +
+                            (repeats ? "" : " (" + valueList(var, bad) + ")");
   Finding out;
   const std::string kind =
       accessKind(f, shared ? "shared" : "global", accessOp(f));
@@ -64,26 +68,37 @@ std::optional<Finding> unrolledFinding(const AccessFacts &f,
     out.message = kind + " has " +
                   (alike ? "a " + std::to_string(ways) + "-way bank conflict"
                          : std::string("bank conflicts")) +
-                  " in " + which + ": " + formatFigure(worst->actual) + " " +
-                  units + " per request where " + formatFigure(worst->ideal) +
-                  " would do";
+                  " in " + which;
   } else {
-    out.message = kind + " is uncoalesced in " + which + ": " +
-                  formatFigure(worst->actual) + " " + units +
-                  " per request where " + formatFigure(worst->ideal) +
-                  " would do";
+    out.message = kind + " is uncoalesced in " + which;
   }
-  out.message += "; " + formatFigure(r.actual) + " where " +
-                 formatFigure(r.ideal) + " would do on average over the " +
-                 std::to_string(r.iterations.size());
-  out.notes.push_back(
-      {-1, "nvcc unrolls the loop over '" + r.unrolledVar +
-               "' (its bounds are constants): each iteration is an "
-               "instruction of its own, with its own " +
-               units + ", as the profiler shows them"});
-  if (!qualifyDataMask(out, r, opts))
+  out.message += ": " + formatFigure(worst->actual) + " " + units +
+                 " per request where " + formatFigure(worst->ideal) +
+                 " would do; " + mean;
+  out.notes.push_back({-1, note});
+  if (!qualifyDataMask(out, f.result, opts))
     return std::nullopt;
   return out;
+}
+} // namespace
+
+std::optional<Finding> unrolledFinding(const AccessFacts &f,
+                                       const SharedOptions &opts,
+                                       double threshold, const char *unit) {
+  const AccessResult &r = f.result;
+  if (r.iterations.size() < 2 ||
+      r.minWorstIterationRealistic < threshold - 1e-9)
+    return std::nullopt;
+  return iterationFinding(
+      f, opts, threshold, unit, r.iterations, r.unrolledVar,
+      "unrolled iterations",
+      formatFigure(r.actual) + " where " + formatFigure(r.ideal) +
+          " would do on average over the " +
+          std::to_string(r.iterations.size()),
+      "nvcc unrolls the loop over '" + r.unrolledVar +
+          "' (its bounds are constants): each iteration is an instruction of "
+          "its own, with its own " +
+          std::string(unit) + "s, as the profiler shows them");
 }
 
 std::optional<Finding> loopIterationFinding(const AccessFacts &f,
@@ -95,67 +110,24 @@ std::optional<Finding> loopIterationFinding(const AccessFacts &f,
       r.minWorstIterationRealistic < threshold - 1e-9 ||
       r.minVerdictRealistic < LoopMeanBar - 1e-9)
     return std::nullopt;
-  std::vector<int64_t> bad;
-  const AccessResult::Iteration *worst = nullptr;
-  double worstRatio = 0;
-  for (const AccessResult::Iteration &it : r.loopIterations) {
-    const double ratio = it.ideal > 0 ? it.actual / it.ideal : 1;
-    if (ratio >= threshold - 1e-9)
-      bad.push_back(it.value);
-    if (ratio > worstRatio) {
-      worstRatio = ratio;
-      worst = &it;
-    }
-  }
-  if (bad.empty() || !worst)
-    return std::nullopt;
-  const bool shared = std::string(unit) == "wavefront";
-  const std::string units = std::string(unit) + "s";
-  std::vector<int64_t> sorted = bad;
-  std::sort(sorted.begin(), sorted.end());
-  const bool repeats =
-      std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
-  const std::string which =
-      std::to_string(bad.size()) + " of its " +
-      std::to_string(r.loopIterations.size()) + " iterations" +
-      (repeats ? "" : " (" + valueList(r.loopVar, bad) + ")");
   Dependence dep = describeDependence(r, f.ctx);
-  Finding out;
-  const std::string kind =
-      accessKind(f, shared ? "shared" : "global", accessOp(f));
-  if (shared) {
-    const int ways = int(std::lround(worstRatio));
-    const bool alike = std::abs(worstRatio - ways) < 0.01;
-    out.message = kind + " has " +
-                  (alike ? "a " + std::to_string(ways) + "-way bank conflict"
-                         : std::string("bank conflicts")) +
-                  " in " + which + ": " + formatFigure(worst->actual) + " " +
-                  units + " per request where " + formatFigure(worst->ideal) +
-                  " would do";
-  } else {
-    out.message = kind + " is uncoalesced in " + which + ": " +
-                  formatFigure(worst->actual) + " " + units +
-                  " per request where " + formatFigure(worst->ideal) +
-                  " would do";
-  }
-  out.message += "; " + formatFigure(r.minActualRealistic) +
-                 (r.maxActualRealistic > r.minActualRealistic + 1e-9
-                      ? " to " + formatFigure(r.maxActualRealistic)
-                      : std::string()) +
-                 " where " + formatFigure(r.ideal) +
-                 " would do on average over the iterations";
+  std::string mean =
+      formatFigure(r.minActualRealistic) +
+      (r.maxActualRealistic > r.minActualRealistic + 1e-9
+           ? " to " + formatFigure(r.maxActualRealistic)
+           : std::string()) +
+      " where " + formatFigure(r.ideal) +
+      " would do on average over the iterations";
   if (!dep.assumption.empty())
-    out.message += " (" + dep.assumption + ")";
-  out.notes.push_back(
-      {-1, "the loop over '" + r.loopVar +
-               "' runs a number of iterations that depends on values the "
-               "kernel is passed; under every value sampled some of them "
-               "reach " +
-               formatFigure(threshold) + "x, and the GPU shows the line's " +
-               units + " summed over them (the mean here)"});
-  if (!qualifyDataMask(out, r, opts))
-    return std::nullopt;
-  return out;
+    mean += " (" + dep.assumption + ")";
+  return iterationFinding(
+      f, opts, threshold, unit, r.loopIterations, r.loopVar, "iterations",
+      mean,
+      "the loop over '" + r.loopVar +
+          "' runs a number of iterations that depends on values the kernel is "
+          "passed; under every value sampled some of them reach " +
+          formatFigure(threshold) + "x, and the GPU shows the line's " +
+          std::string(unit) + "s summed over them (the mean here)");
 }
 
 } // namespace warplint
