@@ -716,31 +716,26 @@ static AccessResult analyzeAccessUncached(const Access &acc,
         }
         Totals *also =
             sub && w % subWarps == 0 && e % subEnvStep == 0 ? sub : nullptr;
-        const double sa0 = also ? also->actual : 0,
-                     si0 = also ? also->ideal : 0,
-                     sq0 = also ? also->requests : 0;
         accumulate(*f, t, also);
         if (track) {
           perEnv[e].first += t.actual - a0;
           perEnv[e].second += t.ideal - i0;
         }
+        // This warp's request, if it made one, under its iteration of the
+        // tracked loops; the subsample's too, as a comparison run may stand
+        // on it. (One warp adds one request at most: its figures are f's.)
         if (!trackedLoops.empty() && t.requests > q0) {
           std::vector<int> key;
           key.reserve(trackedLoops.size());
           for (int l : trackedLoops)
             key.push_back(env.loopIter[size_t(l)]);
-          Totals::Iteration &it = t.iterations[key];
-          it.requests += t.requests - q0;
-          it.actual += t.actual - a0;
-          it.ideal += t.ideal - i0;
-          // (The subsample keeps its iterations too: a comparison run may
-          // stand on it.)
-          if (also && also->requests > sq0) {
-            Totals::Iteration &sit = also->iterations[std::move(key)];
-            sit.requests += also->requests - sq0;
-            sit.actual += also->actual - sa0;
-            sit.ideal += also->ideal - si0;
-          }
+          for (Totals *to : {&t, also})
+            if (to) {
+              Totals::Iteration &it = to->iterations[key];
+              it.requests += 1;
+              it.actual += f->cost.actual;
+              it.ideal += f->cost.ideal;
+            }
         }
       }
     }

@@ -349,12 +349,20 @@ public:
     }
     // What the values read rest on (an option at its default), gathered
     // per argument and for the shapes.
-    auto takeDefaults = [&](std::vector<std::string> &into) {
+    // (And the host loops whose first values were taken, for want of
+    // their bound.)
+    using Notes = std::shared_ptr<std::vector<std::string>> HostEval::*;
+    auto take = [&](Notes notes, std::vector<std::string> &into) {
       for (const HostEval &eval : evals) {
-        for (const std::string &d : *eval.defaults)
+        for (const std::string &d : *(eval.*notes))
           addUnique(into, d);
-        eval.defaults->clear();
+        (eval.*notes)->clear();
       }
+    };
+    auto openLoops = [&]() {
+      std::vector<std::string> open;
+      take(&HostEval::openLoops, open);
+      return open.empty() ? std::string() : ", " + listed(open);
     };
     for (unsigned i = 0; withArgs && i < call->getNumArgs(); ++i) {
       const Expr *arg = call->getArg(i);
@@ -371,16 +379,9 @@ public:
           av.allConstant = false;
         }
       }
-      std::vector<std::string> defaults, open;
-      takeDefaults(defaults);
-      for (const HostEval &eval : evals) {
-        for (const std::string &o : *eval.openLoops)
-          if (std::find(open.begin(), open.end(), o) == open.end())
-            open.push_back(o);
-        eval.openLoops->clear();
-      }
-      av.where.push_back(where + assuming(defaults) +
-                         (open.empty() ? "" : ", " + listed(open)));
+      std::vector<std::string> defaults;
+      take(&HostEval::defaults, defaults);
+      av.where.push_back(where + assuming(defaults) + openLoops());
       // A value the command line may set is the run's, not the default's
       // (rushlarsen's one node by default, 100000 in its run): the
       // parameter stays unknown, and its assumption gives the default.
@@ -423,8 +424,8 @@ public:
       one = (*g)[0];
     }
     std::vector<std::string> defaults;
-    takeDefaults(defaults);
-    where += assuming(defaults);
+    take(&HostEval::defaults, defaults);
+    where += assuming(defaults) + openLoops();
     if (!blockKnown) {
       Out.unknown[k]++;
       return;
