@@ -577,11 +577,19 @@ Lanes WarpEval::drawDataOf(int atom) {
 WarpEval::LoopState &WarpEval::state(int loop) {
   if (LastSlot < SlotLoops.size() && SlotLoops[LastSlot] == loop)
     return States[LastSlot];
-  for (size_t i = 0; i < SlotLoops.size(); ++i)
-    if (SlotLoops[i] == loop) {
-      LastSlot = i;
-      return States[i];
+  if (!SlotOf.empty()) {
+    int slot = SlotOf[size_t(loop)];
+    if (slot >= 0) {
+      LastSlot = size_t(slot);
+      return States[LastSlot];
     }
+  } else {
+    for (size_t i = 0; i < SlotLoops.size(); ++i)
+      if (SlotLoops[i] == loop) {
+        LastSlot = i;
+        return States[i];
+      }
+  }
   if (SlotLoops.empty()) {
     SlotLoops.reserve(4);
     States.reserve(4);
@@ -589,6 +597,17 @@ WarpEval::LoopState &WarpEval::state(int loop) {
   SlotLoops.push_back(loop);
   States.emplace_back();
   LastSlot = States.size() - 1;
+  // Past a few loops in use (an access deep in a nest of them), a search
+  // per lookup would make each lookup cost the nest's depth: an index by
+  // loop id from then on.
+  if (!SlotOf.empty()) {
+    SlotOf[size_t(loop)] = int(LastSlot);
+  } else if (SlotLoops.size() > MaxSearchedSlots) {
+    SlotOf.assign(Ctx.loops.size(), -1);
+    States.reserve(Ctx.loops.size());
+    for (size_t i = 0; i < SlotLoops.size(); ++i)
+      SlotOf[size_t(SlotLoops[i])] = int(i);
+  }
   return States.back();
 }
 
@@ -654,9 +673,12 @@ Lanes WarpEval::loopValueOf(int loop) {
   const Loop &l = Ctx.loops[loop];
   int src = l.iterOf < 0 ? loop : l.iterOf;
   int iter = src < int(En.loopIter.size()) ? En.loopIter[src] : 0;
-  if (Seq && Seq->invariant[loop])
-    return sharedValue(loop, size_t(iter));
   const Context::LoopForm &form = Ctx.loopForm(loop);
+  // A stepped variable is computed in place (init + iter * step): cheaper
+  // than reading back a value the shared sequence stored, which for a
+  // nest of many loops falls out of the cache.
+  if (Seq && Seq->invariant[loop] && !(form.step && iter > 1))
+    return sharedValue(loop, size_t(iter));
   if (form.nextFree && iter > 0) {
     // Every iteration after the first has the update's value.
     return value(l.next);

@@ -477,6 +477,10 @@ private:
   // build per warp than the evaluation itself.
   std::vector<int> SlotLoops;
   std::vector<LoopState> States;
+  // Past MaxSearchedSlots loops in use: each used loop's slot by loop id
+  // (-1: none yet), filled from then on instead of searching SlotLoops.
+  static constexpr size_t MaxSearchedSlots = 8;
+  std::vector<int> SlotOf;
   size_t LastSlot = 0; // the slot state() found last: most calls repeat it
   LoopState &state(int loop);
   /// The shared sequence's value at iteration `i`, computing it if needed.
