@@ -73,10 +73,14 @@ LaneExpr spreadingTerm(const LaneExpr &e, const Context &ctx,
 }
 
 WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
-                         const Context &ctx, const Shape &shape,
-                         bool wholeWarp) {
+                         const Context &ctx, const Shape &shape, bool wholeWarp,
+                         const std::vector<std::pair<int, int>> *iteration) {
   PreparedConditions p = prepareConditions(ctx, mask);
   Env env = representativeEnv(ctx);
+  if (iteration)
+    for (const auto &[loop, k] : *iteration)
+      if (size_t(loop) < env.loopIter.size())
+        env.loopIter[size_t(loop)] = k;
   WarpRequest r;
   // Block 0, then for a whole warp an inner block (block 0's warps may all
   // be at a boundary).
@@ -96,6 +100,20 @@ WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
     }
   }
   return r;
+}
+
+const AccessResult::Iteration *worstIterationToDraw(const AccessResult &r) {
+  const auto &its = r.iterations.empty() ? r.loopIterations : r.iterations;
+  auto ratio = [](const AccessResult::Iteration &it) {
+    return it.ideal > 0 ? it.actual / it.ideal : 1;
+  };
+  const AccessResult::Iteration *worst = nullptr;
+  for (const AccessResult::Iteration &it : its)
+    if (!worst || ratio(it) > ratio(*worst) + 1e-9)
+      worst = &it;
+  if (!worst || worst == &its.front() || worst->at.empty())
+    return nullptr;
+  return worst;
 }
 
 static bool farSide(const LaneExpr &e, bool positive, const Context &ctx,

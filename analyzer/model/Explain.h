@@ -36,10 +36,18 @@ struct WarpRequest {
   int warp = -1;
 };
 /// With `wholeWarp`, the first request of a warp whose every lane is active
-/// where there is one (in block 0, else in an inner block).
-WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
-                         const Context &ctx, const Shape &shape,
-                         bool wholeWarp = false);
+/// where there is one (in block 0, else in an inner block). With
+/// `iteration`, at that iteration of the loops it names (AccessResult::
+/// Iteration::at) rather than the first.
+WarpRequest
+firstRequest(const LaneExpr &offset, const LaneExpr &mask, const Context &ctx,
+             const Shape &shape, bool wholeWarp = false,
+             const std::vector<std::pair<int, int>> *iteration = nullptr);
+
+/// The iteration an access's picture shows where its figures differ by
+/// iteration (AccessResult::iterations, else loopIterations): the worst,
+/// the first of equals; null where there are none or the first is as bad.
+const AccessResult::Iteration *worstIterationToDraw(const AccessResult &r);
 
 /// Does the prepared condition `e` (prepareConditions) take lanes past a
 /// bounds guard's bound to run (`i >= n`, the else of `i < n`, a loop

@@ -462,8 +462,13 @@ static void loopIterations(std::vector<AccessResult::Iteration> &out,
       env.loopIter[size_t(loops[i])] = key[i];
     WarpEval ev(ctx, shape, env, 0);
     const Lanes v = ev.value(loopVar(inner));
-    out.push_back({ev.undefined ? 0 : v[0], it.actual / it.requests,
-                   it.ideal / it.requests});
+    AccessResult::Iteration one{ev.undefined ? 0 : v[0],
+                                it.actual / it.requests,
+                                it.ideal / it.requests,
+                                {}};
+    for (size_t i = 0; i < loops.size(); ++i)
+      one.at.push_back({loops[i], key[i]});
+    out.push_back(std::move(one));
   }
 }
 

@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <optional>
+#include <utility>
 
 namespace warplint {
 
@@ -117,6 +118,9 @@ struct AccessResult {
   struct Iteration {
     int64_t value = 0;
     double actual = 0, ideal = 0;
+    /// Where it is: each loop kept apart (loop id) and its iteration there,
+    /// for drawing that iteration (firstRequest).
+    std::vector<std::pair<int, int>> at;
   };
   std::vector<Iteration> iterations;
   /// The variable of the innermost unrolled loop (its source name).

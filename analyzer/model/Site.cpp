@@ -167,8 +167,9 @@ SiteResult analyzeSiteRest(const SiteInput &site, const Context &ctx,
                         &r.minVerdictRealistic, &r.worstRatio,
                         &r.minWorstIterationRealistic, &r.worstKnownVerdict})
         *x *= by;
-      for (auto &it : r.iterations)
-        it.actual *= by;
+      for (auto *its : {&r.iterations, &r.loopIterations})
+        for (auto &it : *its)
+          it.actual *= by;
       for (auto &sample : r.samples) {
         sample.actual *= by;
         sample.ratio *= by;

@@ -98,4 +98,20 @@ expect_rc causal 0
 expect_in causal out "  warp 0, blockIdx 255; X: still in the loop"
 expect_in causal out "  (iterations 0..48 not drawn: the rows end past the split)"
 expect_in causal out "  iteration 63    XXXXXXXXXXXXXXXXXXXXXXXXX.......  25 of 32"
+
+# Where iterations differ (an unrolled network, a butterfly's strides), the
+# request drawn is the worst iteration's, the one a finding names, with the
+# mean beside it.
+un="$fx/smem-bank-conflict/unrolled-iterations.cu"
+run unrolled --explain="$un:21" "$un"
+expect_rc unrolled 0
+expect_in unrolled out "  warp 0 (first to issue it), blockIdx 0, at 'j' = 16, the worst of its 8 unrolled iterations (2 wavefronts per request, ideal 1); 1.62 on average over the iterations, ideal 1"
+expect_in unrolled out "  wavefront  2 16 17 18 19"
+ps="$fx/smem-bank-conflict/parameter-sizes.cu"
+looped=$(grep -n 's\[i0 + stride\] = a + b;' "$ps" | cut -d: -f1)
+run looped --explain="$ps:$looped" "$ps"
+expect_rc looped 0
+expect_in looped out "the worst of its 5 iterations (4 wavefronts per request, ideal 1); 2.4 on average over the iterations, ideal 1"
+expect_in looped out "  wavefront  4"
+expect_not_in looped out "first iteration"
 done_checks

@@ -146,8 +146,16 @@ std::string remarkText(const AccessRecord &ar, const AccessResult &r,
 void explain(KernelScope &s, const AccessSite &site,
              const AccessRecord &ar, const AccessResult &r) {
   const Shape &shape = figureShape(s.choice, r);
-  WarpRequest req =
-      firstRequest(site.access.offset, site.access.mask, s.m.ctx, shape);
+  // Where iterations differ (an unrolled network, a butterfly's strides),
+  // the worst one: the one a finding about them names.
+  const AccessResult::Iteration *worst = worstIterationToDraw(r);
+  WarpRequest req = firstRequest(site.access.offset, site.access.mask, s.m.ctx,
+                                 shape, false, worst ? &worst->at : nullptr);
+  if (worst && req.active == 0) {
+    // Block 0 does not run it (its figures come from other blocks).
+    worst = nullptr;
+    req = firstRequest(site.access.offset, site.access.mask, s.m.ctx, shape);
+  }
   std::string unit = ar.space == "global"   ? "sectors"
                      : ar.space == "shared" ? "wavefronts"
                                             : "addresses";
@@ -207,6 +215,17 @@ void explain(KernelScope &s, const AccessSite &site,
          << "  the figure, " << formatFigure(r.actual) << " " << unit
          << " per request on average (ideal " << formatFigure(r.ideal)
          << "), is a whole warp's, an upper bound\n";
+    } else if (worst) {
+      const bool unrolled = !r.iterations.empty();
+      const std::string &var = unrolled ? r.unrolledVar : r.loopVar;
+      const size_t n = unrolled ? r.iterations.size() : r.loopIterations.size();
+      os << "  warp " << req.warp << " (first to issue it), blockIdx 0, at '"
+         << var << "' = " << worst->value << ", the worst of its " << n
+         << (unrolled ? " unrolled" : "") << " iterations ("
+         << formatFigure(worst->actual) << " " << unit << " per request, ideal "
+         << formatFigure(worst->ideal) << "); " << formatFigure(r.actual)
+         << " on average over the iterations, ideal " << formatFigure(r.ideal)
+         << "\n";
     } else {
       os << "  warp " << req.warp << " (first to issue it), blockIdx 0, first "
          << "iteration: " << formatFigure(r.actual) << " " << unit
