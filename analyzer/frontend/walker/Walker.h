@@ -459,6 +459,9 @@ private:
   /// own, named by its path. Nothing where the offset holds no integer
   /// element, or the kernel writes into the parameter.
   std::optional<Val> parameterElement(const VarDecl *v, int64_t at, QualType t);
+  /// Is `v` the kernel's own by-value record parameter, never written (its
+  /// elements are the launch's values, the same for every thread)?
+  bool kernelParamCopy(const VarDecl *v) const;
   std::map<std::pair<const VarDecl *, int64_t>, int> ParamElementAtoms;
   std::set<const VarDecl *> ParamsWritten;
   /// The value each load of a known allocation read, by allocation,

@@ -167,8 +167,20 @@ std::optional<Val> Walker::localAddress(const Expr *e) {
     return localAddress(ce->getSubExpr());
   if (auto *d = dyn_cast<DeclRefExpr>(e)) {
     auto *v = dyn_cast<VarDecl>(d->getDecl());
-    if (!v || v->getType()->isReferenceType() || spaceOf(v) != Space::Local)
+    if (!v || spaceOf(v) != Space::Local)
       return std::nullopt;
+    if (v->getType()->isReferenceType()) {
+      // A reference (or copy) a callee holds of the kernel's by-value
+      // parameter, its fields as the kernel passed them: its arrays are
+      // the parameter's.
+      auto held = Env.find(v);
+      auto *origin = held != Env.end() && held->second.isRecord()
+                         ? dyn_cast_or_null<VarDecl>(held->second.base)
+                         : nullptr;
+      if (!kernelParamCopy(origin))
+        return std::nullopt;
+      return Val{Val::Ptr, cst(0), origin, Space::Local};
+    }
     return Val{Val::Ptr, cst(0), v, Space::Local};
   }
   if (auto *m = dyn_cast<MemberExpr>(e)) {
@@ -188,12 +200,17 @@ std::optional<Val> Walker::localAddress(const Expr *e) {
   return std::nullopt;
 }
 
+bool Walker::kernelParamCopy(const VarDecl *v) const {
+  auto *p = dyn_cast_or_null<ParmVarDecl>(v);
+  return p && Kernel && p->getDeclContext() == Kernel &&
+         p->getType()->isRecordType() && !ParamsWritten.count(p);
+}
+
 std::optional<Val> Walker::parameterElement(const VarDecl *v, int64_t at,
                                             QualType t) {
   auto *p = dyn_cast<ParmVarDecl>(v);
-  if (!p || !Kernel || p->getDeclContext() != Kernel ||
-      !p->getType()->isRecordType() || ParamsWritten.count(p) ||
-      !t->isIntegralOrEnumerationType() || t->isDependentType())
+  if (!kernelParamCopy(v) || !t->isIntegralOrEnumerationType() ||
+      t->isDependentType())
     return std::nullopt;
   auto known = ParamElementAtoms.find({p, at});
   if (known != ParamElementAtoms.end())
@@ -445,6 +462,15 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
       if (v && constValue(a->ptr.v, at))
         if (auto p = parameterElement(v, at, lv->getType()))
           return *p;
+      // An element of the kernel's by-value parameter at an index the
+      // warp's lanes agree on (`t.arrayOf[blockIdx.x]`, then
+      // `t.lengths[which]`): the launch's values, one for the warp, as a
+      // load from one global address is; a pointer there is the start of
+      // an allocation.
+      if (kernelParamCopy(v) && !varying(a->ptr))
+        return lv->getType()->isPointerType()
+                   ? Val{Val::Ptr, cst(0), nullptr, Space::Global}
+                   : opaque(whole, false);
       return opaque(whole, true); // each thread's own element
     }
     if (lv->getType()->isPointerType())

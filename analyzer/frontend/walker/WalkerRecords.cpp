@@ -56,7 +56,11 @@ Val Walker::paramRecord(const ParmVarDecl *p) {
       };
   auto r = std::make_shared<RecordVal>();
   bind(*r, p->getType()->getAsRecordDecl(), p->getName().str(), 0);
-  return recordVal(r);
+  Val v = recordVal(r);
+  // Where the fields came from: a callee that takes the object by
+  // reference reaches its arrays through it (localAddress()).
+  v.base = p;
+  return v;
 }
 
 Val Walker::fieldOf(const Val &obj, const FieldDecl *f, const Expr *e) {
