@@ -194,6 +194,152 @@ static const Expr *cubStorage(const Expr *obj) {
   return nullptr;
 }
 
+/// The name of the enumerator a template argument holds
+/// (`BLOCK_LOAD_WARP_TRANSPOSE`), or "".
+static std::string enumeratorName(const TemplateArgument &arg) {
+  if (arg.getKind() != TemplateArgument::Integral)
+    return "";
+  if (auto *ed =
+          dyn_cast_or_null<EnumDecl>(arg.getIntegralType()->getAsTagDecl()))
+    for (const EnumConstantDecl *en : ed->enumerators())
+      if (llvm::APSInt::isSameValue(en->getInitVal(), arg.getAsIntegral()))
+        return en->getName().str();
+  return "";
+}
+
+bool Walker::cubBlockIO(const CallExpr *c,
+                        const ClassTemplateSpecializationDecl *spec, bool store,
+                        const std::optional<Addr> &storage,
+                        const std::vector<Val> &args, const std::string &what) {
+  // BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y,
+  // BLOCK_DIM_Z> (BlockStore alike), as cub/block/block_load.cuh,
+  // block_store.cuh and block_exchange.cuh write them: item i of thread t
+  // (linear, x fastest) at
+  //   blocked       t * ITEMS + i                      (DIRECT)
+  //   striped       t + i * BLOCK_THREADS              (STRIPED, TRANSPOSE)
+  //   warp-striped  warp * 32 * ITEMS + lane + i * 32  (WARP_TRANSPOSE)
+  // of the pointer passed (global or shared memory), guarded by `index <
+  // block_items_end` where that is passed; the TRANSPOSE forms exchange the
+  // items through the shared TempStorage, written in one arrangement and read
+  // in the other, each index padded by index >> 5 where ITEMS is a power of two
+  // above 4.
+  const TemplateArgumentList &ta = spec->getTemplateArgs();
+  if (ta.size() < 6 || ta[0].getKind() != TemplateArgument::Type ||
+      args.size() < 2)
+    return false;
+  auto integral = [&](unsigned i) -> int64_t {
+    return ta[i].getKind() == TemplateArgument::Integral
+               ? ta[i].getAsIntegral().getExtValue()
+               : 0;
+  };
+  const int64_t bytes = bytesOf(ta[0].getAsType()), items = integral(2),
+                threads = integral(1) * integral(4) * integral(5);
+  const std::string alg = enumeratorName(ta[3]);
+  const std::string prefix = store ? "BLOCK_STORE_" : "BLOCK_LOAD_";
+  const Val &p = args[0];
+  if (bytes <= 0 || bytes > 16 || items <= 0 || items > 64 || threads <= 0 ||
+      alg.rfind(prefix, 0) != 0 || !p.isPtr() ||
+      (p.space != Space::Global && p.space != Space::Shared))
+    return false;
+  enum class Arrangement { Blocked, Striped, WarpStriped };
+  const std::string kind = alg.substr(prefix.size());
+  Arrangement global;
+  bool exchange = false, sliced = false;
+  if (kind == "DIRECT") {
+    global = Arrangement::Blocked;
+  } else if (kind == "STRIPED" || kind == "TRANSPOSE") {
+    global = Arrangement::Striped;
+    exchange = kind == "TRANSPOSE";
+  } else if (kind == "WARP_TRANSPOSE" || kind == "WARP_TRANSPOSE_TIMESLICED") {
+    global = Arrangement::WarpStriped;
+    exchange = true;
+    sliced = kind == "WARP_TRANSPOSE_TIMESLICED";
+    if (threads % WarpSize != 0)
+      return false;
+  } else {
+    // VECTORIZE: cub takes its vector path only where the pointer is
+    // aligned to the vector at run time.
+    return false;
+  }
+  const LaneExpr linear = linearThreadIndex(), lane = laneIndex();
+  auto index = [&](Arrangement a, int64_t i) -> LaneExpr {
+    switch (a) {
+    case Arrangement::Blocked:
+      return bin(Op::Add, bin(Op::Mul, linear, cst(items)), cst(i));
+    case Arrangement::Striped:
+      return bin(Op::Add, linear, cst(i * threads));
+    case Arrangement::WarpStriped:
+      return bin(Op::Add,
+                 bin(Op::Mul, bin(Op::Div, linear, cst(WarpSize)),
+                     cst(WarpSize * items)),
+                 bin(Op::Add, lane, cst(i * WarpSize)));
+    }
+    return nullptr;
+  };
+  const LaneExpr valid =
+      args.size() >= 3 && args[2].kind == Val::Int ? args[2].v : nullptr;
+  auto globalSide = [&] {
+    for (int64_t i = 0; i < items; ++i) {
+      LaneExpr at = index(global, i);
+      recordIntrinsic(c, offsetBy(p, bin(Op::Mul, at, cst(bytes))), int(bytes),
+                      store, valid ? bin(Op::Lt, at, valid) : nullptr, what);
+    }
+  };
+  auto exchangeSide = [&] {
+    if (!exchange)
+      return;
+    if (sliced || !storage || !storage->ptr.isPtr() ||
+        storage->ptr.space != Space::Shared) {
+      recordUnknown(c, Space::Shared, store, what,
+                    sliced ? "its time-sliced exchange through shared "
+                             "memory is not modelled"
+                           : "its exchange is modelled only on __shared__ "
+                             "TempStorage");
+      return;
+    }
+    const bool padded = items > 4 && (items & (items - 1)) == 0;
+    auto slot = [&](Arrangement a, int64_t i) {
+      LaneExpr at = index(a, i);
+      if (padded)
+        at = bin(Op::Add, at, bin(Op::Shr, at, cst(5)));
+      return offsetBy(storage->ptr, bin(Op::Mul, at, cst(bytes)));
+    };
+    // A thread's own items side by side (the blocked side, unpadded) are
+    // one wide access per lane where their run's width allows: nvcc merges
+    // them as it merges an unrolled loop's adjacent accesses (measured: 4
+    // ints one LDS.128, 2 one LDS.64, no conflict; TempStorage's start
+    // taken as 16-byte aligned).
+    int64_t width = bytes;
+    while (!padded && width < 16 && (items * bytes) % (2 * width) == 0)
+      width *= 2;
+    auto side = [&](Arrangement a, bool write) {
+      if (a == Arrangement::Blocked && width > bytes) {
+        for (int64_t j = 0; j < items * bytes / width; ++j)
+          recordIntrinsic(
+              c,
+              offsetBy(storage->ptr,
+                       bin(Op::Add, bin(Op::Mul, linear, cst(items * bytes)),
+                           cst(j * width))),
+              int(width), write, nullptr, what);
+        return;
+      }
+      for (int64_t i = 0; i < items; ++i)
+        recordIntrinsic(c, slot(a, i), int(bytes), write, nullptr, what);
+    };
+    side(store ? Arrangement::Blocked : global, true);
+    ++Epoch; // the barrier between the writes and the reads
+    side(store ? global : Arrangement::Blocked, false);
+  };
+  if (store) {
+    exchangeSide();
+    globalSide();
+  } else {
+    globalSide();
+    exchangeSide();
+  }
+  return true;
+}
+
 bool Walker::cubCollective(const CallExpr *c, StringRef name, Val &out) {
   auto *mc = dyn_cast<CXXMemberCallExpr>(c);
   const CXXMethodDecl *md = mc ? mc->getMethodDecl() : nullptr;
@@ -204,8 +350,9 @@ bool Walker::cubCollective(const CallExpr *c, StringRef name, Val &out) {
   if (cls->getQualifiedNameAsString().rfind("cub::", 0) != 0 ||
       !cname.starts_with("Block"))
     return false;
+  std::vector<Val> args;
   for (const Expr *arg : c->arguments())
-    rvalue(arg);
+    args.push_back(rvalue(arg));
   out = opaque(c, true);
   std::string what = "cub::" + cname.str() + "::" + name.str();
   // BlockReduce with its default algorithm, BLOCK_REDUCE_WARP_REDUCTIONS
@@ -219,14 +366,8 @@ bool Walker::cubCollective(const CallExpr *c, StringRef name, Val &out) {
     const TemplateArgumentList &args = spec->getTemplateArgs();
     if (args.size() >= 5 && args[0].getKind() == TemplateArgument::Type) {
       bytes = bytesOf(args[0].getAsType());
-      const TemplateArgument &alg = args[2];
-      if (alg.getKind() == TemplateArgument::Integral)
-        if (auto *ed = dyn_cast_or_null<EnumDecl>(
-                alg.getIntegralType()->getAsTagDecl()))
-          for (const EnumConstantDecl *en : ed->enumerators())
-            if (llvm::APSInt::isSameValue(en->getInitVal(),
-                                          alg.getAsIntegral()))
-              warpReductions = en->getName() == "BLOCK_REDUCE_WARP_REDUCTIONS";
+      warpReductions =
+          enumeratorName(args[2]) == "BLOCK_REDUCE_WARP_REDUCTIONS";
       for (unsigned i : {1u, 3u, 4u})
         threads *= args[i].getKind() == TemplateArgument::Integral
                        ? args[i].getAsIntegral().getExtValue()
@@ -249,13 +390,25 @@ bool Walker::cubCollective(const CallExpr *c, StringRef name, Val &out) {
     ++Epoch; // its barrier between the stores and the loads
     return true;
   }
+  if (spec &&
+      ((cname == "BlockLoad" && name == "Load") ||
+       (cname == "BlockStore" && name == "Store")) &&
+      cubBlockIO(c, spec, cname == "BlockStore", storage, args, what))
+    return true;
+  if (cname == "BlockLoad" || cname == "BlockStore") {
+    recordUnknown(c, Space::Global, cname == "BlockStore", what,
+                  "only its DIRECT, STRIPED and TRANSPOSE algorithms on a "
+                  "pointer are modelled (a vectorized one takes its vector "
+                  "path where the pointer is aligned at run time)");
+    return true;
+  }
   recordUnknown(c, Space::Shared, false, what,
                 cname == "BlockReduce"
                     ? "only BlockReduce's default algorithm "
                       "(BLOCK_REDUCE_WARP_REDUCTIONS) on __shared__ "
                       "TempStorage is modelled"
-                    : "cub's block collectives other than BlockReduce are "
-                      "not modelled");
+                    : "cub's block collectives other than BlockReduce, "
+                      "BlockLoad and BlockStore are not modelled");
   return true;
 }
 
