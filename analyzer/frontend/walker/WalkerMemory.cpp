@@ -1265,8 +1265,15 @@ Val Walker::inlineCall(const CallExpr *c, const FunctionDecl *def) {
         continue;
       }
     if (p->getType()->isReferenceType()) {
+      std::optional<Val> local;
       if (auto a = lvalue(arg))
         callee[p] = a->ptr;
+      else if (p->getType()->getPointeeType()->isArrayType() &&
+               (local = localAddress(arg)))
+        // A thread's own array (`float vals[4]` to `T (&items)[N]`, a
+        // block-load helper's): the callee's accesses through it are
+        // registers, as the caller's are.
+        callee[p] = *local;
       else if (p->getType()->getPointeeType()->isRecordType()) {
         callee[p] = recordOf(arg);
         if (const VarDecl *lv = localVar(arg);
