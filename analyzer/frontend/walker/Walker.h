@@ -532,12 +532,13 @@ private:
   bool cubCollective(const CallExpr *c, StringRef name, Val &out);
   /// cub::BlockLoad::Load and cub::BlockStore::Store on a pointer: the
   /// global accesses of their algorithm, and the exchange through the
-  /// shared TempStorage where it has one (`args`: the call's arguments,
-  /// walked). False where not modelled (a vectorized algorithm, an
-  /// iterator): the caller reports it so.
+  /// shared TempStorage where it has one; cub::BlockExchange's arrangement
+  /// changes (`StripedToBlocked`...): that exchange alone (`args`: the
+  /// call's arguments, walked). False where not modelled (a vectorized
+  /// algorithm, an iterator): the caller reports it so.
   bool cubBlockIO(const CallExpr *c,
-                  const ClassTemplateSpecializationDecl *spec, bool store,
-                  const std::optional<Addr> &storage,
+                  const ClassTemplateSpecializationDecl *spec, StringRef cname,
+                  StringRef name, const std::optional<Addr> &storage,
                   const std::vector<Val> &args, const std::string &what);
   /// Double-precision sin or cos of the math library: the loads of its
   /// coefficient table.

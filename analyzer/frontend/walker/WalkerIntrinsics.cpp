@@ -208,7 +208,8 @@ static std::string enumeratorName(const TemplateArgument &arg) {
 }
 
 bool Walker::cubBlockIO(const CallExpr *c,
-                        const ClassTemplateSpecializationDecl *spec, bool store,
+                        const ClassTemplateSpecializationDecl *spec,
+                        StringRef cname, StringRef name,
                         const std::optional<Addr> &storage,
                         const std::vector<Val> &args, const std::string &what) {
   // BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y,
@@ -217,15 +218,20 @@ bool Walker::cubBlockIO(const CallExpr *c,
   // (linear, x fastest) at
   //   blocked       t * ITEMS + i                      (DIRECT)
   //   striped       t + i * BLOCK_THREADS              (STRIPED, TRANSPOSE)
-  //   warp-striped  warp * 32 * ITEMS + lane + i * 32  (WARP_TRANSPOSE)
+  //   warp-striped  warp * W * ITEMS + lane + i * W    (WARP_TRANSPOSE;
+  //                 W = min(BLOCK_THREADS, 32))
   // of the pointer passed (global or shared memory), guarded by `index <
   // block_items_end` where that is passed; the TRANSPOSE forms exchange the
   // items through the shared TempStorage, written in one arrangement and read
   // in the other, each index padded by index >> 5 where ITEMS is a power of two
-  // above 4.
+  // above 4. BlockExchange<T, BLOCK_DIM_X, ITEMS_PER_THREAD,
+  // WARP_TIME_SLICING, BLOCK_DIM_Y, BLOCK_DIM_Z>'s StripedToBlocked and the
+  // other three are that exchange alone.
   const TemplateArgumentList &ta = spec->getTemplateArgs();
+  const bool exchangeOnly = cname == "BlockExchange",
+             store = cname == "BlockStore";
   if (ta.size() < 6 || ta[0].getKind() != TemplateArgument::Type ||
-      args.size() < 2)
+      args.size() < (exchangeOnly ? 1 : 2))
     return false;
   auto integral = [&](unsigned i) -> int64_t {
     return ta[i].getKind() == TemplateArgument::Integral
@@ -234,18 +240,36 @@ bool Walker::cubBlockIO(const CallExpr *c,
   };
   const int64_t bytes = bytesOf(ta[0].getAsType()), items = integral(2),
                 threads = integral(1) * integral(4) * integral(5);
-  const std::string alg = enumeratorName(ta[3]);
-  const std::string prefix = store ? "BLOCK_STORE_" : "BLOCK_LOAD_";
-  const Val &p = args[0];
-  if (bytes <= 0 || bytes > 16 || items <= 0 || items > 64 || threads <= 0 ||
-      alg.rfind(prefix, 0) != 0 || !p.isPtr() ||
-      (p.space != Space::Global && p.space != Space::Shared))
+  if (bytes <= 0 || bytes > 16 || items <= 0 || items > 64 || threads <= 0)
     return false;
   enum class Arrangement { Blocked, Striped, WarpStriped };
-  const std::string kind = alg.substr(prefix.size());
-  Arrangement global;
-  bool exchange = false, sliced = false;
-  if (kind == "DIRECT") {
+  // Where the items are in memory (the exchange's other side), whether
+  // they are exchanged through shared memory, and which way.
+  Arrangement global = Arrangement::Blocked;
+  bool exchange = false, sliced = false, toBlocked = !store;
+  const std::string alg = exchangeOnly ? "" : enumeratorName(ta[3]);
+  const std::string prefix = store ? "BLOCK_STORE_" : "BLOCK_LOAD_";
+  const std::string kind =
+      alg.rfind(prefix, 0) == 0 ? alg.substr(prefix.size()) : "";
+  const Val p = exchangeOnly ? Val{} : args[0];
+  if (exchangeOnly) {
+    exchange = true;
+    sliced = integral(3) != 0;
+    toBlocked = name.ends_with("ToBlocked");
+    if (!toBlocked && !name.starts_with("BlockedTo"))
+      return false;
+    StringRef other = toBlocked ? name.drop_back(strlen("ToBlocked"))
+                                : name.drop_front(strlen("BlockedTo"));
+    if (other == "Striped")
+      global = Arrangement::Striped;
+    else if (other == "WarpStriped")
+      global = Arrangement::WarpStriped;
+    else
+      return false;
+  } else if (!p.isPtr() ||
+             (p.space != Space::Global && p.space != Space::Shared)) {
+    return false;
+  } else if (kind == "DIRECT") {
     global = Arrangement::Blocked;
   } else if (kind == "STRIPED" || kind == "TRANSPOSE") {
     global = Arrangement::Striped;
@@ -268,17 +292,22 @@ bool Walker::cubBlockIO(const CallExpr *c,
       return bin(Op::Add, bin(Op::Mul, linear, cst(items)), cst(i));
     case Arrangement::Striped:
       return bin(Op::Add, linear, cst(i * threads));
-    case Arrangement::WarpStriped:
-      return bin(Op::Add,
-                 bin(Op::Mul, bin(Op::Div, linear, cst(WarpSize)),
-                     cst(WarpSize * items)),
-                 bin(Op::Add, lane, cst(i * WarpSize)));
+    case Arrangement::WarpStriped: {
+      const int64_t w = std::min<int64_t>(threads, WarpSize);
+      return bin(
+          Op::Add,
+          bin(Op::Mul, bin(Op::Div, linear, cst(WarpSize)), cst(w * items)),
+          bin(Op::Add, lane, cst(i * w)));
+    }
     }
     return nullptr;
   };
   const LaneExpr valid =
-      args.size() >= 3 && args[2].kind == Val::Int ? args[2].v : nullptr;
+      !exchangeOnly && args.size() >= 3 && args[2].kind == Val::Int ? args[2].v
+                                                                    : nullptr;
   auto globalSide = [&] {
+    if (exchangeOnly)
+      return;
     for (int64_t i = 0; i < items; ++i) {
       LaneExpr at = index(global, i);
       recordIntrinsic(c, offsetBy(p, bin(Op::Mul, at, cst(bytes))), int(bytes),
@@ -326,9 +355,9 @@ bool Walker::cubBlockIO(const CallExpr *c,
       for (int64_t i = 0; i < items; ++i)
         recordIntrinsic(c, slot(a, i), int(bytes), write, nullptr, what);
     };
-    side(store ? Arrangement::Blocked : global, true);
+    side(toBlocked ? global : Arrangement::Blocked, true);
     ++Epoch; // the barrier between the writes and the reads
-    side(store ? global : Arrangement::Blocked, false);
+    side(toBlocked ? Arrangement::Blocked : global, false);
   };
   if (store) {
     exchangeSide();
@@ -392,8 +421,9 @@ bool Walker::cubCollective(const CallExpr *c, StringRef name, Val &out) {
   }
   if (spec &&
       ((cname == "BlockLoad" && name == "Load") ||
-       (cname == "BlockStore" && name == "Store")) &&
-      cubBlockIO(c, spec, cname == "BlockStore", storage, args, what))
+       (cname == "BlockStore" && name == "Store") ||
+       cname == "BlockExchange") &&
+      cubBlockIO(c, spec, cname, name, storage, args, what))
     return true;
   if (cname == "BlockLoad" || cname == "BlockStore") {
     recordUnknown(c, Space::Global, cname == "BlockStore", what,
@@ -408,7 +438,8 @@ bool Walker::cubCollective(const CallExpr *c, StringRef name, Val &out) {
                       "(BLOCK_REDUCE_WARP_REDUCTIONS) on __shared__ "
                       "TempStorage is modelled"
                     : "cub's block collectives other than BlockReduce, "
-                      "BlockLoad and BlockStore are not modelled");
+                      "BlockLoad, BlockStore and BlockExchange's "
+                      "arrangement changes are not modelled");
   return true;
 }
 
