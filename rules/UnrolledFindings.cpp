@@ -35,19 +35,13 @@ std::optional<Finding> iterationFinding(const AccessFacts &f,
   // The iterations of the representative run that reach the threshold,
   // and the worst of them.
   std::vector<int64_t> bad;
-  const AccessResult::Iteration *worst = nullptr;
-  double worstRatio = 0;
-  for (const AccessResult::Iteration &it : its) {
-    const double ratio = it.ideal > 0 ? it.actual / it.ideal : 1;
-    if (ratio >= threshold - 1e-9)
+  for (const AccessResult::Iteration &it : its)
+    if (it.ratio() >= threshold - 1e-9)
       bad.push_back(it.value);
-    if (ratio > worstRatio) {
-      worstRatio = ratio;
-      worst = &it;
-    }
-  }
+  const AccessResult::Iteration *worst = AccessResult::worstIteration(its);
   if (bad.empty() || !worst)
     return std::nullopt;
+  const double worstRatio = worst->ratio();
   const bool shared = std::string(unit) == "wavefront";
   const std::string units = std::string(unit) + "s";
   // Nested loops repeat the inner variable's values: the count alone says

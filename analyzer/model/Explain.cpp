@@ -104,13 +104,7 @@ WarpRequest firstRequest(const LaneExpr &offset, const LaneExpr &mask,
 
 const AccessResult::Iteration *worstIterationToDraw(const AccessResult &r) {
   const auto &its = r.iterations.empty() ? r.loopIterations : r.iterations;
-  auto ratio = [](const AccessResult::Iteration &it) {
-    return it.ideal > 0 ? it.actual / it.ideal : 1;
-  };
-  const AccessResult::Iteration *worst = nullptr;
-  for (const AccessResult::Iteration &it : its)
-    if (!worst || ratio(it) > ratio(*worst) + 1e-9)
-      worst = &it;
+  const AccessResult::Iteration *worst = AccessResult::worstIteration(its);
   if (!worst || worst == &its.front() || worst->at.empty())
     return nullptr;
   return worst;

@@ -477,6 +477,15 @@ static AccessResult analyzeAccessUncached(const Access &acc,
                                           const std::vector<Shape> &shapes,
                                           const CostModel &cost);
 
+const AccessResult::Iteration *
+AccessResult::worstIteration(const std::vector<Iteration> &its) {
+  const Iteration *worst = nullptr;
+  for (const Iteration &it : its)
+    if (!worst || it.ratio() > worst->ratio())
+      worst = &it;
+  return worst;
+}
+
 size_t accessesEvaluated() { return Evaluated; }
 
 AccessResult analyzeAccess(const Access &acc, const Context &ctx,

@@ -121,7 +121,10 @@ struct AccessResult {
     /// Where it is: each loop kept apart (loop id) and its iteration there,
     /// for drawing that iteration (firstRequest).
     std::vector<std::pair<int, int>> at;
+    double ratio() const { return ideal > 0 ? actual / ideal : 1; }
   };
+  /// The first of `its` with the highest ratio(); null where empty.
+  static const Iteration *worstIteration(const std::vector<Iteration> &its);
   std::vector<Iteration> iterations;
   /// The variable of the innermost unrolled loop (its source name).
   std::string unrolledVar;
