@@ -26,7 +26,8 @@ std::optional<Finding> knownValuesFinding(const AccessFacts &f,
                                           const SharedOptions &opts,
                                           double threshold, const char *unit) {
   const AccessResult &r = f.result;
-  if (!r.valuesKnown || r.dependsOn.size() != 1 ||
+  // One unknown, in the address or else in which lanes take it.
+  if (!r.valuesKnown || r.dependsOn.size() > 1 || r.sampleAtom < 0 ||
       r.worstKnownVerdict < threshold - 1e-9)
     return std::nullopt;
   // Each value's verdict and figures, from the samples of the block shape
@@ -54,7 +55,7 @@ std::optional<Finding> knownValuesFinding(const AccessFacts &f,
   }
   if (bad.empty() || clean.empty() || !worst || worst->ratio <= 0)
     return std::nullopt;
-  const Atom &atom = f.ctx.atoms[size_t(r.dependsOn[0])];
+  const Atom &atom = f.ctx.atoms[size_t(r.sampleAtom)];
   const bool shared = std::string(unit) == "wavefront";
   const std::string when = "when '" + atom.name + "' = " +
                            valuesText(bad, "or") + " (clean for " +

@@ -580,6 +580,10 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   PreparedConditions prep = prepareConditions(ctx, acc.mask);
   Props all = unionProps(prep.ctx, {acc.offset, prep.mask});
   r.dependsOn = pa.unknowns;
+  if (!r.dependsOn.empty())
+    r.sampleAtom = r.dependsOn[0];
+  else if (all.unknowns.size() == 1)
+    r.sampleAtom = all.unknowns[0];
 
   std::vector<Env> assignments = unknownAssignments(ctx, all);
   // Only when which lanes are active does not depend on the block: a mask
@@ -871,8 +875,8 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   auto sampleOf = [&](const Env &env, const Totals &t, int shape) {
     AccessResult::Sample smp;
     smp.shape = shape;
-    if (!r.dependsOn.empty())
-      smp.value = env.unknowns[r.dependsOn[0]];
+    if (r.sampleAtom >= 0)
+      smp.value = env.unknowns[size_t(r.sampleAtom)];
     smp.actual = t.actual / t.requests;
     double ideal = t.ideal / t.requests;
     smp.ratio = ideal > 0 ? smp.actual / ideal : 1;

@@ -103,6 +103,10 @@ struct AccessResult {
   /// rests on (the samples say which values reach it).
   bool valuesKnown = false;
   double worstKnownVerdict = 0;
+  /// The atom whose value each Sample records: the first `dependsOn` one,
+  /// else the one unknown of the mask when the address has none (a
+  /// bitonic step's `if (ixj > i)` idles lanes by `j`); -1: none.
+  int sampleAtom = -1;
   // Extremes of actual and actual/ideal over every sampled unknown value and
   // every candidate shape. exact: they agree with the representative value.
   double minActual = 0, maxActual = 0, minRatio = 0, maxRatio = 0;
@@ -160,7 +164,7 @@ struct AccessResult {
   double minSparseVerdict = 0, sparseActual = 0, sparseIdeal = 0;
   bool exact = true;
   /// One entry per sampled assignment of the unknowns (when not exact): the
-  /// value of the first `dependsOn` atom, the figures, and the lane stride
+  /// value of `sampleAtom`, the figures, and the lane stride
   /// when constant. Rules phrase "for cols >= 8" and "4*cols bytes" from
   /// these, for a figure that depends on one unknown. (No vector per
   /// sample: a result is copied out of analyzeAccess's table for every

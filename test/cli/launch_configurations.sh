@@ -20,4 +20,20 @@ expect_in both out "32 sectors per request where 4 would do (with 32x4x1 blocks,
 run json --format=json "$TMP/k.cu"
 json json "len(d['kernels']) == 4"
 json json "len([x for x in d['diagnostics'] if x['rule'] == 'uncoalesced-global-access']) == 2"
+# Block sizes from a host loop, some of them above the 1024 threads a block
+# may have (a condition on another variable keeps those from the launch):
+# only the sizes that can launch are configurations.
+cat >"$TMP/sizes.cu" <<'CU'
+__global__ void fill(float *o) { o[blockIdx.x * blockDim.x + threadIdx.x] = 1; }
+void run(float *o) {
+  for (int lg = 8; lg <= 12; ++lg) {
+    long n = 1L << lg;
+    if (lg <= 10)
+      fill<<<4, n>>>(o);
+  }
+}
+CU
+run sizes --format=json "$TMP/sizes.cu"
+expect_rc sizes 0
+json sizes "sorted(k['block_dim'][0] for k in d['kernels']) == [256, 512, 1024]"
 done_checks

@@ -259,6 +259,12 @@ struct HostEval {
   std::optional<std::vector<int64_t>>
   loopValues(const VarDecl *v, const ForStmt *f, int depth) const;
 
+  /// Leaves out of `values` (those of loop `f`'s variable `v`) the ones
+  /// that the `if`s between the loop and `use` keep from it: a launch
+  /// under `if (stride >= 512)` in a loop over strides runs only with those.
+  void keepGuarded(std::vector<int64_t> &values, const VarDecl *v,
+                   const ForStmt *f, const Expr *use, int depth) const;
+
   static bool isVar(const Expr *e, const VarDecl *v);
 
   /// Adds the values of `e` to `out`; false when it has none, or too many.

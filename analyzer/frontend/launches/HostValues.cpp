@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 
 namespace warplint {
 namespace host {
@@ -40,8 +41,14 @@ std::optional<std::vector<int64_t>> HostEval::ints(const Expr *e,
     auto *v = dyn_cast<VarDecl>(d->getDecl());
     if (!v)
       return std::nullopt;
-    if (auto loop = facts.loops.find(v); loop != facts.loops.end())
-      return loopValues(v, loop->second, depth);
+    if (auto loop = facts.loops.find(v); loop != facts.loops.end()) {
+      auto values = loopValues(v, loop->second, depth);
+      if (values)
+        keepGuarded(*values, v, loop->second, d, depth);
+      if (values && values->empty())
+        return std::nullopt;
+      return values;
+    }
     if (reassigned(v))
       return assignedValues(v, depth);
     if (auto *p = dyn_cast<ParmVarDecl>(v))
@@ -133,6 +140,22 @@ std::optional<std::vector<int64_t>> HostEval::ints(const Expr *e,
                         if (!y)
                           return std::nullopt;
                         return x / y;
+                      case BO_Rem:
+                        if (!y)
+                          return std::nullopt;
+                        return x % y;
+                      case BO_Shl:
+                        if (y < 0 || y >= 40 || x < 0)
+                          return std::nullopt;
+                        return x << y;
+                      case BO_Shr:
+                        if (y < 0 || y >= 63)
+                          return std::nullopt;
+                        return x >> y;
+                      case BO_And:
+                        return x & y;
+                      case BO_Or:
+                        return x | y;
                       default:
                         return std::nullopt;
                       }
@@ -226,10 +249,15 @@ HostEval::bodyFieldValues(const MemberExpr *m, int depth) const {
 
 std::optional<std::vector<int64_t>>
 HostEval::loopValues(const VarDecl *v, const ForStmt *f, int depth) const {
-  auto start = v->getInit() ? one(v->getInit(), depth + 1) : std::nullopt;
+  // The start may take several values: an inner loop of a network whose
+  // start is the outer loop's variable (`for (k = 2; k <= n; k <<= 1) for
+  // (j = k >> 1; j > 0; j >>= 1)`, a bitonic sort's steps) runs from each,
+  // and its values are those of every run, in the order the launches make
+  // them first.
+  auto starts = v->getInit() ? ints(v->getInit(), depth + 1) : std::nullopt;
   auto *cond = dyn_cast_or_null<BinaryOperator>(
       f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!start || !cond || !isVar(cond->getLHS(), v) ||
+  if (!starts || starts->empty() || !cond || !isVar(cond->getLHS(), v) ||
       changesIn(v, f->getBody()).any())
     return std::nullopt;
   auto bound = one(cond->getRHS(), depth + 1);
@@ -247,6 +275,16 @@ HostEval::loopValues(const VarDecl *v, const ForStmt *f, int depth) const {
       return std::nullopt;
     by = *amount;
     stepOp = BinaryOperator::getOpForCompoundAssignment(c->getOpcode());
+  } else if (auto *a = dyn_cast_or_null<BinaryOperator>(inc);
+             a && a->getOpcode() == BO_Assign && isVar(a->getLHS(), v)) {
+    // `j = j >> 1`, `x = x * 2`: the variable on the left of the operator.
+    auto *op = dyn_cast<BinaryOperator>(a->getRHS()->IgnoreParenImpCasts());
+    auto amount = op && isVar(op->getLHS(), v) ? one(op->getRHS(), depth + 1)
+                                               : std::nullopt;
+    if (!amount)
+      return std::nullopt;
+    by = *amount;
+    stepOp = op->getOpcode();
   } else {
     return std::nullopt;
   }
@@ -257,7 +295,7 @@ HostEval::loopValues(const VarDecl *v, const ForStmt *f, int depth) const {
   const bool growing =
       (stepOp == BO_Mul && by >= 2) || (stepOp == BO_Shl && by >= 1);
   const bool open = !bound;
-  if (open && !(growing && *start > 0 &&
+  if (open && !(growing && starts->size() == 1 && starts->front() > 0 &&
                 (cond->getOpcode() == BO_LT || cond->getOpcode() == BO_LE)))
     return std::nullopt;
   auto holds = [&](int64_t x) {
@@ -279,54 +317,140 @@ HostEval::loopValues(const VarDecl *v, const ForStmt *f, int depth) const {
     }
   };
   std::vector<int64_t> out;
-  int64_t x = *start;
-  while (holds(x)) {
-    if (open && out.size() == MaxInts) {
-      const SourceManager &sm = ac.getSourceManager();
-      const std::string limit =
-          Lexer::getSourceText(
-              CharSourceRange::getTokenRange(cond->getRHS()->getSourceRange()),
-              sm, ac.getLangOpts())
-              .str();
-      openLoops->push_back("in a loop of '" + v->getName().str() + "' from " +
-                           std::to_string(*start) + " while " +
-                           (cond->getOpcode() == BO_LT ? "< " : "<= ") + limit +
-                           " at " + whereIs(ac, cond) + ": its first " +
-                           std::to_string(MaxInts) + " values");
-      break;
+  for (const int64_t start : *starts) {
+    int64_t x = start;
+    while (holds(x)) {
+      if (open && out.size() == MaxInts) {
+        const SourceManager &sm = ac.getSourceManager();
+        const std::string limit =
+            Lexer::getSourceText(CharSourceRange::getTokenRange(
+                                     cond->getRHS()->getSourceRange()),
+                                 sm, ac.getLangOpts())
+                .str();
+        openLoops->push_back("in a loop of '" + v->getName().str() + "' from " +
+                             std::to_string(start) + " while " +
+                             (cond->getOpcode() == BO_LT ? "< " : "<= ") +
+                             limit + " at " + whereIs(ac, cond) +
+                             ": its first " + std::to_string(MaxInts) +
+                             " values");
+        break;
+      }
+      if (!add(out, x))
+        return std::nullopt; // too many to be one launch each
+      int64_t next;
+      switch (stepOp) {
+      case BO_Add:
+        next = x + by;
+        break;
+      case BO_Sub:
+        next = x - by;
+        break;
+      case BO_Mul:
+        next = x * by;
+        break;
+      case BO_Div:
+        next = by ? x / by : x;
+        break;
+      case BO_Shl:
+        next = by >= 0 && by < 32 ? x << by : x;
+        break;
+      case BO_Shr:
+        next = by >= 0 && by < 63 ? x >> by : x;
+        break;
+      default:
+        return std::nullopt;
+      }
+      if (next == x || std::abs(next) > (int64_t(1) << 40))
+        return std::nullopt; // no progress, or runaway
+      x = next;
     }
-    if (!add(out, x))
-      return std::nullopt; // too many to be one launch each
-    int64_t next;
-    switch (stepOp) {
-    case BO_Add:
-      next = x + by;
-      break;
-    case BO_Sub:
-      next = x - by;
-      break;
-    case BO_Mul:
-      next = x * by;
-      break;
-    case BO_Div:
-      next = by ? x / by : x;
-      break;
-    case BO_Shl:
-      next = by >= 0 && by < 32 ? x << by : x;
-      break;
-    case BO_Shr:
-      next = by >= 0 && by < 63 ? x >> by : x;
-      break;
-    default:
-      return std::nullopt;
-    }
-    if (next == x || std::abs(next) > (int64_t(1) << 40))
-      return std::nullopt; // no progress, or runaway
-    x = next;
   }
   if (out.empty())
     return std::nullopt;
   return out;
+}
+
+/// The `if`s on the way from `s` down to `target`, each with the branch
+/// taken (true: then); false when `target` is not under `s`.
+static bool ifsOnPath(const Stmt *s, const Stmt *target,
+                      std::vector<std::pair<const IfStmt *, bool>> &ifs) {
+  if (!s)
+    return false;
+  if (s == target)
+    return true;
+  if (auto *i = dyn_cast<IfStmt>(s)) {
+    for (bool then : {true, false}) {
+      ifs.emplace_back(i, then);
+      if (ifsOnPath(then ? i->getThen() : i->getElse(), target, ifs))
+        return true;
+      ifs.pop_back();
+    }
+    return ifsOnPath(i->getCond(), target, ifs);
+  }
+  for (const Stmt *c : s->children())
+    if (ifsOnPath(c, target, ifs))
+      return true;
+  return false;
+}
+
+void HostEval::keepGuarded(std::vector<int64_t> &values, const VarDecl *v,
+                           const ForStmt *f, const Expr *use, int depth) const {
+  std::vector<std::pair<const IfStmt *, bool>> ifs;
+  if (!ifsOnPath(f->getBody(), use, ifs))
+    return;
+  // Each comparison of the variable with a value the host shows, in a
+  // condition that must hold (the then-branch of `a && b`, or the else of
+  // `a || b`, which holds its negations).
+  std::vector<std::pair<const BinaryOperator *, bool>> tests;
+  std::function<void(const Expr *, bool)> collect = [&](const Expr *c,
+                                                        bool holds) {
+    c = c->IgnoreParenImpCasts();
+    if (auto *u = dyn_cast<UnaryOperator>(c); u && u->getOpcode() == UO_LNot)
+      return collect(u->getSubExpr(), !holds);
+    auto *b = dyn_cast<BinaryOperator>(c);
+    if (!b)
+      return;
+    if ((b->getOpcode() == BO_LAnd && holds) ||
+        (b->getOpcode() == BO_LOr && !holds)) {
+      collect(b->getLHS(), holds);
+      collect(b->getRHS(), holds);
+    } else if (b->isComparisonOp()) {
+      tests.emplace_back(b, holds);
+    }
+  };
+  for (const auto &[i, then] : ifs)
+    if (!i->getInit() && !i->getConditionVariable())
+      collect(i->getCond(), then);
+  for (const auto &[b, holds] : tests) {
+    const bool left = isVar(b->getLHS(), v);
+    if (!left && !isVar(b->getRHS(), v))
+      continue;
+    auto other = one(left ? b->getRHS() : b->getLHS(), depth + 1);
+    if (!other)
+      continue;
+    auto test = [&, op = b->getOpcode()](int64_t x) {
+      int64_t l = left ? x : *other, r = left ? *other : x;
+      switch (op) {
+      case BO_LT:
+        return l < r;
+      case BO_LE:
+        return l <= r;
+      case BO_GT:
+        return l > r;
+      case BO_GE:
+        return l >= r;
+      case BO_EQ:
+        return l == r;
+      case BO_NE:
+        return l != r;
+      default:
+        return true;
+      }
+    };
+    values.erase(std::remove_if(values.begin(), values.end(),
+                                [&](int64_t x) { return test(x) != holds; }),
+                 values.end());
+  }
 }
 
 bool HostEval::isVar(const Expr *e, const VarDecl *v) {

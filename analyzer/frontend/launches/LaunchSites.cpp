@@ -410,6 +410,17 @@ public:
         if (std::find(shapes.begin(), shapes.end(), s) == shapes.end())
           shapes.push_back(s);
     }
+    // A block of more than 1024 threads (or z above 64) cannot launch: the
+    // value is one the host's conditions keep from this launch (`if
+    // (domain_size <= 1024) k<<<1, domain_size>>>`), not a run.
+    shapes.erase(std::remove_if(shapes.begin(), shapes.end(),
+                                [](const Shape &s) {
+                                  return s.x > 1024 || s.y > 1024 || s.z > 64 ||
+                                         s.x * s.y * s.z > 1024;
+                                }),
+                 shapes.end());
+    if (shapes.empty())
+      blockKnown = false;
     // The grid, where every evaluation gives one and the same constant.
     Shape gridShape{0, 0, 0};
     std::optional<Shape> one;
