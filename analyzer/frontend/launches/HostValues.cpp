@@ -370,8 +370,21 @@ HostEval::loopValues(const VarDecl *v, const ForStmt *f, int depth) const {
   return out;
 }
 
+/// An `if` without else whose body only leaves (`if (stride < 512)
+/// continue;`): what follows it in its block runs where it did not hold.
+static bool exitsOnly(const IfStmt *i) {
+  if (i->getElse() || i->getInit() || i->getConditionVariable())
+    return false;
+  const Stmt *t = i->getThen();
+  if (auto *c = dyn_cast<CompoundStmt>(t))
+    t = c->size() == 1 ? c->body_front() : nullptr;
+  return t && (isa<ContinueStmt>(t) || isa<BreakStmt>(t) || isa<ReturnStmt>(t));
+}
+
 /// The `if`s on the way from `s` down to `target`, each with the branch
-/// taken (true: then); false when `target` is not under `s`.
+/// taken (true: then), and those of an earlier statement of a block on the
+/// way that leaves unless its condition fails (false); false when `target`
+/// is not under `s`.
 static bool ifsOnPath(const Stmt *s, const Stmt *target,
                       std::vector<std::pair<const IfStmt *, bool>> &ifs) {
   if (!s)
@@ -387,9 +400,15 @@ static bool ifsOnPath(const Stmt *s, const Stmt *target,
     }
     return ifsOnPath(i->getCond(), target, ifs);
   }
-  for (const Stmt *c : s->children())
+  const size_t before = ifs.size();
+  for (const Stmt *c : s->children()) {
     if (ifsOnPath(c, target, ifs))
       return true;
+    if (auto *i = dyn_cast_or_null<IfStmt>(c);
+        i && isa<CompoundStmt>(s) && exitsOnly(i))
+      ifs.emplace_back(i, false);
+  }
+  ifs.resize(before);
   return false;
 }
 
