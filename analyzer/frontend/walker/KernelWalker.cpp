@@ -50,6 +50,27 @@ static bool readOnlyParam(const clang::ValueDecl *base) {
          p->getType()->getPointeeType().isConstQualified();
 }
 
+/// The two arms of one `?:`: `a` is `common && c` and `b` is `common && !c`
+/// for the same node `c`, one of `conditions`, as the walker builds them;
+/// `common` may be none. (Not an if's arms: nvcc hoists their common load
+/// only where nothing comes before it in either, and eikonal's else arm
+/// computes its indices first: the GPU measures both loads.)
+static bool complementaryArms(const LaneExpr &a, const LaneExpr &b,
+                              const std::set<LaneExpr> &conditions,
+                              LaneExpr &common) {
+  if (!a || !b)
+    return false;
+  std::vector<std::pair<LaneExpr, LaneExpr>> splits{{nullptr, a}};
+  if (a->op == Op::LAnd)
+    splits = {{a->a, a->b}, {a->b, a->a}};
+  for (const auto &[rest, c] : splits)
+    if (conditions.count(c) && detail::land(rest, un(Op::LNot, c)) == b) {
+      common = rest;
+      return true;
+    }
+  return false;
+}
+
 /// nvcc loads an element once when the same address was loaded before on
 /// every path to the later load, with no store to that memory and no barrier
 /// in between: `if (m[k] != 0) t += m[k] * x[j]` reads m[k] once, on the
@@ -102,6 +123,19 @@ static void dropRepeatedLoads(KernelModel &m,
         joined = true;
         break;
       }
+    // The same element loaded in both arms of one `?:` (`c ? p[i] : -p[i]`)
+    // is one load before the branch, by the lanes of both: nvcc hoists what
+    // the two arms have in common.
+    for (auto &[e, theirs] : earlier) {
+      LaneExpr common;
+      if (joined || !complementaryArms(m.accesses[e].access.mask, s.access.mask,
+                                       m.ternaryConditions, common))
+        continue;
+      s.mergedInto = int(e);
+      m.accesses[e].access.mask = common;
+      theirs = plainConjuncts(common);
+      joined = true;
+    }
     if (!joined)
       earlier.emplace_back(i, std::move(mine));
   }

@@ -21,6 +21,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace warplint {
@@ -154,6 +155,9 @@ struct LoopRegions {
 struct KernelModel {
   Context ctx;
   std::vector<AccessSite> accesses;
+  /// The conditions of `?:` operators: their two arms are expressions
+  /// evaluated at the branch, whose common load nvcc hoists before it.
+  std::set<LaneExpr> ternaryConditions;
   std::vector<LoopRegions> loopRegions;
   std::vector<BranchSite> branches;
   std::vector<SyncSite> syncs;

@@ -78,6 +78,7 @@ Val Walker::opaque(const Expr *e, bool varying) {
 Val Walker::eachArm(const ConditionalOperator *c, const LaneExpr &cnd,
                     const std::function<Val(const Expr *)> &arm) {
   LaneExpr saved = Mask;
+  M.ternaryConditions.insert(cnd);
   Mask = land(saved, cnd);
   Val t = arm(c->getTrueExpr());
   Mask = land(saved, un(Op::LNot, cnd));
