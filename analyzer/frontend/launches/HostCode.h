@@ -262,6 +262,7 @@ struct HostEval {
   /// Leaves out of `values` (those of loop `f`'s variable `v`) the ones
   /// that the `if`s between the loop and `use` keep from it: a launch
   /// under `if (stride >= 512)` in a loop over strides runs only with those.
+  /// Compared there with a value the host does not show, it keeps none.
   void keepGuarded(std::vector<int64_t> &values, const VarDecl *v,
                    const ForStmt *f, const Expr *use, int depth) const;
 

@@ -445,8 +445,12 @@ void HostEval::keepGuarded(std::vector<int64_t> &values, const VarDecl *v,
     if (!left && !isVar(b->getRHS(), v))
       continue;
     auto other = one(left ? b->getRHS() : b->getLHS(), depth + 1);
-    if (!other)
-      continue;
+    if (!other) {
+      // Compared with a value the host does not show: which of the loop's
+      // values reach the launch is not known, and none is taken.
+      values.clear();
+      return;
+    }
     auto test = [&, op = b->getOpcode()](int64_t x) {
       int64_t l = left ? x : *other, r = left ? *other : x;
       switch (op) {
