@@ -29,6 +29,43 @@ const Expr *HostEval::boundArgument(const ParmVarDecl *p) const {
   return index < bound->getNumArgs() ? bound->getArg(index) : nullptr;
 }
 
+/// `x op y` as the host computes it, for the operators the evaluation
+/// follows; none where it is undefined or out of the range it keeps
+/// (a division by zero, a shift past 40 bits or of a negative value).
+static std::optional<int64_t> arithmetic(BinaryOperatorKind op, int64_t x,
+                                         int64_t y) {
+  switch (op) {
+  case BO_Add:
+    return x + y;
+  case BO_Sub:
+    return x - y;
+  case BO_Mul:
+    return x * y;
+  case BO_Div:
+    if (!y)
+      return std::nullopt;
+    return x / y;
+  case BO_Rem:
+    if (!y)
+      return std::nullopt;
+    return x % y;
+  case BO_Shl:
+    if (y < 0 || y >= 40 || x < 0)
+      return std::nullopt;
+    return x << y;
+  case BO_Shr:
+    if (y < 0 || y >= 63)
+      return std::nullopt;
+    return x >> y;
+  case BO_And:
+    return x & y;
+  case BO_Or:
+    return x | y;
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<std::vector<int64_t>> HostEval::ints(const Expr *e,
                                                    int depth) const {
   if (!e || depth > 8 || e->isValueDependent())
@@ -128,38 +165,7 @@ std::optional<std::vector<int64_t>> HostEval::ints(const Expr *e,
   if (auto *b = dyn_cast<BinaryOperator>(s)) {
     BinaryOperatorKind op = b->getOpcode();
     return pairwise(b->getLHS(), b->getRHS(), depth,
-                    [&](int64_t x, int64_t y) -> std::optional<int64_t> {
-                      switch (op) {
-                      case BO_Add:
-                        return x + y;
-                      case BO_Sub:
-                        return x - y;
-                      case BO_Mul:
-                        return x * y;
-                      case BO_Div:
-                        if (!y)
-                          return std::nullopt;
-                        return x / y;
-                      case BO_Rem:
-                        if (!y)
-                          return std::nullopt;
-                        return x % y;
-                      case BO_Shl:
-                        if (y < 0 || y >= 40 || x < 0)
-                          return std::nullopt;
-                        return x << y;
-                      case BO_Shr:
-                        if (y < 0 || y >= 63)
-                          return std::nullopt;
-                        return x >> y;
-                      case BO_And:
-                        return x & y;
-                      case BO_Or:
-                        return x | y;
-                      default:
-                        return std::nullopt;
-                      }
-                    });
+                    [&](int64_t x, int64_t y) { return arithmetic(op, x, y); });
   }
   return std::nullopt;
 }
@@ -288,6 +294,9 @@ HostEval::loopValues(const VarDecl *v, const ForStmt *f, int depth) const {
   } else {
     return std::nullopt;
   }
+  if (stepOp != BO_Add && stepOp != BO_Sub && stepOp != BO_Mul &&
+      stepOp != BO_Div && stepOp != BO_Shl && stepOp != BO_Shr)
+    return std::nullopt;
   // A bound it cannot evaluate (a parameter, `max`): a variable that grows
   // geometrically toward it from a positive start takes its first values
   // whatever the bound, as far as the bound lets the loop run; those are
@@ -337,29 +346,10 @@ HostEval::loopValues(const VarDecl *v, const ForStmt *f, int depth) const {
       }
       if (!add(out, x))
         return std::nullopt; // too many to be one launch each
-      int64_t next;
-      switch (stepOp) {
-      case BO_Add:
-        next = x + by;
-        break;
-      case BO_Sub:
-        next = x - by;
-        break;
-      case BO_Mul:
-        next = x * by;
-        break;
-      case BO_Div:
-        next = by ? x / by : x;
-        break;
-      case BO_Shl:
-        next = by >= 0 && by < 32 ? x << by : x;
-        break;
-      case BO_Shr:
-        next = by >= 0 && by < 63 ? x >> by : x;
-        break;
-      default:
+      const std::optional<int64_t> step = arithmetic(stepOp, x, by);
+      if (!step)
         return std::nullopt;
-      }
+      const int64_t next = *step;
       if (next == x || std::abs(next) > (int64_t(1) << 40))
         return std::nullopt; // no progress, or runaway
       x = next;

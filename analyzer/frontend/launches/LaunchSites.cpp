@@ -416,7 +416,7 @@ public:
     shapes.erase(std::remove_if(shapes.begin(), shapes.end(),
                                 [](const Shape &s) {
                                   return s.x > 1024 || s.y > 1024 || s.z > 64 ||
-                                         s.x * s.y * s.z > 1024;
+                                         s.threads() > 1024;
                                 }),
                  shapes.end());
     if (shapes.empty())

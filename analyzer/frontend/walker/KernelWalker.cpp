@@ -135,6 +135,7 @@ static void dropRepeatedLoads(KernelModel &m,
       m.accesses[e].access.mask = common;
       theirs = plainConjuncts(common);
       joined = true;
+      break;
     }
     if (!joined)
       earlier.emplace_back(i, std::move(mine));
