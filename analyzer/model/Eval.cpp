@@ -1096,10 +1096,123 @@ Lanes WarpEval::value(const LaneExpr &e) {
     stop(EvalStop::Depth);
     return splat(0);
   }
+  // (Where every lane has one value, computed once: the nested steps
+  // compute() would take stay within the limit, and no datum is drawn per
+  // lane.)
+  if (e->uniform && !En.dataSeed && Depth + int(e->depth) < MaxEvalDepth)
+    return splat(uniformValue(e));
   ++Depth;
   Lanes v = memoValue(e);
   --Depth;
   return v;
+}
+
+int64_t WarpEval::uniformValue(const LaneExpr &e) {
+  if (e.use_count() <= 1 || e->depth < 3)
+    return uniformValueOf(e);
+  if (!UniformIndex.empty()) {
+    if (auto it = UniformIndex.find(e.get()); it != UniformIndex.end())
+      return it->second;
+  } else {
+    for (const auto &[n, v] : UniformMemo)
+      if (n == e.get())
+        return v;
+  }
+  const int64_t v = uniformValueOf(e);
+  if (!UniformIndex.empty()) {
+    UniformIndex.emplace(e.get(), v);
+  } else {
+    UniformMemo.emplace_back(e.get(), v);
+    if (UniformMemo.size() > 32)
+      UniformIndex.insert(UniformMemo.begin(), UniformMemo.end());
+  }
+  return v;
+}
+
+int64_t WarpEval::uniformValueOf(const LaneExpr &e) {
+  switch (e->op) {
+  case Op::Const:
+    return e->value;
+  case Op::BlockIdx:
+    return En.blockIdx[e->value];
+  case Op::BlockDim:
+    return e->value == 0 ? Sh.x : e->value == 1 ? Sh.y : Sh.z;
+  case Op::GridDim:
+    return En.gridDim[e->value];
+  case Op::Unknown:
+    return En.unknowns[size_t(e->value)];
+  case Op::Assumed:
+    return 1;
+  case Op::Select: {
+    // Every operand, as compute() evaluates them (their flags included).
+    int64_t c = uniformValue(e->a), t = uniformValue(e->b),
+            f = uniformValue(e->c);
+    return c ? t : f;
+  }
+  case Op::Neg:
+    return wrapNeg(uniformValue(e->a));
+  case Op::Not:
+    return ~uniformValue(e->a);
+  case Op::LNot:
+    return !uniformValue(e->a);
+  case Op::Bits:
+    return applyBits(BitFn(e->value), uniformValue(e->a));
+  default:
+    break;
+  }
+  if (!e->a || !e->b)
+    return compute(e)[0]; // (no other uniform node: kept total)
+  const int64_t x = uniformValue(e->a), y = uniformValue(e->b);
+  switch (e->op) {
+  case Op::Add:
+    return wrapAdd(x, y);
+  case Op::Sub:
+    return wrapSub(x, y);
+  case Op::Mul:
+    return wrapMul(x, y);
+  case Op::And:
+    return x & y;
+  case Op::Or:
+    return x | y;
+  case Op::Xor:
+    return x ^ y;
+  case Op::Min:
+    return std::min(x, y);
+  case Op::Max:
+    return std::max(x, y);
+  case Op::Lt:
+    return x < y;
+  case Op::Le:
+    return x <= y;
+  case Op::Gt:
+    return x > y;
+  case Op::Ge:
+    return x >= y;
+  case Op::Eq:
+    return x == y;
+  case Op::Ne:
+    return x != y;
+  case Op::LAnd:
+    return x && y;
+  case Op::LOr:
+    return x || y;
+  case Op::Div:
+  case Op::Rem:
+    if (y == 0) {
+      undefined = true;
+      return 0;
+    }
+    return e->op == Op::Div ? wrapDiv(x, y) : wrapRem(x, y);
+  case Op::Shl:
+  case Op::Shr:
+    if (y < 0 || y > 62) {
+      undefined |= !En.dataSeed;
+      return e->op == Op::Shr && x < 0 ? -1 : 0;
+    }
+    return e->op == Op::Shl ? wrapShl(x, y) : x >> y;
+  default:
+    return compute(e)[0];
+  }
 }
 
 Lanes WarpEval::memoValue(const LaneExpr &e) {

@@ -419,6 +419,16 @@ private:
   int FinalSteps = 0; // stepped LoopFinal iterations so far
   bool FinalBudgetSpent = false; // FinalSteps went past MaxTotalFinalSteps
   Lanes compute(const LaneExpr &e);
+  /// compute() of a Node::uniform value, once for the warp: the same value
+  /// and the same flags as every lane's.
+  int64_t uniformValue(const LaneExpr &e);
+  int64_t uniformValueOf(const LaneExpr &e);
+  /// Shared uniform nodes' values: they read no loop, so they hold for the
+  /// whole evaluation, and a graph of shared sub-expressions (`a = a * 3 +
+  /// (a >> 1)` written 60 times) costs one evaluation per node, not one
+  /// per path. Searched in order while there are few, then indexed.
+  std::vector<std::pair<const Node *, int64_t>> UniformMemo;
+  std::unordered_map<const Node *, int64_t> UniformIndex;
   LaneMask cond(const LaneExpr &e, bool positive);
   // The memo's generation: 0 with no loop override in force, a fresh one
   // for each override set, and the previous one again when it is cleared

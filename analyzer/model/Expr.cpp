@@ -101,7 +101,13 @@ static LaneExpr intern(Op op, int64_t v, LaneExpr a, LaneExpr b, LaneExpr c,
     n->originFree &= !*x || (*x)->originFree;
   if (!n->a) {
     n->constantLeaves = op == Op::Const || op == Op::LoopVar;
+    n->uniform = op == Op::Const || op == Op::BlockIdx || op == Op::BlockDim ||
+                 op == Op::GridDim || op == Op::Unknown || op == Op::Assumed;
   } else {
+    n->uniform = op != Op::LaneRank && op != Op::LoopActive &&
+                 op != Op::LoopFinal && op != Op::TooDeep;
+    for (const LaneExpr *x : {&n->a, &n->b, &n->c})
+      n->uniform &= !*x || (*x)->uniform;
     n->constantLeaves =
         op != Op::LoopActive && op != Op::Assumed && op != Op::TooDeep;
     for (const LaneExpr *x : {&n->a, &n->b, &n->c})

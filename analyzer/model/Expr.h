@@ -79,6 +79,12 @@ struct Node {
   /// Neither this node nor any below it has an origin: withoutOrigins()
   /// has nothing to clear.
   bool originFree = false;
+  /// Every lane of a warp has one value, in any environment: the leaves are
+  /// constants, block indices and dimensions, grid dimensions, uniform
+  /// unknowns and assumed conditions, and no node below reads a lane's
+  /// thread index, data, a loop or a lane rank. The evaluator computes such
+  /// a value once for the warp, not once per lane.
+  bool uniform = false;
 };
 
 /// Deepest expression the model builds; deeper ones become a TooDeep node,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 
 namespace warplint {
 namespace {
@@ -93,6 +94,83 @@ TEST(Eval, Values) {
     for (size_t l = 0; l < row.lanes.size(); ++l)
       EXPECT_EQ(v[l], row.lanes[l]) << row.name << " lane " << l;
   }
+}
+
+// A value every lane shares (Node::uniform) is computed once for the warp:
+// the same value and the same flags as the lane-by-lane evaluation of the
+// same operations on a lane-varying leaf that holds that value in every lane
+// (threadIdx.y of a 32-wide block is 0 in each).
+TEST(Eval, UniformValuesMatchTheLanewiseEvaluation) {
+  Context ctx;
+  int n = ctx.addAtom("n", AtomKind::Parameter);
+  struct Row {
+    const char *name;
+    std::function<LaneExpr(LaneExpr)> f;
+    bool undefined;
+  };
+  const Row rows[] = {
+      {"sum", [&](LaneExpr x) { return bin(Op::Add, x, unknown(n)); }, false},
+      {"product wraps",
+       [&](LaneExpr x) { return bin(Op::Mul, x, cst(INT64_MAX)); }, false},
+      {"division", [&](LaneExpr x) { return bin(Op::Div, unknown(n), x); },
+       false},
+      {"division by zero",
+       [&](LaneExpr x) { return bin(Op::Div, x, bin(Op::Sub, x, x)); }, true},
+      {"remainder by zero",
+       [&](LaneExpr x) { return bin(Op::Rem, x, bin(Op::Sub, x, x)); }, true},
+      {"min / -1",
+       [&](LaneExpr x) {
+         return bin(Op::Div, bin(Op::Add, x, cst(INT64_MIN)), cst(-1));
+       },
+       false},
+      {"shift out of range",
+       [&](LaneExpr x) { return bin(Op::Shl, x, cst(70)); }, true},
+      {"negative shifted right out of range",
+       [&](LaneExpr x) { return bin(Op::Shr, un(Op::Neg, x), cst(64)); }, true},
+      {"comparisons and logic",
+       [&](LaneExpr x) {
+         return bin(Op::LOr, bin(Op::Lt, x, unknown(n)),
+                    un(Op::LNot, bin(Op::Ne, x, cst(3))));
+       },
+       false},
+      {"select, bits, min and max",
+       [&](LaneExpr x) {
+         return select(bin(Op::Ge, x, cst(2)),
+                       bits(BitFn::Popc32, bin(Op::Xor, x, unknown(n))),
+                       bin(Op::Max, un(Op::Not, x), bin(Op::Min, x, cst(-5))));
+       },
+       false},
+      {"shared sub-expressions",
+       [&](LaneExpr x) {
+         LaneExpr a = x;
+         for (int i = 0; i < 40; ++i)
+           a = bin(Op::Add, bin(Op::Mul, a, cst(3)), bin(Op::Shr, a, cst(1)));
+         return a;
+       },
+       false},
+  };
+  for (int64_t block : {0, 1, 7}) {
+    Env env;
+    env.blockIdx[0] = block;
+    env.unknowns.set(size_t(n), 37);
+    for (const Row &row : rows) {
+      LaneExpr uniform = row.f(blockIdx(0));
+      LaneExpr lanewise = row.f(bin(Op::Add, blockIdx(0), threadIdx(1)));
+      ASSERT_TRUE(uniform->uniform) << row.name;
+      ASSERT_FALSE(lanewise->uniform) << row.name;
+      WarpEval u(ctx, {32, 1, 1}, env, 0), l(ctx, {32, 1, 1}, env, 0);
+      Lanes uv = u.value(uniform), lv = l.value(lanewise);
+      EXPECT_EQ(uv, lv) << row.name << " in block " << block;
+      EXPECT_EQ(u.undefined, l.undefined) << row.name << " in block " << block;
+      if (block == 1)
+        EXPECT_EQ(u.undefined, row.undefined) << row.name;
+    }
+  }
+  // Lane-varying leaves, loops and data are never uniform.
+  EXPECT_FALSE(threadIdx(0)->uniform);
+  EXPECT_FALSE(loopVar(ctx.addLoop(Loop{}))->uniform);
+  EXPECT_FALSE(data(ctx.addAtom("d", AtomKind::Data))->uniform);
+  EXPECT_TRUE(bin(Op::Mul, gridDim(0), blockDim(0))->uniform);
 }
 
 struct MaskRow {

@@ -66,6 +66,10 @@ elif name == 'data-chain.cu':
            == 400, 'the 400 chained loads are "not evaluated" with a reason')
     expect(len(stores) == 2 and all(a['evaluated'] for a in stores),
            'the two stores of x are evaluated')
+elif name == 'shared-values.cu':
+    stores = [a for a in acc if a['op'] == 'store']
+    expect(len(stores) == 3 and all(a['evaluated'] for a in stores),
+           'the three stores at values of 60 shared levels are evaluated')
 else:
     sys.exit('no expectations for ' + name)
 for f in failures:
