@@ -7,197 +7,31 @@
 // with every access evaluated.
 #include <cuda_runtime.h>
 
+#define STEP(v) v = v * 3 + (v >> 1);
+#define STEP10(v) STEP(v) STEP(v) STEP(v) STEP(v) STEP(v) \
+                  STEP(v) STEP(v) STEP(v) STEP(v) STEP(v)
+#define STEP60(v) STEP10(v) STEP10(v) STEP10(v) STEP10(v) STEP10(v) STEP10(v)
+
 __global__ void perWarp(float *out, int n) {
   int a = blockIdx.x + n;
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
-  a = a * 3 + (a >> 1);
+  STEP60(a)
   out[threadIdx.x + (a & 1023)] = 1.f;
 }
 
 __global__ void perLane(float *out, int n) {
   int b = threadIdx.x + n;
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
-  b = b * 3 + (b >> 1);
+  STEP60(b)
   out[b & 4095] = 1.f;
 }
 
+// The per-warp value feeding the per-lane one at every level.
+#define MIXED(a, b) STEP(a) b = b + (a & 1) + (b >> 3);
+#define MIXED10(a, b) MIXED(a, b) MIXED(a, b) MIXED(a, b) MIXED(a, b) \
+                     MIXED(a, b) MIXED(a, b) MIXED(a, b) MIXED(a, b) \
+                     MIXED(a, b) MIXED(a, b)
+
 __global__ void mixed(float *out, int n) {
   int a = blockIdx.x + n, b = threadIdx.x;
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
-  a = a * 3 + (a >> 1);
-  b = b + (a & 1) + (b >> 3);
+  MIXED10(a, b) MIXED10(a, b) MIXED10(a, b)
   out[(a & 255) * 32 + (b & 31)] = 1.f;
 }
