@@ -349,6 +349,14 @@ class WarpEval {
 public:
   WarpEval(const Context &ctx, const Shape &shape, const Env &env, int warp,
            LoopSequences *sequences = nullptr);
+  /// The evaluator keeps references to its shape and environment: a
+  /// temporary would be gone before the first value.
+  WarpEval(const Context &, Shape &&, const Env &, int,
+           LoopSequences * = nullptr) = delete;
+  WarpEval(const Context &, const Shape &, Env &&, int,
+           LoopSequences * = nullptr) = delete;
+  WarpEval(const Context &, Shape &&, Env &&, int,
+           LoopSequences * = nullptr) = delete;
 
   Lanes value(const LaneExpr &e);
   /// Lanes for which `cond` holds. Assumed nodes hold for every lane; other

@@ -14,6 +14,10 @@
 namespace warplint {
 namespace {
 
+// Blocks that outlive every evaluator: a WarpEval keeps a reference to its
+// shape.
+const Shape Block32{32, 1, 1}, Block64{64, 1, 1};
+
 LaneExpr tid() { return threadIdx(0); }
 
 // `int x = a[threadIdx.x]; while (x != 0) x = a[x];`: the load in the loop
@@ -41,7 +45,7 @@ TEST(Cycles, PointerChaseStopsWithTheReason) {
   Env env;
   env.dataSeed = 1;
   env.loopIter = {3};
-  WarpEval ev(c.ctx, Shape{64, 1, 1}, env, 0);
+  WarpEval ev(c.ctx, Block64, env, 0);
   ev.value(loopVar(c.loop) * cst(4));
   EXPECT_TRUE(ev.undefined);
   EXPECT_EQ(ev.stopped, EvalStop::DataCycle);
@@ -58,7 +62,7 @@ TEST(Cycles, PointerChaseWithoutDrawsHasAValue) {
   Chase c;
   Env env;
   env.loopIter = {3};
-  WarpEval ev(c.ctx, Shape{64, 1, 1}, env, 0);
+  WarpEval ev(c.ctx, Block64, env, 0);
   ev.value(loopVar(c.loop) * cst(4));
   EXPECT_EQ(ev.stopped, EvalStop::None);
 }
@@ -107,7 +111,7 @@ TEST(Cycles, LoopsDefinedThroughEachOther) {
   ctx.addLoop({"i", loopVar(1) + cst(1), loopVar(0) + cst(1), nullptr});
   ctx.addLoop({"j", loopVar(0) + cst(1), loopVar(1) + cst(1), nullptr});
   Env env;
-  WarpEval ev(ctx, Shape{32, 1, 1}, env, 0);
+  WarpEval ev(ctx, Block32, env, 0);
   ev.value(loopVar(0));
   EXPECT_TRUE(ev.undefined);
   EXPECT_EQ(ev.stopped, EvalStop::LoopCycle);
@@ -125,10 +129,10 @@ TEST(Cycles, LoopWhoseConditionReadsItsOwnExit) {
                bin(Op::Lt, loopVar(1), cst(8))});
   Env env;
   env.loopIter = {2, 2};
-  WarpEval a(ctx, Shape{32, 1, 1}, env, 0);
+  WarpEval a(ctx, Block32, env, 0);
   a.value(loopFinal(0));
   EXPECT_EQ(a.stopped, EvalStop::LoopCycle);
-  WarpEval b(ctx, Shape{32, 1, 1}, env, 0);
+  WarpEval b(ctx, Block32, env, 0);
   b.mask(loopActive(1));
   EXPECT_EQ(b.stopped, EvalStop::LoopCycle);
 }
@@ -163,10 +167,10 @@ TEST(Cycles, DepthLimitStopsALongChainOfLoops) {
   int64_t shallowValue = -1;
   onStack(size_t(256) << 20, [&] {
     Env env;
-    WarpEval a(ctx, Shape{32, 1, 1}, env, 0);
+    WarpEval a(ctx, Block32, env, 0);
     a.value(loopVar(19999));
     deep = a.stopped;
-    WarpEval b(ctx, Shape{32, 1, 1}, env, 0);
+    WarpEval b(ctx, Block32, env, 0);
     shallowValue = b.value(loopVar(300))[0];
     shallow = b.stopped;
   });
@@ -190,7 +194,7 @@ TEST(Cycles, DepthLimitHoldsOnAnOrdinaryStack) {
     stopped = EvalStop::Depth; // a sanitizer's frames are several times larger
 #else
     Env env;
-    WarpEval a(ctx, Shape{32, 1, 1}, env, 0);
+    WarpEval a(ctx, Block32, env, 0);
     a.value(loopVar(4999));
     stopped = a.stopped;
 #endif
@@ -207,10 +211,10 @@ TEST(Cycles, LoopWhoseUpdateReadsItsOwnActivity) {
                bin(Op::Lt, loopVar(0), cst(10))});
   Env env;
   env.loopIter = {3};
-  WarpEval ev(ctx, Shape{32, 1, 1}, env, 0);
+  WarpEval ev(ctx, Block32, env, 0);
   ev.value(loopVar(0));
   EXPECT_EQ(ev.stopped, EvalStop::LoopCycle);
-  WarpEval fin(ctx, Shape{32, 1, 1}, env, 0);
+  WarpEval fin(ctx, Block32, env, 0);
   fin.value(loopFinal(0));
   EXPECT_EQ(fin.stopped, EvalStop::LoopCycle);
 }

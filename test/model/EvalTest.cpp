@@ -10,6 +10,12 @@
 namespace warplint {
 namespace {
 
+// Blocks and an environment that outlive every evaluator: a WarpEval
+// keeps references to its shape and environment.
+const Shape Block32{32, 1, 1}, Block40{40, 1, 1}, Block64{64, 1, 1},
+    Block256{256, 1, 1};
+const Env NoEnv;
+
 struct ValueRow {
   const char *name;
   LaneExpr e;
@@ -158,7 +164,7 @@ TEST(Eval, UniformValuesMatchTheLanewiseEvaluation) {
       LaneExpr lanewise = row.f(bin(Op::Add, blockIdx(0), threadIdx(1)));
       ASSERT_TRUE(uniform->uniform) << row.name;
       ASSERT_FALSE(lanewise->uniform) << row.name;
-      WarpEval u(ctx, {32, 1, 1}, env, 0), l(ctx, {32, 1, 1}, env, 0);
+      WarpEval u(ctx, Block32, env, 0), l(ctx, Block32, env, 0);
       Lanes uv = u.value(uniform), lv = l.value(lanewise);
       EXPECT_EQ(uv, lv) << row.name << " in block " << block;
       EXPECT_EQ(u.undefined, l.undefined) << row.name << " in block " << block;
@@ -217,7 +223,7 @@ TEST(Eval, Masks) {
   for (const MaskRow &row : rows) {
     Env env = representativeEnv(ctx); // known values at their first
     PreparedConditions p = prepareConditions(ctx, row.cond);
-    WarpEval ev(p.ctx, {256, 1, 1}, env, 0);
+    WarpEval ev(p.ctx, Block256, env, 0);
     EXPECT_EQ(ev.mask(p.mask), row.expected) << row.name;
     EXPECT_EQ(ev.assumedGuard, row.guard) << row.name;
     EXPECT_EQ(p.guard, row.guard) << row.name;
@@ -254,11 +260,11 @@ TEST(Eval, LoopRecurrence) {
                        bin(Op::Gt, loopVar(0), cst(0))});
   Env env;
   env.loopIter = {3};
-  WarpEval ev(ctx, {256, 1, 1}, env, 0);
+  WarpEval ev(ctx, Block256, env, 0);
   EXPECT_EQ(ev.value(loopVar(L))[0], 16);
   EXPECT_EQ(ev.mask(loopActive(L)), AllLanes);
   env.loopIter = {8};
-  WarpEval past(ctx, {256, 1, 1}, env, 0);
+  WarpEval past(ctx, Block256, env, 0);
   EXPECT_EQ(past.mask(loopActive(L)), 0u);
 }
 
@@ -454,8 +460,7 @@ TEST(Eval, ConditionsFreeOfTheVariableAreNotStepped) {
           Env env;
           env.unknowns.set(0, n);
           env.loopIter = {k};
-          WarpEval f(fast, Shape{64, 1, 1}, env, 1),
-              s(slow, Shape{64, 1, 1}, env, 1);
+          WarpEval f(fast, Block64, env, 1), s(slow, Block64, env, 1);
           EXPECT_EQ(f.mask(loopActive(0)), s.mask(loopActive(0)))
               << "iteration " << k << " n " << n << " after " << after;
           EXPECT_EQ(f.undefined, s.undefined)
@@ -512,7 +517,7 @@ TEST(Eval, LoopFinalFollowsThePrimaryVariable) {
     Loop offset{"offset", cst(1), bin(Op::Shl, loopVar(1), cst(1)), nullptr};
     offset.iterOf = l;
     int o = ctx.addLoop(offset);
-    WarpEval ev(ctx, shape, Env(), 0);
+    WarpEval ev(ctx, shape, NoEnv, 0);
     Lanes want;
     want.fill(256);
     EXPECT_EQ(ev.value(loopFinal(o)), want);
@@ -529,7 +534,7 @@ TEST(Eval, LoopFinalFollowsThePrimaryVariable) {
       Loop off{"off", cst(5) + t, self + cst(3), nullptr};
       off.iterOf = i;
       int o = ctx.addLoop(off);
-      WarpEval ev(ctx, shape, Env(), 0);
+      WarpEval ev(ctx, shape, NoEnv, 0);
       Lanes got = ev.value(loopFinal(o));
       for (int x = 0; x < WarpSize; ++x) {
         int trips = x < 100 ? (100 - x + 6) / 7 : 0;
@@ -543,7 +548,7 @@ TEST(Eval, LoopFinalFollowsThePrimaryVariable) {
     Context ctx;
     int i = ctx.addLoop({"i", cst(1), bin(Op::Or, loopVar(0), cst(1)),
                          bin(Op::Gt, loopVar(0), cst(0))});
-    WarpEval ev(ctx, shape, Env(), 0);
+    WarpEval ev(ctx, shape, NoEnv, 0);
     ev.value(loopFinal(i));
     EXPECT_TRUE(ev.undefined);
     EXPECT_TRUE(ev.loopUnended);
@@ -553,14 +558,14 @@ TEST(Eval, LoopFinalFollowsThePrimaryVariable) {
 TEST(Eval, PartialLastWarp) {
   Context ctx;
   Env env;
-  WarpEval ev(ctx, {40, 1, 1}, env, 1);
+  WarpEval ev(ctx, Block40, env, 1);
   EXPECT_EQ(ev.present(), 0xffu);
 }
 
 TEST(Eval, LaneRankCountsTheLanesBelowInTheMask) {
   Context ctx;
   Env env;
-  WarpEval ev(ctx, {256, 1, 1}, env, 0);
+  WarpEval ev(ctx, Block256, env, 0);
   Lanes all = ev.value(laneRank(nullptr));
   for (int l = 0; l < WarpSize; ++l)
     EXPECT_EQ(all[l], l);

@@ -13,6 +13,10 @@
 namespace warplint {
 namespace {
 
+// Blocks that outlive every evaluator: a WarpEval keeps a reference to its
+// shape.
+const Shape Block32{32, 1, 1};
+
 // Addresses are int64 values the evaluator wraps; an element that ends past
 // INT64_MAX still straddles two sectors (banks) like any other, and its last
 // byte is found without overflowing.
@@ -60,7 +64,7 @@ TEST(FuzzFound, FoldedLogicalOperatorsAreZeroOrOne) {
   LaneExpr t = threadIdx(0);
   for (LaneExpr e : {bin(Op::LAnd, cst(1), t), bin(Op::LAnd, t, cst(7)),
                      un(Op::LNot, un(Op::LNot, t))}) {
-    WarpEval ev(ctx, Shape{32, 1, 1}, env, 0);
+    WarpEval ev(ctx, Block32, env, 0);
     Lanes v = ev.value(e);
     for (int l = 0; l < WarpSize; ++l)
       EXPECT_EQ(v[l], l != 0 ? 1 : 0) << "lane " << l;
