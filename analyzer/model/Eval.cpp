@@ -1110,22 +1110,10 @@ Lanes WarpEval::value(const LaneExpr &e) {
 int64_t WarpEval::uniformValue(const LaneExpr &e) {
   if (e.use_count() <= 1 || e->depth < 3)
     return uniformValueOf(e);
-  if (!UniformIndex.empty()) {
-    if (auto it = UniformIndex.find(e.get()); it != UniformIndex.end())
-      return it->second;
-  } else {
-    for (const auto &[n, v] : UniformMemo)
-      if (n == e.get())
-        return v;
-  }
+  if (auto it = UniformMemo.find(e.get()); it != UniformMemo.end())
+    return it->second;
   const int64_t v = uniformValueOf(e);
-  if (!UniformIndex.empty()) {
-    UniformIndex.emplace(e.get(), v);
-  } else {
-    UniformMemo.emplace_back(e.get(), v);
-    if (UniformMemo.size() > 32)
-      UniformIndex.insert(UniformMemo.begin(), UniformMemo.end());
-  }
+  UniformMemo.emplace(e.get(), v);
   return v;
 }
 

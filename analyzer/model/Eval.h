@@ -434,9 +434,8 @@ private:
   /// Shared uniform nodes' values: they read no loop, so they hold for the
   /// whole evaluation, and a graph of shared sub-expressions (`a = a * 3 +
   /// (a >> 1)` written 60 times) costs one evaluation per node, not one
-  /// per path. Searched in order while there are few, then indexed.
-  std::vector<std::pair<const Node *, int64_t>> UniformMemo;
-  std::unordered_map<const Node *, int64_t> UniformIndex;
+  /// per path.
+  std::unordered_map<const Node *, int64_t> UniformMemo;
   LaneMask cond(const LaneExpr &e, bool positive);
   // The memo's generation: 0 with no loop override in force, a fresh one
   // for each override set, and the previous one again when it is cleared

@@ -127,9 +127,11 @@ static void dropRepeatedLoads(KernelModel &m,
     // is one load before the branch, by the lanes of both: nvcc hoists what
     // the two arms have in common.
     for (auto &[e, theirs] : earlier) {
+      if (joined)
+        break;
       LaneExpr common;
-      if (joined || !complementaryArms(m.accesses[e].access.mask, s.access.mask,
-                                       m.ternaryConditions, common))
+      if (!complementaryArms(m.accesses[e].access.mask, s.access.mask,
+                             m.ternaryConditions, common))
         continue;
       s.mergedInto = int(e);
       m.accesses[e].access.mask = common;
