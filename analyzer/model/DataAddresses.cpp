@@ -13,6 +13,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <unordered_set>
 #include <vector>
 
 namespace warplint {
@@ -97,13 +98,67 @@ static bool holdsDataBits(const LaneExpr &e, const Context &ctx) {
   return found;
 }
 
+// Visits the nodes whose values reach `root` as values: not the conditions
+// of a select, a comparison's or a logical operator's operands, nor a
+// loop's condition. Data seen only there picks which of its data-free
+// values a lane takes (`switch (h & 3)` choosing a neighbour's offset, a
+// step taken while a test on data holds), and keeps the lanes within
+// those values' spread: it is no index, digest or segment start.
+static void visitValues(const LaneExpr &root, const Context &ctx,
+                        const std::function<bool(const Node &)> &fn) {
+  std::unordered_set<const Node *> seen;
+  std::vector<char> loopSeen(ctx.loops.size());
+  std::vector<const Node *> stack{root.get()};
+  auto loop = [&](int64_t id) {
+    if (id < 0 || size_t(id) >= loopSeen.size() || loopSeen[id])
+      return;
+    loopSeen[id] = 1;
+    stack.push_back(ctx.loops[id].init.get());
+    stack.push_back(ctx.loops[id].next.get());
+  };
+  while (!stack.empty()) {
+    const Node *n = stack.back();
+    stack.pop_back();
+    if (!n || !seen.insert(n).second || !fn(*n))
+      continue;
+    switch (n->op) {
+    case Op::Select:
+      stack.push_back(n->b.get());
+      stack.push_back(n->c.get());
+      break;
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+    case Op::Eq:
+    case Op::Ne:
+    case Op::LAnd:
+    case Op::LOr:
+    case Op::LNot:
+    case Op::LoopActive:
+    case Op::Assumed:
+    case Op::LaneRank:
+      break;
+    case Op::LoopVar:
+    case Op::LoopFinal:
+      loop(n->value);
+      if (size_t(n->value) < ctx.loops.size())
+        loop(ctx.loops[n->value].iterOf);
+      break;
+    default:
+      for (const LaneExpr *x : {&n->a, &n->b, &n->c})
+        stack.push_back(x->get());
+    }
+  }
+}
+
 // Does the address take a field of data's bits: `x & 0xff` (a mask of low
 // bits) or `x % 16` (a constant modulus) of such data? Bytes of a message,
 // digits of a key, a hash: lanes with different data land on unrelated
 // elements of the field's range, as the random draws have them.
 static bool takesDataBits(const LaneExpr &offset, const Context &ctx) {
   bool found = false;
-  visitWithLoops(offset, ctx, [&](const Node &n) {
+  visitValues(offset, ctx, [&](const Node &n) {
     if (found)
       return false;
     const bool mask = n.op == Op::And;
@@ -352,7 +407,16 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
     r.dataRecord = !varying && picksDataRecords(acc.offset, ctx);
   }
   r.dataDigest = takesDataBits(acc.offset, ctx);
-  r.dataSegment = startsOwnSegment(r.dataAtoms, ctx, shape);
+  std::vector<int> valueAtoms;
+  visitValues(acc.offset, ctx, [&](const Node &n) {
+    if ((n.op == Op::Data || n.op == Op::Unknown) &&
+        ctx.atoms[n.value].kind == AtomKind::Data &&
+        std::find(valueAtoms.begin(), valueAtoms.end(), int(n.value)) ==
+            valueAtoms.end())
+      valueAtoms.push_back(int(n.value));
+    return true;
+  });
+  r.dataSegment = startsOwnSegment(valueAtoms, ctx, shape);
   r.dataFromFloat = std::all_of(r.dataAtoms.begin(), r.dataAtoms.end(),
                                 [&](int a) { return ctx.atoms[a].fromFloat; });
   r.randomActual = random.actual / random.requests;

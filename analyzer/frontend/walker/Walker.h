@@ -576,6 +576,10 @@ private:
   VarEnv mergeEnvs(const LaneExpr &c, const VarEnv &t, const VarEnv &f);
 
   void ifStmt(const IfStmt *s);
+  /// Walks a switch's body case by case, each under the lanes whose value
+  /// picks its label or falls through to it; false (nothing walked) where a
+  /// label is not at the body's top level or a case value is no constant.
+  bool switchCases(const SwitchStmt *sw, const LaneExpr &value);
 
   /// Forget what a loop body changes: each assigned local becomes unknown,
   /// lane-varying if its value so far is or if `varies` (lanes leave the

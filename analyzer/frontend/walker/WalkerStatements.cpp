@@ -458,6 +458,152 @@ void Walker::ifStmt(const IfStmt *s) {
   }
 }
 
+// Lanes in `a` or in `b`, where a null mask is every lane.
+static LaneExpr lorMask(const LaneExpr &a, const LaneExpr &b) {
+  if (!a || !b)
+    return nullptr;
+  return bin(Op::LOr, a, b);
+}
+
+// The `break`s of a switch in `s`: not those of a loop or a switch inside.
+static int switchBreaks(const Stmt *s) {
+  if (!s ||
+      isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt, LambdaExpr>(
+          s))
+    return 0;
+  if (isa<BreakStmt>(s))
+    return 1;
+  int n = 0;
+  for (const Stmt *c : s->children())
+    n += switchBreaks(c);
+  return n;
+}
+
+bool Walker::switchCases(const SwitchStmt *sw, const LaneExpr &value) {
+  auto *body = dyn_cast_or_null<CompoundStmt>(sw->getBody());
+  if (!body)
+    return false;
+  // The body's statements, each with the labels in front of it, and
+  // whether it ends in the switch's `break` (`break;`, or `{ ...; break; }`).
+  struct Item {
+    std::vector<LaneExpr> picks; // one per label; null for `default`
+    const Stmt *s;
+    bool endsInBreak;
+  };
+  std::vector<Item> items;
+  size_t labels = 0;
+  int topBreaks = 0;
+  bool hasDefault = false;
+  LaneExpr noneMatched; // no case value matches: `default`'s lanes
+  for (const Stmt *c : body->body()) {
+    Item it{{}, c, false};
+    while (auto *sc = dyn_cast<SwitchCase>(it.s)) {
+      ++labels;
+      if (auto *cs = dyn_cast<CaseStmt>(sc)) {
+        std::optional<int64_t> lo = constant(cs->getLHS());
+        if (!lo)
+          return false;
+        LaneExpr pick = bin(Op::Eq, value, cst(*lo));
+        if (cs->caseStmtIsGNURange()) {
+          std::optional<int64_t> hi = constant(cs->getRHS());
+          if (!hi)
+            return false;
+          pick =
+              land(bin(Op::Ge, value, cst(*lo)), bin(Op::Le, value, cst(*hi)));
+        }
+        noneMatched = land(noneMatched, un(Op::LNot, pick));
+        it.picks.push_back(pick);
+      } else {
+        hasDefault = true;
+        it.picks.push_back(nullptr);
+      }
+      it.s = sc->getSubStmt();
+    }
+    const Stmt *last = it.s;
+    if (auto *cs = dyn_cast_or_null<CompoundStmt>(last);
+        cs && !cs->body_empty())
+      last = cs->body_back();
+    it.endsInBreak = isa_and_nonnull<BreakStmt>(last);
+    topBreaks += it.endsInBreak;
+    items.push_back(it);
+  }
+  size_t allLabels = 0;
+  for (const SwitchCase *sc = sw->getSwitchCaseList(); sc;
+       sc = sc->getNextSwitchCase())
+    ++allLabels;
+  if (labels != allLabels)
+    return false;
+  // A `break` inside a statement of a case (`if (c) break;`) lets lanes
+  // leave that the walk below does not follow to the switch's end.
+  const bool nestedBreaks = switchBreaks(body) > topBreaks;
+
+  const LaneExpr m0 = Mask;
+  const VarEnv entry = Env;
+  // The lanes running at the current statement (within m0), and the ones
+  // that have reached the switch's end, with what they hold.
+  bool running = false, reached = false, lost = false;
+  LaneExpr run, out;
+  VarEnv outEnv;
+  auto arrive = [&](const LaneExpr &lanes, const VarEnv &env) {
+    outEnv = reached && lanes ? mergeEnvs(lanes, env, outEnv) : env;
+    out = reached ? lorMask(lanes, out) : lanes;
+    reached = true;
+  };
+  BreakScopes.push_back({Mask, false});
+  for (const Item &it : items) {
+    if (!it.picks.empty()) {
+      // The lanes whose value picks one of these labels jump here, with
+      // the values they held at the switch; the running ones fall through.
+      LaneExpr pick = it.picks[0] ? it.picks[0] : noneMatched;
+      for (size_t k = 1; k < it.picks.size(); ++k)
+        pick = lorMask(pick, it.picks[k] ? it.picks[k] : noneMatched);
+      LaneExpr in = land(m0, pick);
+      if (running && pick) {
+        Env = mergeEnvs(pick, entry, Env);
+        run = lorMask(run, in);
+      } else {
+        Env = entry;
+        run = in;
+      }
+      running = true;
+    }
+    if (!running)
+      continue; // after a break, before the next label: never run
+    Mask = run;
+    Terminated = false;
+    stmt(it.s);
+    if (Terminated) {
+      if (it.endsInBreak)
+        arrive(run, Env);
+      else
+        lost = true; // a return or a continue: gone past the switch
+      running = false;
+    } else {
+      if (Mask != run)
+        lost = true; // lanes an exit inside the statement took
+      run = Mask;
+    }
+  }
+  BreakScopes.pop_back();
+  Terminated = false;
+  if (running)
+    arrive(run, Env);
+  if (!hasDefault)
+    arrive(land(m0, noneMatched), entry);
+  if (!reached) {
+    // Every lane returned (or continued) inside the switch.
+    Terminated = true;
+    Mask = m0;
+    Env = entry;
+    return true;
+  }
+  Env = std::move(outEnv);
+  // Where no lane left other than to the switch's end, the lanes after it
+  // are the ones before it.
+  Mask = lost && !nestedBreaks ? out : m0;
+  return true;
+}
+
 void Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep,
                             bool varies) {
   AssignedVars av;
@@ -605,20 +751,24 @@ void Walker::stmt(const Stmt *s) {
           if (auto v = constant(cs->getLHS()))
             b.caseValues.push_back(*v);
     }
-    // Cases are walked in order under the switch's own condition; a
-    // `break` in them leaves the switch, not a loop around it.
-    BreakScopes.push_back({Mask, false});
     const size_t bodyBegin = workMark();
-    if (auto *body = dyn_cast_or_null<CompoundStmt>(sw->getBody())) {
-      for (const Stmt *c : body->body()) {
-        stmt(c);
+    if (!switchCases(sw, value)) {
+      // A case label inside a nested statement (Duff's device) or a case
+      // value that is no constant: every case is walked under the switch's
+      // own condition, and a `break` in them leaves the switch, not a loop
+      // around it.
+      BreakScopes.push_back({Mask, false});
+      if (auto *body = dyn_cast_or_null<CompoundStmt>(sw->getBody())) {
+        for (const Stmt *c : body->body()) {
+          stmt(c);
+          Terminated = false;
+        }
+      } else {
+        stmt(sw->getBody());
         Terminated = false;
       }
-    } else {
-      stmt(sw->getBody());
-      Terminated = false;
+      BreakScopes.pop_back();
     }
-    BreakScopes.pop_back();
     closeBody(recorded, bodyBegin);
     return;
   }
