@@ -253,6 +253,12 @@ def main():
         report(rows, modes, None, args, None)
         return 0
 
+    # Each check runs in its program's folder: a relative path to warplint
+    # would name nothing there (and each start would wait for a relink).
+    if os.sep in args.warplint:
+        args.warplint = os.path.abspath(args.warplint)
+        if not os.access(args.warplint, os.X_OK):
+            sys.exit('corpus-parse: no warplint at %s' % args.warplint)
     corpus = os.path.realpath(args.corpus)
     if not os.path.isdir(corpus):
         sys.exit('corpus-parse: no corpus at %s' % args.corpus)
