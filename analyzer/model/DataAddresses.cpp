@@ -121,20 +121,13 @@ static void visitValues(const LaneExpr &root, const Context &ctx,
     stack.pop_back();
     if (!n || !seen.insert(n).second || !fn(*n))
       continue;
+    if (isComparison(n->op) || isLogical(n->op))
+      continue; // a 0 or a 1 the data picks
     switch (n->op) {
     case Op::Select:
       stack.push_back(n->b.get());
       stack.push_back(n->c.get());
       break;
-    case Op::Lt:
-    case Op::Le:
-    case Op::Gt:
-    case Op::Ge:
-    case Op::Eq:
-    case Op::Ne:
-    case Op::LAnd:
-    case Op::LOr:
-    case Op::LNot:
     case Op::LoopActive:
     case Op::Assumed:
     case Op::LaneRank:
