@@ -287,7 +287,11 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
   if (!drawable || atoms.empty())
     return std::nullopt;
   PreparedConditions prep = prepareConditions(ctx, acc.mask);
-  Props all = unionProps(prep.ctx, {acc.offset, prep.mask});
+  // Conditions on data's low bits (a hash's `switch (len & 15)` tail) are
+  // drawn with the data: each case takes the lanes whose bits pick it.
+  PreparedConditions drawnPrep = prepareConditions(ctx, acc.mask, true);
+  LaneExpr drawnMask = drawnPrep.mask;
+  Props all = unionProps(prep.ctx, {acc.offset, drawnMask});
   EnvEnumeration enumeration(prep.ctx, all);
   // Nothing is shared between environments: drawn values differ by block.
   const std::vector<char> none(prep.ctx.loops.size(), 0);
@@ -323,7 +327,7 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
         enumeration.apply(env, e);
         Totals one;
         WarpFigures f;
-        warpFigures(f, acc, prep.mask, prep.ctx, shape, env, cost, w, seq);
+        warpFigures(f, acc, drawnMask, prep.ctx, shape, env, cost, w, seq);
         accumulate(f, one);
         if (one.stopped != EvalStop::None) {
           stopped = one.stopped;
@@ -346,6 +350,13 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
       (agree.requests == 0 || random.requests == 0)) {
     agree = random = Totals();
     draws(pairs);
+  }
+  if (drawnPrep.drawn && stopped == EvalStop::None &&
+      (agree.requests == 0 || random.requests == 0)) {
+    // No draw took the conditions on data's bits: taken as true instead.
+    drawnMask = prep.mask;
+    agree = random = Totals();
+    draws(std::min(pairs, MaxPairs));
   }
   if (stopped != EvalStop::None) {
     // A value that depends on itself (a pointer chased through the data it
@@ -418,6 +429,7 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
   r.agreeIdeal = agree.ideal / agree.requests;
   r.activeLanes = random.lanes / random.requests;
   r.maskDataDependent = random.data;
+  r.maskDrawnFromBits = drawnPrep.drawn && drawnMask != prep.mask;
   r.guardAssumed = random.guard;
   r.tailGuard = random.tail;
   r.dependsOn = props(acc.offset, ctx).unknowns;

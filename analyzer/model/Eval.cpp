@@ -530,7 +530,9 @@ Lanes WarpEval::drawDataOf(int atom) {
   // its type's whole range.
   const bool narrow = at.dataBits > 0 && at.dataBits < 10;
   const bool whole = at.wholeBits && at.dataBits >= 10;
-  const int bits = narrow ? at.dataBits : whole ? std::min(at.dataBits, 62) : 10;
+  const int bits = narrow  ? at.dataBits
+                   : whole ? std::min(at.dataBits, 62)
+                           : DataIndexBits;
   const bool sign = narrow && at.dataSigned;
   const uint64_t span = uint64_t(1) << bits;
   auto draw = [&](uint64_t key) {
@@ -1246,7 +1248,7 @@ WarpEval::MemoEntry *WarpEval::memoFind(const Node *n) {
 }
 
 static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
-                        bool &data);
+                        bool &data, bool drawLowBits = false);
 
 Lanes WarpEval::compute(const LaneExpr &e) {
   switch (e->op) {
@@ -1480,8 +1482,68 @@ static Assumption boundSide(const LaneExpr &e, const Context &ctx) {
   return greater == leftVaries ? AssumedPastBound : AssumedWithinBound;
 }
 
+// Does the condition `e` read data only through its low bits (`(len & 15)
+// == 3`, `h % 4 != 0`, `key & 1`)? A field of an index's low bits falls on
+// each of its values about equally often whatever the data, as the random
+// draws of analyzeDataAddress() have it (0..1023 for an index): drawn with
+// the data, the condition picks the lanes it would. A comparison of the
+// whole value (`x > 0`, `a[i] == b[i]`) depends on the data's distribution,
+// which the draws do not know.
+static bool testsDataLowBits(const LaneExpr &e, const Context &ctx) {
+  bool masked = false, other = false;
+  auto dataLoop = [&](int64_t id) {
+    if (id < 0 || size_t(id) >= ctx.loops.size())
+      return true;
+    const Loop &l = ctx.loops[size_t(id)];
+    return readsData(l.init, ctx) || readsData(l.next, ctx) ||
+           readsData(l.cond, ctx);
+  };
+  visitNodes(e, [&](const Node &n) {
+    if (other)
+      return false;
+    const bool constMask = n.b && n.b->op == Op::Const && n.b->value > 0 &&
+                           n.b->value < (int64_t(1) << DataIndexBits);
+    if ((n.op == Op::And && constMask) ||
+        (n.op == Op::Rem && constMask && n.b->value > 1)) {
+      if (readsData(n.a, ctx)) {
+        // (Not an address's bits: its alignment is no draw's.)
+        visitWithLoops(n.a, ctx, [&](const Node &x) {
+          other |= (x.op == Op::Data || x.op == Op::Unknown) &&
+                   size_t(x.value) < ctx.atoms.size() &&
+                   ctx.atoms[x.value].pointer;
+          return !other;
+        });
+        masked = true;
+        return false; // the data within is read through its low bits
+      }
+      return true;
+    }
+    switch (n.op) {
+    case Op::Data:
+    case Op::Assumed:
+    case Op::TooDeep:
+      other = true;
+      break;
+    case Op::Unknown:
+      other |= size_t(n.value) < ctx.atoms.size() &&
+               (ctx.atoms[n.value].fromData ||
+                ctx.atoms[n.value].kind == AtomKind::Data);
+      break;
+    case Op::LoopVar:
+    case Op::LoopActive:
+    case Op::LoopFinal:
+      other |= dataLoop(n.value);
+      break;
+    default:
+      break;
+    }
+    return !other;
+  });
+  return masked && !other;
+}
+
 static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
-                        bool &data) {
+                        bool &data, bool drawLowBits) {
   if (!e)
     return e;
   switch (e->op) {
@@ -1489,17 +1551,17 @@ static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
     // The negation of a condition on data (`!found`, a flag the block
     // shares) is a condition on data too, and as such taken as true.
     bool onData = false;
-    LaneExpr inner = prepare(e->a, ctx, guard, onData);
+    LaneExpr inner = prepare(e->a, ctx, guard, onData, drawLowBits);
     data |= onData;
-    if (onData && e->a->op != Op::LAnd && e->a->op != Op::LOr &&
-        e->a->op != Op::LNot)
+    if (onData && inner != e->a && e->a->op != Op::LAnd &&
+        e->a->op != Op::LOr && e->a->op != Op::LNot)
       return assumed(AssumedData);
     return un(Op::LNot, inner);
   }
   case Op::LAnd:
   case Op::LOr:
-    return bin(e->op, prepare(e->a, ctx, guard, data),
-               prepare(e->b, ctx, guard, data));
+    return bin(e->op, prepare(e->a, ctx, guard, data, drawLowBits),
+               prepare(e->b, ctx, guard, data, drawLowBits));
   case Op::LoopActive:
   case Op::Assumed:
     return e;
@@ -1508,6 +1570,8 @@ static LaneExpr prepare(const LaneExpr &e, const Context &ctx, bool &guard,
   }
   if (readsData(e, ctx)) {
     data = true;
+    if (drawLowBits && testsDataLowBits(e, ctx))
+      return e;
     return assumed(AssumedData);
   }
   if (isGuard(e, ctx)) {
@@ -1563,8 +1627,8 @@ bool sameContext(const PreparedLoops &e, const Context &ctx) {
 }
 } // namespace
 
-PreparedConditions prepareConditions(const Context &ctx,
-                                     const LaneExpr &mask) {
+PreparedConditions prepareConditions(const Context &ctx, const LaneExpr &mask,
+                                     bool drawLowBits) {
   static thread_local std::array<PreparedLoops, 4> cache;
   static thread_local size_t next = 0;
   const PreparedLoops *hit = nullptr;
@@ -1599,11 +1663,14 @@ PreparedConditions prepareConditions(const Context &ctx,
     next = (next + 1) % cache.size();
   }
   bool guard = hit->guard, data = hit->data;
-  LaneExpr m = prepare(mask, ctx, guard, data);
+  bool maskData = false;
+  LaneExpr m = prepare(mask, ctx, guard, maskData, drawLowBits);
   std::shared_ptr<const Context> prepared = hit->prepared;
   const Context &use = prepared ? *prepared : ctx;
-  return PreparedConditions{std::move(prepared), use, std::move(m), guard,
-                            data};
+  // Conditions kept to be drawn with the data: the mask still reads data.
+  const bool drawn = drawLowBits && maskData && props(m, ctx).hasData;
+  return PreparedConditions{std::move(prepared), use,  std::move(m), guard,
+                            data || maskData,    drawn};
 }
 
 LaneMask WarpEval::cond(const LaneExpr &e, bool positive) {

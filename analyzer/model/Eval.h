@@ -275,6 +275,10 @@ private:
 };
 
 /// Values of everything that is uniform across a block's warps.
+/// The bits of an index drawn from data (Env::dataSeed): 0..1023, as many
+/// values as the representative size of an unknown.
+constexpr int DataIndexBits = 10;
+
 struct Env {
   int64_t blockIdx[3] = {0, 0, 0};
   int64_t gridDim[3] = {1024, 1024, 1024};
@@ -309,8 +313,14 @@ struct PreparedConditions {
   const Context &ctx;
   LaneExpr mask;
   bool guard = false, data = false;
+  /// With drawLowBits: the mask keeps conditions on data's low bits, to be
+  /// evaluated with the data drawn (Env::dataSeed), not assumed.
+  bool drawn = false;
 };
-PreparedConditions prepareConditions(const Context &ctx, const LaneExpr &mask);
+/// `drawLowBits`: keep the conditions that read data only through its low
+/// bits (`(len & 15) == 3`) as written, for evaluations that draw the data.
+PreparedConditions prepareConditions(const Context &ctx, const LaneExpr &mask,
+                                     bool drawLowBits = false);
 /// Does `e` read data: a value loaded per lane, or one read from memory as
 /// it changes (Atom::fromData)? A condition on it is taken as true.
 bool readsData(const LaneExpr &e, const Context &ctx);

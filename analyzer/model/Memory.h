@@ -193,6 +193,10 @@ struct AccessResult {
   // that issues a request (representative environment).
   int64_t commonStride = 0;
   bool maskDataDependent = false;
+  /// A data estimate whose active lanes were drawn with the data: the
+  /// conditions on data read only its low bits (`(len & 15) == 3`), each
+  /// value of them taken as equally likely (prepareConditions()).
+  bool maskDrawnFromBits = false;
   bool guardAssumed = false;
   /// Its lanes are those past a bounds guard's bound (`if (i >= n)`, the
   /// else of `if (i < n)`): the model assumed whole warps, but only the

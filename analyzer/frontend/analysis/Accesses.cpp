@@ -85,6 +85,9 @@ std::string remarkText(const AccessRecord &ar, const AccessResult &r,
              unit + (about(r.randomActual) == "1" ? "" : "s") +
              " per request (ideal " + about(r.randomIdeal) + "), " +
              about(r.agreeActual) + " where the lanes of a warp agree on it";
+      if (r.maskDrawnFromBits)
+        msg += " (the lanes that take it drawn with the data's low bits, "
+               "each value of them equally likely)";
       if (ar.dataEstimate)
         msg += ar.dataEstimate->expectsRandom
                    ? "; the figure taken is the random one (a kind of data "
@@ -136,6 +139,8 @@ std::string remarkText(const AccessRecord &ar, const AccessResult &r,
     }
     if (r.maskDataDependent)
       msg += "; active lanes depend on data";
+    else if (r.maskDrawnFromBits)
+      msg += "; active lanes depend on data's low bits, drawn with it";
     else if (r.tailGuard)
       msg += "; only lanes past a bound run it";
   }
@@ -312,6 +317,9 @@ void addAssumptions(const AccessScope &as, const AccessSite &site,
         "global read into one request a lane");
   if (r.maskDataDependent)
     ar.assumptions.push_back("active lanes depend on data; all assumed active");
+  if (r.maskDrawnFromBits)
+    ar.assumptions.push_back("active lanes depend on data's low bits; each "
+                             "value of them equally likely");
 }
 
 } // namespace
