@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace warplint {
 
@@ -1673,12 +1675,198 @@ PreparedConditions prepareConditions(const Context &ctx, const LaneExpr &mask,
                             data || maskData,    drawn};
 }
 
+namespace {
+/// The lanes a deep conjunction or disjunction of conditions selects, kept
+/// across WarpEvals. A branch nested d deep is under the d conditions
+/// around it, and each rule that asks for its lanes (the branch's split,
+/// its loop exits, the work estimate) builds a WarpEval per warp and
+/// sample: evaluated afresh, the conditions of a nest cost its depth
+/// squared. Its enclosing branch's conditions are the same nodes (nodes
+/// are hash-consed), so their lanes are looked up instead, per warp and
+/// sample: by everything the evaluation reads (the context, the shape, the
+/// warp, the block, the grid, the data draw, and the values of the unknowns
+/// and loop iterations the condition reads, through its loops too).
+class CondCache {
+public:
+  /// Conditions at least this deep are kept (shallower ones cost less to
+  /// evaluate than to look up).
+  static constexpr uint32_t MinDepth = 12;
+  /// Entries kept before the cache starts again (about 40 bytes each).
+  static constexpr size_t MaxEntries = size_t(1) << 18;
+
+  struct Result {
+    LaneMask lanes = 0;
+    uint8_t flags = 0;
+  };
+  enum Flag : uint8_t { Data = 1, Guard = 2, Tail = 4, Unended = 8 };
+
+  struct ReadSet {
+    LaneExpr node; // kept alive: its address stays its identity
+    std::vector<int> atoms, loops;
+    /// Lookups that found an entry, and those that did not: a condition
+    /// each evaluation meets under other iterations (an access's own
+    /// loops) is not kept past MinTries with few found.
+    uint32_t found = 0, missed = 0;
+    bool kept = true;
+  };
+  static constexpr uint32_t MinTries = 64;
+
+  /// What `e` reads, with the key of its value under this evaluation in
+  /// `out`; null where it is not kept.
+  ReadSet *key(const LaneExpr &e, bool positive, const Context &ctx,
+               const Shape &sh, const Env &env, int warp,
+               std::pair<uint64_t, uint64_t> &out) {
+    if (ctx.serial != Serial || ctx.generation != Generation) {
+      clear();
+      Serial = ctx.serial;
+      Generation = ctx.generation;
+    }
+    auto it = Reads.find(e.get());
+    if (it == Reads.end()) {
+      if (Reads.size() >= MaxEntries / 16)
+        clear();
+      ReadSet r;
+      r.node = e;
+      visitWithLoops(e, ctx, [&](const Node &n) {
+        if ((n.op == Op::Unknown || n.op == Op::Data) &&
+            !std::count(r.atoms.begin(), r.atoms.end(), int(n.value)))
+          r.atoms.push_back(int(n.value));
+        if ((n.op == Op::LoopVar || n.op == Op::LoopActive ||
+             n.op == Op::LoopFinal) &&
+            size_t(n.value) < ctx.loops.size()) {
+          for (int l : {int(n.value), ctx.loops[n.value].iterOf})
+            if (l >= 0 && !std::count(r.loops.begin(), r.loops.end(), l))
+              r.loops.push_back(l);
+        }
+        return true;
+      });
+      it = Reads.emplace(e.get(), std::move(r)).first;
+    }
+    ReadSet &r = it->second;
+    if (!r.kept)
+      return nullptr;
+    uint64_t h1 = 0x243f6a8885a308d3ull, h2 = 0x13198a2e03707344ull;
+    auto add = [&](uint64_t v) {
+      h1 = mixKey(h1 ^ v);
+      h2 = mixKey(h2 + v * 0x9e3779b97f4a7c15ull);
+    };
+    add(uint64_t(uintptr_t(e.get())));
+    add(positive);
+    add(uint64_t(sh.x) | uint64_t(sh.y) << 21 | uint64_t(sh.z) << 42);
+    add(uint64_t(warp));
+    for (int d = 0; d < 3; ++d) {
+      add(uint64_t(env.blockIdx[d]));
+      add(uint64_t(env.gridDim[d]));
+    }
+    add(env.dataSeed);
+    add(env.dataAgree);
+    for (int a : r.atoms)
+      add(uint64_t(env.unknowns[size_t(a)]));
+    for (int l : r.loops)
+      add(size_t(l) < env.loopIter.size() ? uint64_t(env.loopIter[size_t(l)])
+                                          : 0);
+    out = {h1, h2};
+    return &r;
+  }
+  const Result *find(const std::pair<uint64_t, uint64_t> &k) const {
+    auto it = Results.find(k);
+    return it == Results.end() ? nullptr : &it->second;
+  }
+  void put(const std::pair<uint64_t, uint64_t> &k, Result r) {
+    if (Results.size() >= MaxEntries)
+      Results.clear();
+    Results.emplace(k, r);
+  }
+
+private:
+  static uint64_t mixKey(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+  struct PairHash {
+    size_t operator()(const std::pair<uint64_t, uint64_t> &k) const {
+      return size_t(k.first ^ (k.second << 1));
+    }
+  };
+  void clear() {
+    Reads.clear();
+    Results.clear();
+  }
+  uint64_t Serial = 0, Generation = 0;
+  std::unordered_map<const Node *, ReadSet> Reads;
+  std::unordered_map<std::pair<uint64_t, uint64_t>, Result, PairHash> Results;
+};
+thread_local CondCache Conds;
+} // namespace
+
 LaneMask WarpEval::cond(const LaneExpr &e, bool positive) {
   switch (e->op) {
   case Op::LNot:
     return cond(e->a, !positive);
   case Op::LAnd:
   case Op::LOr: {
+    // Deep ones from the cache where no loop override is in force (the
+    // values read then are not the environment's).
+    std::pair<uint64_t, uint64_t> k;
+    CondCache::ReadSet *reads = nullptr;
+    if (e->depth >= CondCache::MinDepth && Gen == 0 && Draws == 0)
+      reads = Conds.key(e, positive, Ctx, Sh, En, Warp, k);
+    if (reads) {
+      if (const CondCache::Result *r = Conds.find(k)) {
+        ++reads->found;
+        usedDataCondition |= (r->flags & CondCache::Data) != 0;
+        assumedGuard |= (r->flags & CondCache::Guard) != 0;
+        assumedTail |= (r->flags & CondCache::Tail) != 0;
+        loopUnended |= (r->flags & CondCache::Unended) != 0;
+        return r->lanes;
+      }
+    }
+    // Within the evaluation of a kept condition, deeper ones are looked up
+    // but not kept (their flags would not be theirs alone).
+    if (reads && !InSubEval) {
+      if (++reads->missed >= CondCache::MinTries &&
+          reads->found * 4 < reads->missed)
+        reads->kept = false;
+      // The flags kept are the condition's alone. An evaluation that finds
+      // its loops evaluated already (by this WarpEval, or by another
+      // environment through shared sequences) sets none for them: unless
+      // this one has evaluated nothing yet and shares no loop of it, the
+      // condition is evaluated by a WarpEval of its own.
+      bool fresh = SlotLoops.empty() && SmallCount == 0 && Memo.empty() &&
+                   UniformMemo.empty() && !usedDataCondition && !assumedGuard &&
+                   !assumedTail && !loopUnended && !undefined &&
+                   stopped == EvalStop::None;
+      for (int l : reads->loops)
+        fresh &= !Seq || Seq->invariant[size_t(l)] == 0;
+      std::unique_ptr<WarpEval> own;
+      if (!fresh)
+        own = std::make_unique<WarpEval>(Ctx, Sh, En, Warp);
+      WarpEval &ev = fresh ? *this : *own;
+      ev.InSubEval = true;
+      LaneMask x = ev.cond(e->a, positive), y = ev.cond(e->b, positive);
+      ev.InSubEval = false;
+      bool conj = (e->op == Op::LAnd) == positive;
+      LaneMask lanes = conj ? (x & y) : (x | y);
+      // One that stopped or hit an undefined operation is not kept.
+      if (!ev.undefined && ev.stopped == EvalStop::None)
+        Conds.put(k,
+                  {lanes, uint8_t((ev.usedDataCondition ? CondCache::Data : 0) |
+                                  (ev.assumedGuard ? CondCache::Guard : 0) |
+                                  (ev.assumedTail ? CondCache::Tail : 0) |
+                                  (ev.loopUnended ? CondCache::Unended : 0))});
+      if (own) {
+        usedDataCondition |= own->usedDataCondition;
+        assumedGuard |= own->assumedGuard;
+        assumedTail |= own->assumedTail;
+        loopUnended |= own->loopUnended;
+        undefined |= own->undefined;
+        if (own->stopped != EvalStop::None)
+          stop(own->stopped);
+      }
+      return lanes;
+    }
     LaneMask x = cond(e->a, positive), y = cond(e->b, positive);
     bool conj = (e->op == Op::LAnd) == positive;
     return conj ? (x & y) : (x | y);

@@ -421,6 +421,8 @@ public:
 
 private:
   int Depth = 0; // nested value() calls now
+  // Evaluating one deep condition for the cross-evaluation cache (cond()).
+  bool InSubEval = false;
   int Draws = 0; // drawData() calls in progress
   std::vector<int> Drawing; // the atoms they draw
   void stop(EvalStop why);

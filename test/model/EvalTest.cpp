@@ -253,6 +253,52 @@ TEST(Eval, PreparedConditionsFollowTheContextsChanges) {
   EXPECT_NE(copy.serial, ctx.serial);
 }
 
+// A deep condition (a branch nested in many loops) is kept across
+// WarpEvals per warp and sample: the next branch of the nest looks its
+// enclosing conditions up instead of evaluating them again. What it keeps
+// must be what a fresh evaluation gives: the lanes for those loop
+// iterations, and the flags of the guards it assumes, even when the
+// WarpEval that first evaluated it had its loops evaluated already (and so
+// set no flag on the way).
+TEST(Eval, DeepConditionsAreKeptWithTheirFlags) {
+  Context ctx;
+  int n = ctx.addAtom("n", AtomKind::Uniform);
+  LaneExpr deep;
+  for (int k = 0; k < 12; ++k) {
+    int L = ctx.addLoop({"i" + std::to_string(k), cst(0),
+                         loopVar(k) + cst(1),
+                         bin(Op::Lt, loopVar(k), unknown(n))});
+    LaneExpr here = bin(Op::LAnd, loopActive(L),
+                        bin(Op::Ne, loopVar(L), threadIdx(0)));
+    deep = deep ? bin(Op::LAnd, deep, here) : here;
+  }
+  ASSERT_GE(deep->depth, 12u);
+  PreparedConditions p = prepareConditions(ctx, deep);
+  ASSERT_TRUE(p.guard);
+  Env env;
+  env.loopIter.assign(12, 1); // every loop at i = 1: lane 1 is left out
+  const LaneMask expected = AllLanes & ~LaneMask(2);
+  {
+    WarpEval first(p.ctx, Block256, env, 0);
+    for (int k = 0; k < 12; ++k)
+      first.mask(loopActive(k));
+    EXPECT_TRUE(first.assumedGuard);
+    first.assumedGuard = false;
+    EXPECT_EQ(first.mask(p.mask), expected);
+    EXPECT_TRUE(first.assumedGuard); // the loops' guards, evaluated before
+  }
+  WarpEval second(p.ctx, Block256, env, 0);
+  EXPECT_EQ(second.mask(p.mask), expected);
+  EXPECT_TRUE(second.assumedGuard);
+  // Other iterations, another warp: other lanes, not the kept ones.
+  Env other = env;
+  other.loopIter.assign(12, 3);
+  WarpEval third(p.ctx, Block256, other, 0);
+  EXPECT_EQ(third.mask(p.mask), AllLanes & ~LaneMask(8));
+  WarpEval fourth(p.ctx, Block256, env, 1);
+  EXPECT_EQ(fourth.mask(p.mask), AllLanes);
+}
+
 TEST(Eval, LoopRecurrence) {
   // for (s = 128; s > 0; s >>= 1): iteration 3 has s = 16.
   Context ctx;
