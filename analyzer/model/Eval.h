@@ -417,7 +417,7 @@ public:
   static constexpr int MaxEvalDepth = 2000;
   /// Loads whose addresses are followed inside one another (`a[b[c[i]]]`)
   /// before a datum is drawn per lane without its address.
-  static constexpr int MaxDataNesting = 8;
+  static constexpr int MaxDataNesting = 4;
 
 private:
   int Depth = 0; // nested value() calls now
