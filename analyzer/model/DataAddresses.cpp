@@ -293,8 +293,10 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
   LaneExpr drawnMask = drawnPrep.mask;
   Props all = unionProps(prep.ctx, {acc.offset, drawnMask});
   EnvEnumeration enumeration(prep.ctx, all);
-  // Nothing is shared between environments: drawn values differ by block.
+  // Nothing is shared between environments: drawn values differ by block
+  // (so one LoopSequences with no loop shared serves every evaluation).
   const std::vector<char> none(prep.ctx.loops.size(), 0);
+  LoopSequences seq(none);
   Env env = representativeEnv(prep.ctx);
   Totals agree, random;
   EvalStop stopped = EvalStop::None;
@@ -323,25 +325,22 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
         const int pair = std::min(
             pairs - 1, int((i + place) * double(pairs) / double(taken)));
         const int w = pair / enumeration.size(), e = pair % enumeration.size();
-        LoopSequences seq(none);
         enumeration.apply(env, e);
-        Totals one;
         WarpFigures f;
         warpFigures(f, acc, drawnMask, prep.ctx, shape, env, cost, w, seq);
-        accumulate(f, one);
-        if (one.stopped != EvalStop::None) {
-          stopped = one.stopped;
+        if (f.stopped != EvalStop::None) {
+          stopped = f.stopped;
           break;
         }
-        if (one.undefined || !one.requests)
+        if (!f.active || f.undefined)
           continue; // a drawn divisor of zero: no information
-        t.requests += one.requests;
-        t.actual += one.actual;
-        t.ideal += one.ideal;
-        t.lanes += one.lanes;
-        t.data |= one.data;
-        t.guard |= one.guard;
-        t.tail |= one.tail;
+        t.requests += 1;
+        t.actual += f.cost.actual;
+        t.ideal += f.cost.ideal;
+        t.lanes += __builtin_popcount(f.active);
+        t.data |= f.data;
+        t.guard |= f.guard;
+        t.tail |= f.tail;
       }
     }
   };

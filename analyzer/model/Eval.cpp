@@ -1709,7 +1709,7 @@ public:
     uint32_t found = 0, missed = 0;
     bool kept = true;
   };
-  static constexpr uint32_t MinTries = 64;
+  static constexpr uint32_t MinTries = 256;
 
   /// What `e` reads, with the key of its value under this evaluation in
   /// `out`; null where it is not kept.
