@@ -1808,10 +1808,13 @@ LaneMask WarpEval::cond(const LaneExpr &e, bool positive) {
   case Op::LAnd:
   case Op::LOr: {
     // Deep ones from the cache where no loop override is in force (the
-    // values read then are not the environment's).
+    // values read then are not the environment's), and no data is drawn
+    // (a drawn datum reads its load's address, which the key does not
+    // follow).
     std::pair<uint64_t, uint64_t> k;
     CondCache::ReadSet *reads = nullptr;
-    if (e->depth >= CondCache::MinDepth && Gen == 0 && Draws == 0)
+    if (e->depth >= CondCache::MinDepth && Gen == 0 && Draws == 0 &&
+        En.dataSeed == 0)
       reads = Conds.key(e, positive, Ctx, Sh, En, Warp, k);
     if (reads) {
       if (const CondCache::Result *r = Conds.find(k)) {
