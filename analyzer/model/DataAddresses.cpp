@@ -289,8 +289,13 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
   PreparedConditions prep = prepareConditions(ctx, acc.mask);
   // Conditions on data's low bits (a hash's `switch (len & 15)` tail) are
   // drawn with the data: each case takes the lanes whose bits pick it.
-  PreparedConditions drawnPrep = prepareConditions(ctx, acc.mask, true);
-  LaneExpr drawnMask = drawnPrep.mask;
+  LaneExpr drawnMask = prep.mask;
+  bool drawnBits = false;
+  if (prep.data) {
+    PreparedConditions drawnPrep = prepareConditions(ctx, acc.mask, true);
+    drawnMask = drawnPrep.mask;
+    drawnBits = drawnPrep.drawn;
+  }
   Props all = unionProps(prep.ctx, {acc.offset, drawnMask});
   EnvEnumeration enumeration(prep.ctx, all);
   // Nothing is shared between environments: drawn values differ by block
@@ -350,7 +355,7 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
     agree = random = Totals();
     draws(pairs);
   }
-  if (drawnPrep.drawn && stopped == EvalStop::None &&
+  if (drawnBits && stopped == EvalStop::None &&
       (agree.requests == 0 || random.requests == 0)) {
     // No draw took the conditions on data's bits: taken as true instead.
     drawnMask = prep.mask;
@@ -428,7 +433,7 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
   r.agreeIdeal = agree.ideal / agree.requests;
   r.activeLanes = random.lanes / random.requests;
   r.maskDataDependent = random.data;
-  r.maskDrawnFromBits = drawnPrep.drawn && drawnMask != prep.mask;
+  r.maskDrawnFromBits = drawnBits && drawnMask != prep.mask;
   r.guardAssumed = random.guard;
   r.tailGuard = random.tail;
   r.dependsOn = props(acc.offset, ctx).unknowns;

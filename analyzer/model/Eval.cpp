@@ -1684,8 +1684,9 @@ namespace {
 /// squared. Its enclosing branch's conditions are the same nodes (nodes
 /// are hash-consed), so their lanes are looked up instead, per warp and
 /// sample: by everything the evaluation reads (the context, the shape, the
-/// warp, the block, the grid, the data draw, and the values of the unknowns
-/// and loop iterations the condition reads, through its loops too).
+/// warp, the block, the grid, and the values of the unknowns and loop
+/// iterations the condition reads, through its loops too). Evaluations
+/// that draw data do not use it (cond()).
 class CondCache {
 public:
   /// Conditions at least this deep are kept (shallower ones cost less to
@@ -1758,8 +1759,6 @@ public:
       add(uint64_t(env.blockIdx[d]));
       add(uint64_t(env.gridDim[d]));
     }
-    add(env.dataSeed);
-    add(env.dataAgree);
     for (int a : r.atoms)
       add(uint64_t(env.unknowns[size_t(a)]));
     for (int l : r.loops)

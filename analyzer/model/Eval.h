@@ -274,11 +274,11 @@ private:
   std::vector<std::pair<size_t, int64_t>> Set;
 };
 
-/// Values of everything that is uniform across a block's warps.
 /// The bits of an index drawn from data (Env::dataSeed): 0..1023, as many
 /// values as the representative size of an unknown.
 constexpr int DataIndexBits = 10;
 
+/// Values of everything that is uniform across a block's warps.
 struct Env {
   int64_t blockIdx[3] = {0, 0, 0};
   int64_t gridDim[3] = {1024, 1024, 1024};
