@@ -230,6 +230,9 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
                 p.loops.end());
   size_t nAssign = unknownAssignments(pc, p).size();
   std::vector<char> splits(shapes.size() * nAssign, 0);
+  // Lanes that leave together never split: the other shapes and
+  // assignments, which only ask whether the loop splits, need no warp.
+  const bool together = exitsTogether(pc, loop);
   double execs = 0, divergent = 0;
   constexpr int MaxIterations = 64;
   FillCounter bodyFill;
@@ -240,7 +243,7 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
     // Past the representative run, a shape and assignment only answer
     // whether the loop splits a warp at all: once one did, the rest of
     // their warps cannot change anything.
-    if ((s != 0 || a != 0) && splits[s * nAssign + a])
+    if ((s != 0 || a != 0) && (together || splits[s * nAssign + a]))
       return;
     WarpEval ev(pc, shapes[s], env, w, shared);
     LaneMask before = ev.mask(pm.mask);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -161,6 +162,94 @@ const Context::LoopForm &Context::loopForm(int loop) const {
       f.sides.clear();
   }
   return f;
+}
+
+// The signed terms of `e` as a sum, products of sums multiplied out
+// (`(tid + 1) * size` is tid * size + size), without origins, so that equal
+// terms of two expressions are one node.
+static void expandTerms(const LaneExpr &e, bool negative, OriginFreeMemo &memo,
+                        std::vector<std::pair<LaneExpr, bool>> &out) {
+  constexpr size_t MaxTerms = 64;
+  if (out.size() >= MaxTerms) {
+    out.push_back({withoutOrigins(e, memo), negative});
+    return;
+  }
+  switch (e->op) {
+  case Op::Add:
+  case Op::Sub:
+    expandTerms(e->a, negative, memo, out);
+    expandTerms(e->b, e->op == Op::Sub ? !negative : negative, memo, out);
+    return;
+  case Op::Neg:
+    expandTerms(e->a, !negative, memo, out);
+    return;
+  case Op::Mul: {
+    std::vector<std::pair<LaneExpr, bool>> a, b;
+    expandTerms(e->a, false, memo, a);
+    expandTerms(e->b, false, memo, b);
+    if (a.size() * b.size() <= 16 && (a.size() > 1 || b.size() > 1)) {
+      for (const auto &[x, nx] : a)
+        for (const auto &[y, ny] : b)
+          out.push_back({bin(Op::Mul, x, y), negative != (nx != ny)});
+      return;
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  out.push_back({withoutOrigins(e, memo), negative});
+}
+
+bool exitsTogether(const Context &ctx, int loop) {
+  const Loop &l = ctx.loops[size_t(loop)];
+  if (!l.cond || l.iterOf >= 0)
+    return false;
+  const Context::LoopForm &form = ctx.loopForm(loop);
+  if (!form.step || !form.monotone || props(form.step, ctx).laneVarying)
+    return false;
+  OriginFreeMemo memo;
+  // v + rest < bound with v = init + k * step: a lane's distance to the
+  // bound at iteration k is init + rest - bound + k * step, equal across
+  // lanes where the terms that vary by lane cancel.
+  std::function<bool(const LaneExpr &)> together = [&](const LaneExpr &e) {
+    if (!usesLoop(e, ctx, loop))
+      return !props(e, ctx).laneVarying;
+    if (e->op == Op::LAnd)
+      return together(e->a) && together(e->b);
+    if (e->op != Op::Lt && e->op != Op::Le && e->op != Op::Gt &&
+        e->op != Op::Ge)
+      return false;
+    const LaneExpr *with = operandUsing(e, ctx, loop);
+    if (!with)
+      return false;
+    const LaneExpr &bound = with == &e->a ? e->b : e->a;
+    // Terms of (v + rest) - bound, v replaced by init.
+    std::vector<std::pair<LaneExpr, bool>> terms;
+    expandTerms(*with, false, memo, terms);
+    bool var = false;
+    for (auto &[t, negative] : terms) {
+      if (!var && !negative && isVar(t, loop)) {
+        var = true;
+        t = nullptr;
+      } else if (usesLoop(t, ctx, loop)) {
+        return false;
+      }
+    }
+    if (!var)
+      return false;
+    expandTerms(bound, true, memo, terms);
+    expandTerms(l.init, false, memo, terms);
+    std::map<const Node *, int> count;
+    for (const auto &[t, negative] : terms)
+      if (t)
+        count[t.get()] += negative ? -1 : 1;
+    for (const auto &[t, negative] : terms)
+      if (t && count[t.get()] != 0 && props(t, ctx).laneVarying)
+        return false;
+    return true;
+  };
+  return together(l.cond);
 }
 
 static void insertSorted(std::vector<int> &v, int x) {

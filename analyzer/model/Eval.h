@@ -354,6 +354,13 @@ struct LoopSequences {
 /// Loops whose values LoopSequences may share (computed once per context):
 /// 1 the values, 2 the values and the lanes still inside (condition too).
 std::vector<char> sequenceInvariantLoops(const Context &ctx);
+/// Every lane that enters loop `loop` leaves it at the same iteration,
+/// whatever the unknowns: its variable steps by one value for every lane
+/// and its condition compares the variable with a bound that moves with it
+/// lane by lane (`for (i = tid + n; i < n * (m - 1) + tid; i += n)`: the
+/// lanes' distances to the bound are equal), with no other condition that
+/// varies by lane. False where that is not shown.
+bool exitsTogether(const Context &ctx, int loop);
 
 class WarpEval {
 public:

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace warplint {
 namespace {
@@ -624,6 +625,72 @@ TEST(Eval, LaneRankCountsTheLanesBelowInTheMask) {
   Props p = props(laneRank(even), ctx);
   EXPECT_TRUE(p.laneVarying);
   EXPECT_FALSE(p.hasData);
+}
+
+// Loops whose lanes leave at one iteration (the bound moves with the lane as
+// the start does) are recognised without evaluating a warp; loops whose
+// lanes may leave apart are not. Each row is checked against the lanes'
+// iterations as evaluated, for several values of the unknowns.
+TEST(Eval, LoopsWhoseLanesLeaveTogether) {
+  struct Row {
+    const char *name;
+    LaneExpr init, step, cond;
+    bool together;
+  };
+  const LaneExpr v = loopVar(0), t = threadIdx(0);
+  const LaneExpr n = unknown(0), m = unknown(1);
+  const LaneExpr tid = blockIdx(0) * blockDim(0) + t;
+  const Row rows[] = {
+      // for (i = tid + n; i < n * (m - 1) + tid; i += n)
+      {"bound moves with the start", tid + n, n,
+       bin(Op::Lt, v, n * (m - cst(1)) + tid), true},
+      // for (i = n * (m - 2) + tid; i >= tid; i -= n)
+      {"downward to the lane's first", n * (m - cst(2)) + tid, cst(0) - n,
+       bin(Op::Ge, v, tid), true},
+      // for (i = tid * n; i < (tid + 1) * n; i++)
+      {"a product of sums", tid * n, cst(1), bin(Op::Lt, v, (tid + cst(1)) * n),
+       true},
+      {"the same lanes, a uniform bound", cst(0), cst(1),
+       bin(Op::LAnd, bin(Op::Lt, v, m), bin(Op::Lt, v + cst(3), m + cst(3))),
+       true},
+      // Negatives.
+      {"bound fixed, start per lane", t, cst(32), bin(Op::Lt, v, n), false},
+      {"step per lane", cst(0), t + cst(1), bin(Op::Lt, v, n * (m + tid)),
+       false},
+      {"a lane-varying condition beside it", tid, cst(1),
+       bin(Op::LAnd, bin(Op::Lt, v, tid + n), bin(Op::Lt, t, cst(20))), false},
+      {"bound scaled with the lane", t, cst(1), bin(Op::Lt, v, t * cst(2) + n),
+       false},
+      {"not monotone", t, cst(1), bin(Op::Ne, v, t + n), false},
+  };
+  for (const Row &row : rows) {
+    Context ctx;
+    ctx.addAtom("n", AtomKind::Uniform);
+    ctx.addAtom("m", AtomKind::Uniform);
+    ctx.addLoop({"i", row.init, v + row.step, row.cond});
+    EXPECT_EQ(exitsTogether(ctx, 0), row.together) << row.name;
+    // What the lanes do: where recognised, no iteration runs some of the
+    // warp's lanes but not all.
+    bool apart = false;
+    const Shape shape{64, 1, 1};
+    for (int64_t nv : {3, 16, 33})
+      for (int64_t mv : {5, 40}) {
+        Env env;
+        env.unknowns = {nv, mv};
+        env.blockIdx[0] = 2;
+        env.loopIter = {0};
+        for (int w = 0; w < 2; ++w) {
+          WarpEval e(ctx, shape, env, w);
+          const LaneMask present = e.present();
+          for (LaneMask in : e.loopActiveSequence(0, 200))
+            apart |= in != 0 && in != present;
+        }
+      }
+    if (row.together)
+      EXPECT_FALSE(apart) << row.name;
+    else if (std::string(row.name) != "not monotone")
+      EXPECT_TRUE(apart) << row.name;
+  }
 }
 
 } // namespace
