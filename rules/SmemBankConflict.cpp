@@ -7,7 +7,10 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 #include <numeric>
+#include <tuple>
+#include <vector>
 
 namespace warplint {
 
@@ -19,11 +22,35 @@ static const RuleOption Threshold{
 namespace {
 
 /// Wavefronts over ideal of an access at `offset`, in the facts' block shape.
+/// Every conflicting access of an array weighs the same candidate layouts
+/// against every use of it: the figures are kept for the kernel's context
+/// (its serial and generation), the last one asked about on this thread.
 double ratioAt(const AccessFacts &f, const LaneExpr &offset,
                const LaneExpr &mask, int bytes) {
+  using Key =
+      std::tuple<const Node *, const Node *, int, int64_t, int64_t, int64_t>;
+  struct Memo {
+    uint64_t serial = 0, generation = 0;
+    std::map<Key, double> ratios;
+    std::vector<LaneExpr> held; // the keys' nodes, kept alive
+  };
+  thread_local Memo memo;
+  if (memo.serial != f.ctx.serial || memo.generation != f.ctx.generation) {
+    memo = Memo();
+    memo.serial = f.ctx.serial;
+    memo.generation = f.ctx.generation;
+  }
+  const Key key{offset.get(), mask.get(), bytes,
+                f.shape.x,    f.shape.y,  f.shape.z};
+  if (auto it = memo.ratios.find(key); it != memo.ratios.end())
+    return it->second;
   Access a{offset, mask, bytes};
   AccessResult r = analyzeAccess(a, f.ctx, {f.shape}, sharedWavefronts);
-  return r.evaluated && r.ideal > 0 ? r.actual / r.ideal : 1e9;
+  const double ratio = r.evaluated && r.ideal > 0 ? r.actual / r.ideal : 1e9;
+  memo.held.push_back(offset);
+  memo.held.push_back(mask);
+  memo.ratios.emplace(key, ratio);
+  return ratio;
 }
 
 /// Byte offset of `subs` in an array of `dims` (row-major).
@@ -78,12 +105,17 @@ std::vector<RuleNote> verifiedLayoutFixes(const AccessFacts &f,
   // A layout change applies to every access of the array: its figure for
   // this access, or "no better" if it makes another access worse.
   using Relayout = std::function<LaneExpr(const std::vector<LaneExpr> &)>;
+  // Each use's figure under the declared layout, once for every candidate.
+  std::vector<double> before;
+  before.reserve(a->uses->size());
+  for (const ArrayUse &u : *a->uses)
+    before.push_back(ratioAt(f, layout(u.subscripts, a->dims, a->elementBytes),
+                             u.mask, u.bytes));
   auto ratioUnder = [&](const Relayout &relayout) {
-    for (const ArrayUse &u : *a->uses) {
-      double before = ratioAt(f, layout(u.subscripts, a->dims, a->elementBytes),
-                              u.mask, u.bytes);
+    for (size_t i = 0; i < a->uses->size(); ++i) {
+      const ArrayUse &u = (*a->uses)[i];
       double after = ratioAt(f, relayout(u.subscripts), u.mask, u.bytes);
-      if (after > std::max(before, 1.0))
+      if (after > std::max(before[i], 1.0))
         return now;
     }
     return ratioAt(f, relayout(a->subscripts), f.access.mask,
