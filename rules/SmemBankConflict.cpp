@@ -105,17 +105,13 @@ std::vector<RuleNote> verifiedLayoutFixes(const AccessFacts &f,
   // A layout change applies to every access of the array: its figure for
   // this access, or "no better" if it makes another access worse.
   using Relayout = std::function<LaneExpr(const std::vector<LaneExpr> &)>;
-  // Each use's figure under the declared layout, once for every candidate.
-  std::vector<double> before;
-  before.reserve(a->uses->size());
-  for (const ArrayUse &u : *a->uses)
-    before.push_back(ratioAt(f, layout(u.subscripts, a->dims, a->elementBytes),
-                             u.mask, u.bytes));
+  // (ratioAt keeps each figure: the declared layout's is computed once.)
   auto ratioUnder = [&](const Relayout &relayout) {
-    for (size_t i = 0; i < a->uses->size(); ++i) {
-      const ArrayUse &u = (*a->uses)[i];
+    for (const ArrayUse &u : *a->uses) {
+      double before = ratioAt(f, layout(u.subscripts, a->dims, a->elementBytes),
+                              u.mask, u.bytes);
       double after = ratioAt(f, relayout(u.subscripts), u.mask, u.bytes);
-      if (after > std::max(before[i], 1.0))
+      if (after > std::max(before, 1.0))
         return now;
     }
     return ratioAt(f, relayout(a->subscripts), f.access.mask,

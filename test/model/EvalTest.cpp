@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <string>
 
 namespace warplint {
 namespace {
@@ -636,6 +635,9 @@ TEST(Eval, LoopsWhoseLanesLeaveTogether) {
     const char *name;
     LaneExpr init, step, cond;
     bool together;
+    /// Refused although its lanes may leave together (a form the check
+    /// does not take): their evaluation is not asserted.
+    bool refusedOnly = false;
   };
   const LaneExpr v = loopVar(0), t = threadIdx(0);
   const LaneExpr n = unknown(0), m = unknown(1);
@@ -661,7 +663,7 @@ TEST(Eval, LoopsWhoseLanesLeaveTogether) {
        bin(Op::LAnd, bin(Op::Lt, v, tid + n), bin(Op::Lt, t, cst(20))), false},
       {"bound scaled with the lane", t, cst(1), bin(Op::Lt, v, t * cst(2) + n),
        false},
-      {"not monotone", t, cst(1), bin(Op::Ne, v, t + n), false},
+      {"not monotone", t, cst(1), bin(Op::Ne, v, t + n), false, true},
   };
   for (const Row &row : rows) {
     Context ctx;
@@ -688,7 +690,7 @@ TEST(Eval, LoopsWhoseLanesLeaveTogether) {
       }
     if (row.together)
       EXPECT_FALSE(apart) << row.name;
-    else if (std::string(row.name) != "not monotone")
+    else if (!row.refusedOnly)
       EXPECT_TRUE(apart) << row.name;
   }
 }
