@@ -42,6 +42,11 @@ void weighBody(const BranchFacts &f, const RuleContext &opts, Finding &out) {
   out.message += "; its idle lanes waste " +
                  std::string(atMost ? "at most " : "") + percentText(percent) +
                  "% of the kernel's issue slots";
+  if (!f.oncePerGrid.empty())
+    out.notes.push_back(
+        {-1, "the work under the test on '" + f.oncePerGrid +
+                 "' runs only in the last block to arrive at the counter: "
+                 "counted once per launch, not once per block"});
   if (percent < opts[MinKernelShare]) {
     out.remark = true;
     out.notes.push_back(

@@ -177,6 +177,10 @@ struct BranchFacts {
   /// The share were such loops to run RepeatedTrips times: a share still
   /// over the bar there is a warning.
   std::optional<double> wasteShareRepeated;
+  /// The counter or flag of a test in the body that holds in one block of
+  /// the grid (the last to arrive at a counter): the work under it is
+  /// counted once per launch. Empty where none.
+  std::string oncePerGrid;
 };
 /// The runs of a loop the estimate counts once at which a body's share is
 /// judged again (BranchFacts::wasteShareRepeated): a search that halves a

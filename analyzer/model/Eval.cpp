@@ -1558,6 +1558,69 @@ bool readsData(const LaneExpr &e, const Context &ctx) {
   return onData || props(e, ctx).hasData;
 }
 
+bool oncePerGrid(const LaneExpr &c, const Context &ctx) {
+  if (!c)
+    return false;
+  auto atomOf = [&](const Node &n) -> const Atom * {
+    return (n.op == Op::Unknown || n.op == Op::Data) &&
+                   size_t(n.value) < ctx.atoms.size()
+               ? &ctx.atoms[size_t(n.value)]
+               : nullptr;
+  };
+  if (const Atom *a = atomOf(*c))
+    return a->lastArrival;
+  if (c->op == Op::LNot && c->a && c->a->op == Op::Ne)
+    return oncePerGrid(bin(Op::Eq, c->a->a, c->a->b), ctx);
+  if (c->op == Op::LNot && c->a && c->a->op == Op::LNot)
+    return oncePerGrid(c->a->a, ctx);
+  if (c->op == Op::Ne && c->b && c->b->op == Op::Const && c->b->value == 0 &&
+      c->a && atomOf(*c->a))
+    return atomOf(*c->a)->lastArrival;
+  if (c->op != Op::Eq || !c->a || !c->b)
+    return false;
+  // One side reads a counter; the other reads neither a counter nor any
+  // value a lane loads (whose equality with the count says nothing of how
+  // often it holds).
+  auto reads = [&](const LaneExpr &e, bool &counter, bool &data) {
+    visitNodes(e, [&](const Node &n) {
+      if (const Atom *a = atomOf(n)) {
+        counter |= a->counter;
+        data |= !a->counter && (a->fromData || a->kind == AtomKind::Data);
+      }
+      data |= n.op == Op::TooDeep;
+      return true;
+    });
+  };
+  bool counterA = false, dataA = false, counterB = false, dataB = false;
+  reads(c->a, counterA, dataA);
+  reads(c->b, counterB, dataB);
+  return counterA != counterB && !(counterA ? dataB : dataA);
+}
+
+LaneExpr oncePerGridConjunct(const LaneExpr &mask, const Context &ctx) {
+  if (!mask)
+    return nullptr;
+  if (mask->op == Op::LAnd) {
+    if (LaneExpr a = oncePerGridConjunct(mask->a, ctx))
+      return a;
+    return oncePerGridConjunct(mask->b, ctx);
+  }
+  return oncePerGrid(mask, ctx) ? mask : nullptr;
+}
+
+std::string oncePerGridName(const LaneExpr &c, const Context &ctx) {
+  std::string name;
+  visitNodes(c, [&](const Node &n) {
+    if ((n.op == Op::Unknown || n.op == Op::Data) &&
+        size_t(n.value) < ctx.atoms.size() &&
+        (ctx.atoms[size_t(n.value)].counter ||
+         ctx.atoms[size_t(n.value)].lastArrival))
+      name = ctx.atoms[size_t(n.value)].name;
+    return name.empty();
+  });
+  return name;
+}
+
 // Which side of its bound a guard's true side is: past it where the
 // lane-varying operand is above the uniform one (`i >= n`, `(i + 1) * 4 >
 // n`, `n < i`), within it where below, neither for a condition that selects

@@ -79,6 +79,13 @@ struct Atom {
   /// A value read from memory as it changes (an atomic's old value): an
   /// address may build on it, but a condition on it is a condition on data.
   bool fromData = false;
+  /// The old value of an atomic add, subtract, increment or decrement of
+  /// one address the warp shares (a counter): each value is returned once
+  /// per launch, so an equality on it holds for one caller (oncePerGrid()).
+  bool counter = false;
+  /// A flag the block shares set from such an equality (`amLast = (ticket ==
+  /// gridDim.x - 1)`): true in one block of the grid.
+  bool lastArrival = false;
   /// For a Data atom a lane loads from memory: the address each lane reads
   /// it from (bytes from its allocation). Where every lane of a warp reads
   /// one address, the warp has one value (markWarpUniformData()).
@@ -324,6 +331,18 @@ PreparedConditions prepareConditions(const Context &ctx, const LaneExpr &mask,
 /// Does `e` read data: a value loaded per lane, or one read from memory as
 /// it changes (Atom::fromData)? A condition on it is taken as true.
 bool readsData(const LaneExpr &e, const Context &ctx);
+/// Does the condition `c` hold for one caller of the whole launch: an
+/// equality between a counter's old value (Atom::counter) and a value no
+/// lane loads (the "last block" test `atomicInc(&n, gridDim.x - 1) ==
+/// gridDim.x - 1`, `atomicSub(&left, 1) == 0`), its negated inequality, or a
+/// flag set from one (Atom::lastArrival)? A body under it runs in one block
+/// of the grid, not in each.
+bool oncePerGrid(const LaneExpr &c, const Context &ctx);
+/// The first conjunct of `mask` (through its conjunctions) that holds once
+/// per grid (oncePerGrid()), or null.
+LaneExpr oncePerGridConjunct(const LaneExpr &mask, const Context &ctx);
+/// The counter or flag such a test reads, as the source names it.
+std::string oncePerGridName(const LaneExpr &c, const Context &ctx);
 
 /// Why an evaluation stopped without a value (WarpEval::stopped): the value
 /// depends on itself, through data it loads (`x = a[x]` walked by a loop:

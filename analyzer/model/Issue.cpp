@@ -110,14 +110,38 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
   std::vector<char> condOnData(ctx.loops.size());
   for (size_t l = 0; l < ctx.loops.size(); ++l)
     condOnData[l] = readsData(ctx.loops[l].cond, ctx);
+  // Work under a test that holds once per grid (the last block to arrive
+  // at a counter) runs in one block of the launch: a block's share of it is
+  // one over the blocks.
+  const bool counters =
+      std::any_of(ctx.atoms.begin(), ctx.atoms.end(),
+                  [](const Atom &a) { return a.counter || a.lastArrival; });
+  // (A grid extent still at Env's default is one the launch does not show:
+  // x is taken at it, as the estimate's other figures do, y and z at 1.)
+  const Env unset;
+  double blocks = double(std::max<int64_t>(1, base.gridDim[0]));
+  for (int d = 1; d < 3; ++d)
+    if (base.gridDim[d] != unset.gridDim[d])
+      blocks *= double(std::max<int64_t>(1, base.gridDim[d]));
   double issued = 0, lanes = 0;
   out.issued.assign(work.size(), 0);
   out.laneInstructions.assign(work.size(), 0);
   out.perInstruction.assign(work.size(), 0);
+  out.onceOf.assign(work.size(), -1);
   for (size_t i = 0; i < work.size(); ++i) {
     const IssueWork &w = work[i];
     if (!w.issue || (w.weight <= 0 && !w.contended))
       continue;
+    double share = 1;
+    if (counters)
+      if (LaneExpr once = oncePerGridConjunct(w.issue, ctx)) {
+        share = 1 / blocks;
+        auto at =
+            std::find(out.oncePerGrid.begin(), out.oncePerGrid.end(), once);
+        out.onceOf[i] = int(at - out.oncePerGrid.begin());
+        if (at == out.oncePerGrid.end())
+          out.oncePerGrid.push_back(once);
+      }
     PreparedConditions pi = prepareConditions(ctx, w.issue);
     PreparedConditions pl = prepareConditions(ctx, w.lanes ? w.lanes
                                                            : w.issue);
@@ -212,11 +236,10 @@ IssueEstimate estimateIssue(const std::vector<IssueWork> &work,
         if (ctx.loops[l].unrolled)
           unrolled *= std::max(1.0, trip);
       }
-      const double warpIssued =
-                       (w.weight * reached + w.perRound * rounds) / inLoops *
-                       iterations,
+      const double warpIssued = (w.weight * reached + w.perRound * rounds) /
+                                inLoops * iterations * share,
                    warpLanes = (w.weight * laneSum + w.perRound * laneRounds) /
-                               inLoops * iterations;
+                               inLoops * iterations * share;
       issued += warpIssued;
       lanes += warpLanes;
       out.issued[i] += warpIssued;

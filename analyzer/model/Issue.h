@@ -61,6 +61,11 @@ struct IssueEstimate {
   bool usesGridDim = false;
   /// Conditions on data loaded per lane, taken as true for every lane.
   bool dataConditions = false;
+  /// Tests that hold once per grid (oncePerGrid()) under which work was
+  /// counted in one block of the launch, not in each; and per piece of
+  /// work, the index of its test there (-1: none).
+  std::vector<LaneExpr> oncePerGrid;
+  std::vector<int> onceOf;
   /// Loops counted at MaxTrip iterations: they ran that far without ending
   /// (a condition on data taken as true, or a count past the cap).
   std::vector<int> loopsAtCap;

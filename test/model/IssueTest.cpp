@@ -49,6 +49,59 @@ TEST(Issue, WhoIssuesABody) {
   }
 }
 
+TEST(Issue, WorkOnlyTheLastBlockToArriveRuns) {
+  // A counter each block bumps once (atomic old values, Atom::counter) and
+  // a flag the block shares set from a test on one (Atom::lastArrival).
+  // Work under an equality between the counter and a value no lane loads
+  // runs in one block of the grid: a block's share is one over the blocks
+  // (4096 here, as the launch gives them). 12 instructions by lane 0.
+  Context ctx;
+  const int count = ctx.addAtom("atomicInc(&arrived, last)", AtomKind::Data);
+  ctx.atoms[size_t(count)].counter = true;
+  const int flag = ctx.addAtom("amLast", AtomKind::Uniform);
+  ctx.atoms[size_t(flag)].fromData = ctx.atoms[size_t(flag)].lastArrival = true;
+  const int key = ctx.addAtom("key[i]", AtomKind::Data);
+  const int plain = ctx.addAtom("atomicCAS(&lock, 0, 1)", AtomKind::Data);
+  const LaneExpr counter = data(count), last = gridDim(0) - cst(1);
+  const LaneExpr lane0 = bin(Op::Eq, tid(), cst(0));
+  struct OnceRow {
+    const char *name;
+    LaneExpr test;
+    bool once;
+  };
+  const OnceRow rows[] = {
+      {"counter == gridDim.x - 1", bin(Op::Eq, counter, last), true},
+      {"gridDim.x - 1 == counter", bin(Op::Eq, last, counter), true},
+      {"counter - 1 == 0 (atomicSub)", bin(Op::Eq, counter - cst(1), cst(0)),
+       true},
+      {"!(counter != gridDim.x - 1): the rest after an early exit",
+       un(Op::LNot, bin(Op::Ne, counter, last)), true},
+      {"the flag", unknown(flag), true},
+      {"flag != 0", bin(Op::Ne, unknown(flag), cst(0)), true},
+      // Refused: the other blocks, a bound, a value a lane loads, an
+      // atomic that is no counter.
+      {"counter != gridDim.x - 1", bin(Op::Ne, counter, last), false},
+      {"!(counter == gridDim.x - 1)", un(Op::LNot, bin(Op::Eq, counter, last)),
+       false},
+      {"counter < cap", lt(counter, cst(100)), false},
+      {"counter == key[i]", bin(Op::Eq, counter, data(key)), false},
+      {"atomicCAS(...) == 0", bin(Op::Eq, data(plain), cst(0)), false},
+  };
+  Env env = representativeEnv(ctx);
+  env.gridDim[0] = 4096;
+  const IssueEstimate every =
+      estimateIssue({{lane0, lane0, 12}}, ctx, B256, env);
+  EXPECT_DOUBLE_EQ(every.perBlock, 12);
+  for (const OnceRow &r : rows) {
+    EXPECT_EQ(oncePerGrid(r.test, ctx), r.once) << r.name;
+    const LaneExpr body = land(lane0, r.test);
+    const IssueEstimate e = estimateIssue({{body, body, 12}}, ctx, B256, env);
+    EXPECT_DOUBLE_EQ(e.perBlock, r.once ? 12.0 / 4096 : 12) << r.name;
+    EXPECT_EQ(e.oncePerGrid.size(), r.once ? 1u : 0u) << r.name;
+    EXPECT_EQ(e.onceOf[0], r.once ? 0 : -1) << r.name;
+  }
+}
+
 TEST(Issue, EachPieceOfWorkItsOwnShare) {
   // Straight-line work for every lane, then a lane-0 body (branched):
   // per piece, the warp instructions issued and the lane instructions run,

@@ -288,6 +288,8 @@ void runBranchRules(KernelScope &s) {
     facts.unrolled = b.kind == BranchSite::Loop && unrolledByNvcc(cond);
     facts.predicated = predicated;
     facts.wasteShare = br.wasteShare;
+    if (br.wasteShare)
+      facts.oncePerGrid = s.issue->oncePerGridIn(b.workBegin, b.workEnd);
     // A body outside a loop the estimate counts once: the kernel's total
     // is a lower bound, so the body's share an upper one.
     if (br.wasteShare) {

@@ -60,6 +60,10 @@ KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
   IssueEstimate e = estimateIssue(work, m.ctx, block, env);
   Issued = std::move(e.issued);
   Lanes = std::move(e.laneInstructions);
+  OnceName.assign(work.size(), "");
+  for (size_t i = 0; i < work.size(); ++i)
+    if (e.onceOf[i] >= 0)
+      OnceName[i] = oncePerGridName(e.oncePerGrid[size_t(e.onceOf[i])], m.ctx);
   KernelRecord::Issue &out = Record;
   out.estimated = true;
   out.perBlock = e.perBlock;
@@ -95,6 +99,11 @@ KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
   if (e.dataConditions)
     out.assumptions.push_back(
         "conditions on data loaded per lane taken as true for every lane");
+  for (const LaneExpr &once : e.oncePerGrid)
+    addAssumption(out.assumptions,
+                  "work under the test on '" + oncePerGridName(once, m.ctx) +
+                      "' counted in one block of the grid (the last to "
+                      "arrive at the counter)");
   for (int l : e.loopsAtCap)
     out.assumptions.push_back("the loop over '" + m.ctx.loops[l].var +
                               "' counted at " + std::to_string(MaxTrip) +
@@ -119,6 +128,13 @@ std::optional<double> KernelIssue::wasteShare(size_t begin,
     waste += share * (Issued[item] - Lanes[item] / WarpSize);
   }
   return std::max(0.0, waste) / Record.perBlock;
+}
+
+std::string KernelIssue::oncePerGridIn(size_t begin, size_t end) const {
+  for (size_t i = begin; i < end && i < SiteItem.size(); ++i)
+    if (!OnceName[SiteItem[i].first].empty())
+      return OnceName[SiteItem[i].first];
+  return "";
 }
 
 double KernelIssue::issuedShare(size_t begin, size_t end) const {

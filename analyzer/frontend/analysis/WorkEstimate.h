@@ -24,6 +24,10 @@ public:
   /// work sites [begin, end) waste (issued minus lane instructions / 32),
   /// none when the range is empty or the kernel issues nothing.
   std::optional<double> wasteShare(size_t begin, size_t end) const;
+  /// The counter or flag of the first test that holds once per grid (the
+  /// last block to arrive) under which some work site of [begin, end) is
+  /// counted in one block of the launch; empty where none is.
+  std::string oncePerGridIn(size_t begin, size_t end) const;
   /// The share of the block's estimated warp instructions issued by the
   /// work sites [begin, end) (a loop's body).
   double issuedShare(size_t begin, size_t end) const;
@@ -52,6 +56,8 @@ private:
   /// item, and the site's share of the item's weight).
   std::vector<std::pair<size_t, double>> SiteItem;
   std::vector<double> Issued, Lanes;
+  /// Per work item, the name of its once-per-grid test (empty: none).
+  std::vector<std::string> OnceName;
 };
 
 } // namespace warplint

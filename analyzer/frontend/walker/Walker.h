@@ -260,6 +260,12 @@ private:
   /// struct parameter) is not null: one uniform value per pointer, a
   /// parameter as any other (`if (bias)`, `z != nullptr`).
   std::map<const ValueDecl *, int> GivenAtoms;
+  /// Scalars the block shares last set from a counter's old value (`ticket =
+  /// atomicAdd(&done, 1)`: false) or from a test on one that holds once per
+  /// grid (`amLast = (ticket == gridDim.x - 1)`: true): read back, the
+  /// counter (Atom::counter) or a flag true in the last block to arrive
+  /// (Atom::lastArrival).
+  std::map<const VarDecl *, bool> SharedCounters;
   std::optional<LaneExpr> pointerGiven(const Val &p);
   /// The object a method being inlined runs on (null: none, or not known).
   std::shared_ptr<const RecordVal> This;

@@ -506,6 +506,10 @@ Val Walker::load(const Expr *lv, const Expr *whole) {
         whole->getType()->isIntegralOrEnumerationType() &&
         setOnlyToLiterals(var))
       M.ctx.atoms[v.v->value].fromData = true;
+    if (auto counter = var ? SharedCounters.find(var) : SharedCounters.end();
+        v.v && v.v->op == Op::Unknown && counter != SharedCounters.end())
+      (counter->second ? M.ctx.atoms[v.v->value].lastArrival
+                       : M.ctx.atoms[v.v->value].counter) = true;
     if (key)
       LoadedValues[*key] = v;
     if (v.v && v.v->op == Op::Data) {
@@ -1019,9 +1023,20 @@ Val Walker::call(const CallExpr *c) {
         int64_t k = name == "atomicSub" ? -*step : *step;
         int atom = M.ctx.addAtom(text(c), AtomKind::Uniform);
         M.ctx.atoms[atom].fromData = true;
+        M.ctx.atoms[atom].counter = true;
         return intVal(unknown(atom) + laneRank(fullMask()) * cst(k));
       }
-    return opaque(c, true);
+    Val old = opaque(c, true);
+    // Any other add, subtract, increment or decrement of one counter the
+    // warp shares (`atomicInc(&arrived, gridDim.x - 1)`): each of its
+    // values goes to one caller of the launch.
+    if (p.isPtr() && !varying(p) && old.kind == Val::Int && old.v &&
+        old.v->op == Op::Data &&
+        (name == "atomicAdd" || name == "atomicSub" || name == "atomicInc" ||
+         name == "atomicDec" || name == "atomicAdd_system" ||
+         name == "atomicInc_system" || name == "atomicDec_system"))
+      M.ctx.atoms[size_t(old.v->value)].counter = true;
+    return old;
   }
   if (!userDefined && name.starts_with("__ld") && c->getNumArgs() == 1) {
     // __ldg(p) and the cache-hinted loads read *p.

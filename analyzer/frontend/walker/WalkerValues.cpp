@@ -592,6 +592,18 @@ Val Walker::binary(const BinaryOperator *b) {
         record(lhs, *a, false);
       record(lhs, *a, true);
     }
+    if (auto *d = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts()))
+      if (auto *v = dyn_cast<VarDecl>(d->getDecl());
+          v && v->hasAttr<CUDASharedAttr>() && !v->getType()->isArrayType()) {
+        SharedCounters.erase(v);
+        if (k == BO_Assign && rhs.kind == Val::Int && rhs.v) {
+          if (oncePerGrid(rhs.v, M.ctx))
+            SharedCounters[v] = true;
+          else if (!oncePerGridName(rhs.v, M.ctx).empty() &&
+                   !isComparison(rhs.v->op))
+            SharedCounters[v] = false;
+        }
+      }
     return rhs;
   }
   if (k == BO_LAnd || k == BO_LOr) {
