@@ -98,6 +98,45 @@ struct SplitExample {
   }
 };
 
+/// Which (shape, assignment) pairs split a warp, in forEachWarp's order (a
+/// pair's warps all come before the next pair's). The result asks two
+/// things of them: whether every pair splits (divergent) and whether any
+/// does (maybe). The representative pair (0, 0) is always run in full (its
+/// figures); past it, a pair that has split needs no more warps, and once
+/// one pair has run all its warps without a split and some pair has split,
+/// both answers are known and no further pair can change them.
+class SplitSearch {
+public:
+  SplitSearch(size_t shapes, size_t assignments)
+      : nAssign(assignments), splits(shapes * assignments, 0) {}
+  /// Whether warp evaluations of pair (s, a) can still change the answers.
+  bool needed(size_t s, size_t a) {
+    const size_t pair = s * nAssign + a;
+    if (pair != current) {
+      whole |= !splits[current];
+      current = pair;
+    }
+    if (pair == 0)
+      return true;
+    return !splits[pair] && !(whole && any);
+  }
+  void split(size_t s, size_t a) {
+    splits[s * nAssign + a] = 1;
+    any = true;
+  }
+  /// Every pair run split (none settled early without one).
+  bool every() const {
+    return std::count(splits.begin(), splits.end(), 1) ==
+           std::ptrdiff_t(splits.size());
+  }
+  bool anySplit() const { return any; }
+
+private:
+  size_t nAssign, current = 0;
+  std::vector<char> splits;
+  bool whole = false, any = false;
+};
+
 /// Chooses the split a message shows: from the environment (block and
 /// iterations around) whose work is the median of the representative run's,
 /// not merely the first. Where blocks differ in their work (a causal mask
@@ -163,47 +202,45 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
     return r;
   // Sample only the unknowns that survive the guard rules.
   Props p = unionProps(pc.ctx, {pc.mask, pm.mask});
-  size_t nAssign = unknownAssignments(ctx, p).size();
-  std::vector<char> splits(shapes.size() * nAssign, 0);
+  SplitSearch splits(shapes.size(), unknownAssignments(ctx, p).size());
   double execs = 0, divergent = 0;
   FillCounter takenFill, restFill;
   ExamplePicker example;
-  forEachWarp(ctx, pc.ctx, p, shapes,
-              [&](size_t s, size_t a, const Env &env, int w,
-                  LoopSequences *shared) {
-    // Past the representative run, a shape and assignment only answer
-    // whether the branch splits a warp at all (and give the first split
-    // found, which only the representative run replaces): once one did,
-    // the rest of their warps cannot change anything.
-    if ((s != 0 || a != 0) && splits[s * nAssign + a])
-      return;
-    WarpEval ev(pc.ctx, shapes[s], env, w, shared);
-    LaneMask active = ev.mask(pm.mask);
-    LaneMask taken = active ? active & ev.mask(pc.mask) : 0;
-    if (s == 0 && a == 0) {
-      takenFill.add(w, 0, active != 0, taken);
-      restFill.add(w, 0, active != 0, active & ~taken);
-      example.add(w, __builtin_popcount(active));
-    }
-    if (!active)
-      return;
-    bool split = taken != 0 && taken != active;
-    if (s == 0 && a == 0) {
-      execs += 1;
-      divergent += split;
-    }
-    if (split) {
-      splits[s * nAssign + a] = 1;
-      // The representative run's example (ExamplePicker), else any first.
-      if (s == 0 && a == 0)
-        example.split(env, w, -1, active, taken);
-      else if (r.warp < 0)
-        SplitExample(env, w, -1, active, taken).into(r);
-    }
-  });
+  forEachWarp(
+      ctx, pc.ctx, p, shapes,
+      [&](size_t s, size_t a, const Env &env, int w, LoopSequences *shared) {
+        // Past the representative run, a shape and assignment only answer
+        // whether the branch splits a warp at all (and give the first split
+        // found, which only the representative run replaces).
+        if (!splits.needed(s, a))
+          return;
+        WarpEval ev(pc.ctx, shapes[s], env, w, shared);
+        LaneMask active = ev.mask(pm.mask);
+        LaneMask taken = active ? active & ev.mask(pc.mask) : 0;
+        if (s == 0 && a == 0) {
+          takenFill.add(w, 0, active != 0, taken);
+          restFill.add(w, 0, active != 0, active & ~taken);
+          example.add(w, __builtin_popcount(active));
+        }
+        if (!active)
+          return;
+        bool split = taken != 0 && taken != active;
+        if (s == 0 && a == 0) {
+          execs += 1;
+          divergent += split;
+        }
+        if (split) {
+          splits.split(s, a);
+          // The representative run's example (ExamplePicker), else any first.
+          if (s == 0 && a == 0)
+            example.split(env, w, -1, active, taken);
+          else if (r.warp < 0)
+            SplitExample(env, w, -1, active, taken).into(r);
+        }
+      });
   example.pick(r);
-  r.maybe = std::count(splits.begin(), splits.end(), 1) > 0;
-  r.divergent = std::count(splits.begin(), splits.end(), 0) == 0;
+  r.maybe = splits.anySplit();
+  r.divergent = splits.every();
   r.divergentShare = execs ? divergent / execs : 0;
   r.takenFill = takenFill.finish();
   r.restFill = restFill.finish();
@@ -228,8 +265,7 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   Props p = unionProps(pc, {pm.mask, pc.loops[loop].cond, l.init, l.next});
   p.loops.erase(std::remove(p.loops.begin(), p.loops.end(), loop),
                 p.loops.end());
-  size_t nAssign = unknownAssignments(pc, p).size();
-  std::vector<char> splits(shapes.size() * nAssign, 0);
+  SplitSearch splits(shapes.size(), unknownAssignments(pc, p).size());
   // Lanes that leave together never split: the other shapes and
   // assignments, which only ask whether the loop splits, need no warp.
   const bool together = exitsTogether(pc, loop);
@@ -237,57 +273,56 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   constexpr int MaxIterations = 64;
   FillCounter bodyFill;
   ExamplePicker example;
-  forEachWarp(pc, pc, p, shapes,
-              [&](size_t s, size_t a, const Env &env, int w,
-                  LoopSequences *shared) {
-    // Past the representative run, a shape and assignment only answer
-    // whether the loop splits a warp at all: once one did, the rest of
-    // their warps cannot change anything.
-    if ((s != 0 || a != 0) && (together || splits[s * nAssign + a]))
-      return;
-    WarpEval ev(pc, shapes[s], env, w, shared);
-    LaneMask before = ev.mask(pm.mask);
-    if (s == 0 && a == 0)
-      bodyFill.add(w, 0, false, 0); // a new environment starts at warp 0
-    if (!before) {
-      if (s == 0 && a == 0)
-        example.add(w, 0);
-      return;
-    }
-    std::vector<LaneMask> seq = ev.loopActiveSequence(loop, MaxIterations);
-    if (s == 0 && a == 0) {
-      LaneMask in = before;
-      double work = 0;
-      // A loop is never predicated away: a warp runs the iterations of its
-      // longest lane, each with the lanes still in.
-      for (size_t k = 0; k < seq.size() && (in &= seq[k]); ++k) {
-        bodyFill.add(1, k, true, in); // iteration k: one group
-        work += __builtin_popcount(in);
-      }
-      example.add(w, work);
-    }
-    for (size_t k = 0; k < seq.size(); ++k) {
-      LaneMask now = seq[k] & before;
-      bool split = now != 0 && now != before;
-      if (s == 0 && a == 0) {
-        execs += 1;
-        divergent += split;
-      }
-      if (split) {
-        splits[s * nAssign + a] = 1;
+  forEachWarp(
+      pc, pc, p, shapes,
+      [&](size_t s, size_t a, const Env &env, int w, LoopSequences *shared) {
+        // Past the representative run, a shape and assignment only answer
+        // whether the loop splits a warp at all.
+        if (!splits.needed(s, a) || ((s != 0 || a != 0) && together))
+          return;
+        WarpEval ev(pc, shapes[s], env, w, shared);
+        LaneMask before = ev.mask(pm.mask);
         if (s == 0 && a == 0)
-          example.split(env, w, int(k), before, now);
-        else if (r.warp < 0)
-          SplitExample(env, w, int(k), before, now).into(r);
-      }
-      if (!now)
-        break;
-      before = now;
-    }
-  });
+          bodyFill.add(w, 0, false, 0); // a new environment starts at warp 0
+        if (!before) {
+          if (s == 0 && a == 0)
+            example.add(w, 0);
+          return;
+        }
+        std::vector<LaneMask> seq = ev.loopActiveSequence(loop, MaxIterations);
+        if (s == 0 && a == 0) {
+          LaneMask in = before;
+          double work = 0;
+          // A loop is never predicated away: a warp runs the iterations of its
+          // longest lane, each with the lanes still in.
+          for (size_t k = 0; k < seq.size() && (in &= seq[k]); ++k) {
+            bodyFill.add(1, k, true, in); // iteration k: one group
+            work += __builtin_popcount(in);
+          }
+          example.add(w, work);
+        }
+        for (size_t k = 0; k < seq.size(); ++k) {
+          LaneMask now = seq[k] & before;
+          bool split = now != 0 && now != before;
+          if (s == 0 && a == 0) {
+            execs += 1;
+            divergent += split;
+          }
+          if (split) {
+            splits.split(s, a);
+            if (s == 0 && a == 0)
+              example.split(env, w, int(k), before, now);
+            else if (r.warp < 0)
+              SplitExample(env, w, int(k), before, now).into(r);
+          }
+          if (!now)
+            break;
+          before = now;
+        }
+      });
   example.pick(r);
-  r.maybe = std::count(splits.begin(), splits.end(), 1) > 0;
-  r.divergent = std::count(splits.begin(), splits.end(), 0) == 0;
+  r.maybe = splits.anySplit();
+  r.divergent = splits.every();
   r.divergentShare = execs ? divergent / execs : 0;
   r.takenFill = bodyFill.finish();
   return r;
