@@ -68,6 +68,19 @@ TEST(Divergence, ParameterDependentIsOnlyMaybe) {
                                  nullptr, ctx, {B256});
   EXPECT_TRUE(b.maybe);
   EXPECT_FALSE(b.divergent);
+  // The same for a loop: for (i = 0; i < tid % k; ++i) lets lanes leave one
+  // by one for k = 1024 (the representative value), none enter for k = 1.
+  // Once one assignment has run without a split and another has split, the
+  // rest are not evaluated; the answers are those of all of them.
+  Context loops;
+  int kl = loops.addAtom("k", AtomKind::Parameter);
+  int L = loops.addLoop({"i", cst(0), loopVar(0) + cst(1),
+                         lt(loopVar(0), bin(Op::Rem, tid(), unknown(kl)))});
+  BranchResult e = analyzeLoopExit(L, nullptr, loops, {B256});
+  EXPECT_TRUE(e.maybe);
+  EXPECT_FALSE(e.divergent);
+  EXPECT_EQ(e.warp, 0);
+  EXPECT_EQ(e.iteration, 0); // lane 0 never enters
 }
 
 TEST(Divergence, ReductionLoops) {
