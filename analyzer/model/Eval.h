@@ -79,9 +79,10 @@ struct Atom {
   /// A value read from memory as it changes (an atomic's old value): an
   /// address may build on it, but a condition on it is a condition on data.
   bool fromData = false;
-  /// The old value of an atomic add, subtract, increment or decrement of
-  /// one address the warp shares (a counter): each value is returned once
-  /// per launch, so an equality on it holds for one caller (oncePerGrid()).
+  /// The old value of an atomic add or subtract of a nonzero constant, an
+  /// increment or a decrement of one address the warp shares (a counter):
+  /// each value is returned once per launch, so an equality on it holds for
+  /// one caller (oncePerGrid()).
   bool counter = false;
   /// A flag the block shares set from such an equality (`amLast = (ticket ==
   /// gridDim.x - 1)`): true in one block of the grid.

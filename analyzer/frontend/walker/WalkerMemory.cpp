@@ -1027,13 +1027,13 @@ Val Walker::call(const CallExpr *c) {
         return intVal(unknown(atom) + laneRank(fullMask()) * cst(k));
       }
     Val old = opaque(c, true);
-    // Any other add, subtract, increment or decrement of one counter the
-    // warp shares (`atomicInc(&arrived, gridDim.x - 1)`): each of its
-    // values goes to one caller of the launch.
+    // An increment or decrement of one counter the warp shares
+    // (`atomicInc(&arrived, gridDim.x - 1)`): each of its values goes to
+    // one caller of the launch. (An add of a step that may be 0, such as
+    // `atomicAdd(&flag, 0)`, a read, is no counter.)
     if (p.isPtr() && !varying(p) && old.kind == Val::Int && old.v &&
         old.v->op == Op::Data &&
-        (name == "atomicAdd" || name == "atomicSub" || name == "atomicInc" ||
-         name == "atomicDec" || name == "atomicAdd_system" ||
+        (name == "atomicInc" || name == "atomicDec" ||
          name == "atomicInc_system" || name == "atomicDec_system"))
       M.ctx.atoms[size_t(old.v->value)].counter = true;
     return old;
