@@ -98,45 +98,6 @@ struct SplitExample {
   }
 };
 
-/// Which (shape, assignment) pairs split a warp, in forEachWarp's order (a
-/// pair's warps all come before the next pair's). The result asks two
-/// things of them: whether every pair splits (divergent) and whether any
-/// does (maybe). The representative pair (0, 0) is always run in full (its
-/// figures); past it, a pair that has split needs no more warps, and once
-/// one pair has run all its warps without a split and some pair has split,
-/// both answers are known and no further pair can change them.
-class SplitSearch {
-public:
-  SplitSearch(size_t shapes, size_t assignments)
-      : nAssign(assignments), splits(shapes * assignments, 0) {}
-  /// Whether warp evaluations of pair (s, a) can still change the answers.
-  bool needed(size_t s, size_t a) {
-    const size_t pair = s * nAssign + a;
-    if (pair != current) {
-      whole |= !splits[current];
-      current = pair;
-    }
-    if (pair == 0)
-      return true;
-    return !splits[pair] && !(whole && any);
-  }
-  void split(size_t s, size_t a) {
-    splits[s * nAssign + a] = 1;
-    any = true;
-  }
-  /// Every pair run split (none settled early without one).
-  bool every() const {
-    return std::count(splits.begin(), splits.end(), 1) ==
-           std::ptrdiff_t(splits.size());
-  }
-  bool anySplit() const { return any; }
-
-private:
-  size_t nAssign, current = 0;
-  std::vector<char> splits;
-  bool whole = false, any = false;
-};
-
 /// Chooses the split a message shows: from the environment (block and
 /// iterations around) whose work is the median of the representative run's,
 /// not merely the first. Where blocks differ in their work (a causal mask
@@ -185,6 +146,66 @@ private:
   };
   std::vector<Example> envs;
 };
+
+/// Which (shape, assignment) pairs split a warp, in forEachWarp's order (a
+/// pair's warps all come before the next pair's). The result asks two
+/// things of them: whether every pair splits (divergent) and whether any
+/// does (maybe). The representative pair (0, 0) is always run in full (its
+/// figures); past it, a pair that has split needs no more warps, and once
+/// one pair has run all its warps without a split and some pair has split,
+/// both answers are known and no further pair can change them.
+class SplitSearch {
+public:
+  SplitSearch(size_t shapes, size_t assignments)
+      : nAssign(assignments), splits(shapes * assignments, 0) {}
+  /// Whether warp evaluations of pair (s, a) can still change the answers.
+  bool needed(size_t s, size_t a) {
+    const size_t pair = s * nAssign + a;
+    if (pair != current) {
+      whole |= !splits[current];
+      current = pair;
+    }
+    if (pair == 0)
+      return true;
+    return !splits[pair] && !(whole && any);
+  }
+  /// A warp of pair (s, a) with `active` lanes before the test and `taken`
+  /// after it (an if's condition; a loop's iteration `iteration`, -1 for
+  /// an if): counts the representative pair's warps and splits, and keeps
+  /// its example (ExamplePicker), else the first split of any pair.
+  void warp(size_t s, size_t a, const Env &env, int w, int iteration,
+            LaneMask active, LaneMask taken, ExamplePicker &example,
+            BranchResult &r) {
+    const bool split = taken != 0 && taken != active;
+    const bool representative = s == 0 && a == 0;
+    if (representative) {
+      execs += 1;
+      divergent += split;
+    }
+    if (!split)
+      return;
+    splits[s * nAssign + a] = 1;
+    any = true;
+    if (representative)
+      example.split(env, w, iteration, active, taken);
+    else if (r.warp < 0)
+      SplitExample(env, w, iteration, active, taken).into(r);
+  }
+  /// The representative pair's share of warps (and iterations) that split.
+  double share() const { return execs ? divergent / execs : 0; }
+  /// Every pair run split (none settled early without one).
+  bool every() const {
+    return std::count(splits.begin(), splits.end(), 1) ==
+           std::ptrdiff_t(splits.size());
+  }
+  bool anySplit() const { return any; }
+
+private:
+  size_t nAssign, current = 0;
+  std::vector<char> splits;
+  bool whole = false, any = false;
+  double execs = 0, divergent = 0;
+};
 } // namespace
 
 BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
@@ -203,7 +224,6 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
   // Sample only the unknowns that survive the guard rules.
   Props p = unionProps(pc.ctx, {pc.mask, pm.mask});
   SplitSearch splits(shapes.size(), unknownAssignments(ctx, p).size());
-  double execs = 0, divergent = 0;
   FillCounter takenFill, restFill;
   ExamplePicker example;
   forEachWarp(
@@ -222,26 +242,13 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
           restFill.add(w, 0, active != 0, active & ~taken);
           example.add(w, __builtin_popcount(active));
         }
-        if (!active)
-          return;
-        bool split = taken != 0 && taken != active;
-        if (s == 0 && a == 0) {
-          execs += 1;
-          divergent += split;
-        }
-        if (split) {
-          splits.split(s, a);
-          // The representative run's example (ExamplePicker), else any first.
-          if (s == 0 && a == 0)
-            example.split(env, w, -1, active, taken);
-          else if (r.warp < 0)
-            SplitExample(env, w, -1, active, taken).into(r);
-        }
+        if (active)
+          splits.warp(s, a, env, w, -1, active, taken, example, r);
       });
   example.pick(r);
   r.maybe = splits.anySplit();
   r.divergent = splits.every();
-  r.divergentShare = execs ? divergent / execs : 0;
+  r.divergentShare = splits.share();
   r.takenFill = takenFill.finish();
   r.restFill = restFill.finish();
   return r;
@@ -269,7 +276,6 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   // Lanes that leave together never split: the other shapes and
   // assignments, which only ask whether the loop splits, need no warp.
   const bool together = exitsTogether(pc, loop);
-  double execs = 0, divergent = 0;
   constexpr int MaxIterations = 64;
   FillCounter bodyFill;
   ExamplePicker example;
@@ -303,18 +309,7 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
         }
         for (size_t k = 0; k < seq.size(); ++k) {
           LaneMask now = seq[k] & before;
-          bool split = now != 0 && now != before;
-          if (s == 0 && a == 0) {
-            execs += 1;
-            divergent += split;
-          }
-          if (split) {
-            splits.split(s, a);
-            if (s == 0 && a == 0)
-              example.split(env, w, int(k), before, now);
-            else if (r.warp < 0)
-              SplitExample(env, w, int(k), before, now).into(r);
-          }
+          splits.warp(s, a, env, w, int(k), before, now, example, r);
           if (!now)
             break;
           before = now;
@@ -323,7 +318,7 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   example.pick(r);
   r.maybe = splits.anySplit();
   r.divergent = splits.every();
-  r.divergentShare = execs ? divergent / execs : 0;
+  r.divergentShare = splits.share();
   r.takenFill = bodyFill.finish();
   return r;
 }
