@@ -1558,43 +1558,55 @@ bool readsData(const LaneExpr &e, const Context &ctx) {
   return onData || props(e, ctx).hasData;
 }
 
-bool oncePerGrid(const LaneExpr &c, const Context &ctx) {
-  if (!c)
+// The atom a leaf names (an unknown or a value loaded per lane), or null.
+static const Atom *atomOf(const Node &n, const Context &ctx) {
+  return (n.op == Op::Unknown || n.op == Op::Data) &&
+                 size_t(n.value) < ctx.atoms.size()
+             ? &ctx.atoms[size_t(n.value)]
+             : nullptr;
+}
+
+// `a == b` holds once per grid: one side reads a counter; the other reads
+// neither a counter nor any value a lane loads (whose equality with the
+// count says nothing of how often it holds).
+static bool onceEquality(const LaneExpr &a, const LaneExpr &b,
+                         const Context &ctx) {
+  if (!a || !b)
     return false;
-  auto atomOf = [&](const Node &n) -> const Atom * {
-    return (n.op == Op::Unknown || n.op == Op::Data) &&
-                   size_t(n.value) < ctx.atoms.size()
-               ? &ctx.atoms[size_t(n.value)]
-               : nullptr;
-  };
-  if (const Atom *a = atomOf(*c))
-    return a->lastArrival;
-  if (c->op == Op::LNot && c->a && c->a->op == Op::Ne)
-    return oncePerGrid(bin(Op::Eq, c->a->a, c->a->b), ctx);
-  if (c->op == Op::LNot && c->a && c->a->op == Op::LNot)
-    return oncePerGrid(c->a->a, ctx);
-  if (c->op == Op::Ne && c->b && c->b->op == Op::Const && c->b->value == 0 &&
-      c->a && atomOf(*c->a))
-    return atomOf(*c->a)->lastArrival;
-  if (c->op != Op::Eq || !c->a || !c->b)
-    return false;
-  // One side reads a counter; the other reads neither a counter nor any
-  // value a lane loads (whose equality with the count says nothing of how
-  // often it holds).
   auto reads = [&](const LaneExpr &e, bool &counter, bool &data) {
     visitNodes(e, [&](const Node &n) {
-      if (const Atom *a = atomOf(n)) {
-        counter |= a->counter;
-        data |= !a->counter && (a->fromData || a->kind == AtomKind::Data);
+      if (const Atom *at = atomOf(n, ctx)) {
+        counter |= at->counter;
+        data |= !at->counter && (at->fromData || at->kind == AtomKind::Data);
       }
       data |= n.op == Op::TooDeep;
       return true;
     });
   };
   bool counterA = false, dataA = false, counterB = false, dataB = false;
-  reads(c->a, counterA, dataA);
-  reads(c->b, counterB, dataB);
+  reads(a, counterA, dataA);
+  reads(b, counterB, dataB);
   return counterA != counterB && !(counterA ? dataB : dataA);
+}
+
+bool oncePerGrid(const LaneExpr &c, const Context &ctx) {
+  if (!c)
+    return false;
+  if (const Atom *a = atomOf(*c, ctx))
+    return a->lastArrival;
+  switch (c->op) {
+  case Op::Eq:
+    return onceEquality(c->a, c->b, ctx);
+  case Op::Ne: // `flag != 0`
+    return c->b && c->b->op == Op::Const && c->b->value == 0 && c->a &&
+           atomOf(*c->a, ctx) && atomOf(*c->a, ctx)->lastArrival;
+  case Op::LNot:
+    if (c->a && c->a->op == Op::Ne) // the rest after `if (x != c) return;`
+      return onceEquality(c->a->a, c->a->b, ctx);
+    return c->a && c->a->op == Op::LNot && oncePerGrid(c->a->a, ctx);
+  default:
+    return false;
+  }
 }
 
 LaneExpr oncePerGridConjunct(const LaneExpr &mask, const Context &ctx) {
@@ -1608,17 +1620,14 @@ LaneExpr oncePerGridConjunct(const LaneExpr &mask, const Context &ctx) {
   return oncePerGrid(mask, ctx) ? mask : nullptr;
 }
 
-std::string oncePerGridName(const LaneExpr &c, const Context &ctx) {
-  std::string name;
-  visitNodes(c, [&](const Node &n) {
-    if ((n.op == Op::Unknown || n.op == Op::Data) &&
-        size_t(n.value) < ctx.atoms.size() &&
-        (ctx.atoms[size_t(n.value)].counter ||
-         ctx.atoms[size_t(n.value)].lastArrival))
-      name = ctx.atoms[size_t(n.value)].name;
-    return name.empty();
+const Atom *counterRead(const LaneExpr &e, const Context &ctx) {
+  const Atom *found = nullptr;
+  visitNodes(e, [&](const Node &n) {
+    if (const Atom *a = atomOf(n, ctx); a && (a->counter || a->lastArrival))
+      found = a;
+    return !found;
   });
-  return name;
+  return found;
 }
 
 // Which side of its bound a guard's true side is: past it where the

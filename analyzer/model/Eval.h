@@ -342,8 +342,9 @@ bool oncePerGrid(const LaneExpr &c, const Context &ctx);
 /// The first conjunct of `mask` (through its conjunctions) that holds once
 /// per grid (oncePerGrid()), or null.
 LaneExpr oncePerGridConjunct(const LaneExpr &mask, const Context &ctx);
-/// The counter or flag such a test reads, as the source names it.
-std::string oncePerGridName(const LaneExpr &c, const Context &ctx);
+/// The first counter (Atom::counter) or last-arrival flag
+/// (Atom::lastArrival) `e` reads, or null: what a once-per-grid test is on.
+const Atom *counterRead(const LaneExpr &e, const Context &ctx);
 
 /// Why an evaluation stopped without a value (WarpEval::stopped): the value
 /// depends on itself, through data it loads (`x = a[x]` walked by a loop:

@@ -60,10 +60,16 @@ KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
   IssueEstimate e = estimateIssue(work, m.ctx, block, env);
   Issued = std::move(e.issued);
   Lanes = std::move(e.laneInstructions);
+  // The counter or flag of each once-per-grid test, as the source names it.
+  std::vector<std::string> onceNames;
+  for (const LaneExpr &once : e.oncePerGrid) {
+    const Atom *c = counterRead(once, m.ctx);
+    onceNames.push_back(c ? c->name : "");
+  }
   OnceName.assign(work.size(), "");
   for (size_t i = 0; i < work.size(); ++i)
     if (e.onceOf[i] >= 0)
-      OnceName[i] = oncePerGridName(e.oncePerGrid[size_t(e.onceOf[i])], m.ctx);
+      OnceName[i] = onceNames[size_t(e.onceOf[i])];
   KernelRecord::Issue &out = Record;
   out.estimated = true;
   out.perBlock = e.perBlock;
@@ -99,9 +105,9 @@ KernelIssue::KernelIssue(const FunctionDecl *k, const KernelModel &m,
   if (e.dataConditions)
     out.assumptions.push_back(
         "conditions on data loaded per lane taken as true for every lane");
-  for (const LaneExpr &once : e.oncePerGrid)
+  for (const std::string &name : onceNames)
     addAssumption(out.assumptions,
-                  "work under the test on '" + oncePerGridName(once, m.ctx) +
+                  "work under the test on '" + name +
                       "' counted in one block of the grid (the last to "
                       "arrive at the counter)");
   for (int l : e.loopsAtCap)

@@ -599,8 +599,8 @@ Val Walker::binary(const BinaryOperator *b) {
         if (k == BO_Assign && rhs.kind == Val::Int && rhs.v) {
           if (oncePerGrid(rhs.v, M.ctx))
             SharedCounters[v] = true;
-          else if (!oncePerGridName(rhs.v, M.ctx).empty() &&
-                   !isComparison(rhs.v->op))
+          else if (const Atom *c = counterRead(rhs.v, M.ctx);
+                   c && c->counter && !isComparison(rhs.v->op))
             SharedCounters[v] = false;
         }
       }
