@@ -41,7 +41,20 @@ bool qualifyDataMask(Finding &f, const AccessResult &r,
   return true;
 }
 
-static std::string quoted(const std::vector<int> &atoms, const Context &ctx) {
+// The atoms with a name of their own: each name once (two loops on one
+// variable give two trip counts of one name).
+static std::vector<int> named(const std::vector<int> &ids, const Context &ctx) {
+  std::vector<int> atoms;
+  for (int a : ids)
+    if (std::none_of(atoms.begin(), atoms.end(), [&](int b) {
+          return ctx.atoms[b].name == ctx.atoms[a].name;
+        }))
+      atoms.push_back(a);
+  return atoms;
+}
+
+static std::string quoted(const std::vector<int> &ids, const Context &ctx) {
+  const std::vector<int> atoms = named(ids, ctx);
   std::string out;
   const size_t shown = std::min<size_t>(atoms.size(), 2);
   for (size_t i = 0; i < shown; ++i) {
@@ -94,6 +107,43 @@ bool expectsRandomData(const AccessFacts &f, const SharedOptions &opts) {
   return narrowData(f) || segmentData(f) || r.dataDigest || scatter;
 }
 
+// An address that moves by how many times each lane ran a loop, bad
+// whatever the counts (dataAddressFinding()).
+static Finding tripCountFinding(const AccessFacts &f, const SharedOptions &opts,
+                                const char *unit) {
+  const AccessResult &r = f.result;
+  const bool shared = std::string(unit) == "wavefront";
+  auto units = [&](double v) {
+    std::string n = formatEstimate(v);
+    return n + " " + unit + (n == "1" ? "" : "s");
+  };
+  Finding out;
+  // The count's name is '<var>-loop trips' (Atom::tripCount).
+  std::string loop = f.ctx.atoms[r.dataAtoms[0]].name;
+  loop = loop.substr(0, loop.rfind("-loop trips"));
+  out.message = accessKind(f, shared ? "shared" : "global", accessOp(f)) +
+                " depends on the trip count of the loop on '" + loop +
+                "', which each lane ends on its own: " + units(r.agreeActual) +
+                " per request where " + formatEstimate(r.agreeIdeal) +
+                " would do if the lanes of a warp run it equally often, " +
+                units(r.randomActual) + " if their counts differ at random";
+  if (shared)
+    out.message += " (about " + formatEstimate(r.agreeActual / r.agreeIdeal) +
+                   "-way bank conflict)";
+  out.notes.push_back(
+      {-1, std::string("each lane walks a record of its own (its pointer "
+                       "advanced once per iteration), so consecutive lanes "
+                       "are a record apart however often they run the loop: "
+                       "let the lanes of a warp walk one record together, "
+                       "reading consecutive elements, or store the records "
+                       "interleaved (element k of every record together)") +
+               (shared ? "; in shared memory, a record padded by one word "
+                         "starts each lane's in a bank of its own"
+                       : "")});
+  out.remark = opts.dataAddresses == DataLevel::Remark;
+  return out;
+}
+
 std::optional<Finding> dataAddressFinding(const AccessFacts &f,
                                           const SharedOptions &opts,
                                           double threshold, const char *unit) {
@@ -104,6 +154,14 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
   if (r.randomActual < threshold * r.randomIdeal - 1e-9)
     return std::nullopt;
   const bool shared = std::string(unit) == "wavefront";
+  // An address that only moves by how many times each lane ran a loop (a
+  // pointer each thread walks along a record of its own), bad where the
+  // lanes ran it equally often as well as where their counts differ: bad
+  // whatever the counts: a warning at the default level too (a remark
+  // under Remark), with the figure where they agree.
+  if (r.dataTrips && r.agreeIdeal > 0 &&
+      r.agreeActual >= threshold * r.agreeIdeal - 1e-9)
+    return tripCountFinding(f, opts, unit);
   // By default only the kinds whose estimate the GPU bears out.
   if (opts.dataAddresses == DataLevel::Narrow && !expectsRandomData(f, opts))
     return std::nullopt;
@@ -121,7 +179,7 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
     return n + " " + unit + (n == "1" ? "" : "s");
   };
   const std::string data = quoted(r.dataAtoms, f.ctx);
-  const bool one = r.dataAtoms.size() == 1;
+  const bool one = named(r.dataAtoms, f.ctx).size() == 1;
   Finding out;
   out.message = accessKind(f, shared ? "shared" : "global", accessOp(f)) +
                 " depends on data: if " + data +

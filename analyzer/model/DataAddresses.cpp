@@ -396,13 +396,18 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
       int first = __builtin_ctz(m0);
       for (int l = 0; l < WarpSize; ++l)
         varying |= ((m0 >> l) & 1) && a0[l] != a0[first];
+      // A shift moves the address by the same amount for each step of the
+      // datum: one more again moves it as far (not a hash of the datum, a
+      // generator's state, that happens to move it little once).
       for (int a : r.dataAtoms) {
-        Env moved = base;
+        Env moved = base, twice = base;
         moved.unknowns.set(size_t(a), 1025);
-        WarpEval e1(prep.ctx, shape, moved, w);
-        Lanes a1 = e1.value(acc.offset);
+        twice.unknowns.set(size_t(a), 1026);
+        WarpEval e1(prep.ctx, shape, moved, w), e2(prep.ctx, shape, twice, w);
+        Lanes a1 = e1.value(acc.offset), a2 = e2.value(acc.offset);
         int64_t step = wrapSub(a1[first], a0[first]);
-        fine &= !e0.undefined && !e1.undefined && step > -32 && step < 32;
+        fine &= !e0.undefined && !e1.undefined && !e2.undefined && step > -32 &&
+                step < 32 && wrapSub(a2[first], a1[first]) == step;
       }
       break;
     }
@@ -425,6 +430,8 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
     return true;
   });
   r.dataSegment = startsOwnSegment(valueAtoms, ctx, shape);
+  r.dataTrips = std::all_of(r.dataAtoms.begin(), r.dataAtoms.end(),
+                            [&](int a) { return ctx.atoms[a].tripCount; });
   r.dataFromFloat = std::all_of(r.dataAtoms.begin(), r.dataAtoms.end(),
                                 [&](int a) { return ctx.atoms[a].fromFloat; });
   r.randomActual = random.actual / random.requests;

@@ -105,6 +105,12 @@ struct Atom {
   /// 0xff`, `key >> 20`): its high bits matter, so random draws take its
   /// type's whole range rather than an index's 0..1023.
   bool wholeBits = false;
+  /// For a Data atom: how many times a lane ran a loop that each lane
+  /// leaves at an iteration of its own (a condition on its data). An
+  /// induction variable after such a loop is its start plus its step times
+  /// this count, so lanes that ran the loop equally often keep the start's
+  /// pattern.
+  bool tripCount = false;
   /// A pointer read per lane, or one the model cannot follow: no value
   /// drawn for it says anything about where it points (Env::dataSeed).
   bool pointer = false;

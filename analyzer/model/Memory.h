@@ -244,6 +244,12 @@ struct AccessResult {
   /// cannot see (`table[key * width + j]`), and lanes that agree on it read
   /// one address: a record picked per lane.
   bool dataRecord = false;
+  /// With dataEstimated: the only data is how many times each lane ran a
+  /// loop it leaves at an iteration of its own (Atom::tripCount): where the
+  /// lanes ran it equally often, the address keeps its lanes' pattern, so
+  /// the figure with the lanes agreeing is the one to take, and a figure
+  /// bad both ways is bad whatever the counts.
+  bool dataTrips = false;
 };
 
 /// An access whose address depends on data, into an object of `extent`

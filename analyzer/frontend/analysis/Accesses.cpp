@@ -20,8 +20,10 @@ namespace {
 
 /// What taking the figure where the lanes of a warp agree on an address's
 /// data assumes (said by --remarks and --explain).
-constexpr const char *AgreeAssumption =
-    "neighbouring lanes' data close together";
+const char *agreeAssumption(const AccessResult &r) {
+  return r.dataTrips ? "the lanes of a warp run the loop equally often"
+                     : "neighbouring lanes' data close together";
+}
 
 /// Does the address read gridDim (through its loops too)?
 bool readsGridDim(const LaneExpr &e, const Context &ctx) {
@@ -94,7 +96,7 @@ std::string remarkText(const AccessRecord &ar, const AccessResult &r,
                      "address whose lanes land apart)"
                    : std::string("; the figure taken is the one where "
                                  "they agree (assumed: ") +
-                         AgreeAssumption + ")";
+                         agreeAssumption(r) + ")";
     }
   } else if (r.tableBytes) {
     std::string unit = ar.space == "global" ? " sector" : " wavefront";
@@ -183,7 +185,7 @@ void explain(KernelScope &s, const AccessSite &site,
            << (random ? ", with each lane's data drawn at random\n"
                       : std::string(", with the lanes of a warp agreeing "
                                     "on the data (assumed: ") +
-                            AgreeAssumption + ")\n");
+                            agreeAssumption(r) + ")\n");
       }
       return;
     }

@@ -854,18 +854,31 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
       after.v = loopFinal(int(var.v->value));
       closed[v] = after;
     }
-  } else if (!exitVaries && primary >= 0) {
+  } else if (primary >= 0) {
+    // Where each lane leaves at an iteration of its own (a condition on its
+    // data, a lane-varying break), the trip count is a value each lane has
+    // for itself, drawn as data (Atom::tripCount): a pointer each thread
+    // walks along a record of its own (`while (length > 12) { ... k++; }`)
+    // keeps the lanes' pattern where they run the loop equally often.
     int trips = -1;
+    const std::string &name = M.ctx.loops[primary].var;
     for (auto &[v, var] : vars) {
       const Loop &l = M.ctx.loops[var.v->value];
       LaneExpr step = linearStep(l.next, int(var.v->value), M.ctx);
       if (!step || !l.init || props(step, M.ctx).laneVarying)
         continue;
-      if (trips < 0)
-        trips = M.ctx.addAtom(M.ctx.loops[primary].var + "-loop trips",
-                              AtomKind::Uniform);
+      if (trips < 0 && !exitVaries)
+        trips = M.ctx.addAtom(name + "-loop trips", AtomKind::Uniform);
+      if (trips < 0 && exitVaries) {
+        trips = M.ctx.addAtom(
+            name + "-loop trips", AtomKind::Data,
+            "the address depends on how many times each lane ran the loop "
+            "on '" +
+                name + "' (each lane leaves it at an iteration of its own)");
+        M.ctx.atoms[size_t(trips)].tripCount = true;
+      }
       Val after = var;
-      after.v = l.init + step * unknown(trips);
+      after.v = l.init + step * (exitVaries ? data(trips) : unknown(trips));
       closed[v] = after;
     }
   }
