@@ -380,6 +380,17 @@ INSTANTIATE_TEST_SUITE_P(
                                 nullptr, 4};
                 },
                 globalSectors, 10, 32, 4, 4, true},
+        // out[(d * d & 255) + t]: a hash of the datum that moves the
+        // address by one element for one step of it (1024 -> 1025) and by
+        // three for the next: not a shift by the datum.
+        DataRow{"hashed datum",
+                [](Context &c) {
+                  LaneExpr d = loaded(c, "d[g]", g() * cst(4));
+                  return Access{(bin(Op::And, d * d, cst(255)) + tid()) *
+                                    cst(4),
+                                nullptr, 4};
+                },
+                globalSectors, 15, 33, 4, 4, false},
         // Lanes that load one element share its value: 4 groups of 8 lanes.
         DataRow{"shared values",
                 [](Context &c) {
