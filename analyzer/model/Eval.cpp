@@ -1193,7 +1193,8 @@ Lanes WarpEval::value(const LaneExpr &e) {
   // compute() would take stay within the limit, and no datum is drawn per
   // lane.)
   if (e->uniform && !En.dataSeed && Depth + int(e->depth) < MaxEvalDepth)
-    return splat(uniformValue(e));
+    return splat(SharedUniforms && e->depth > 2 ? sharedUniformValue(e)
+                                                : uniformValue(e));
   ++Depth;
   Lanes v = memoValue(e);
   --Depth;
@@ -1207,6 +1208,30 @@ int64_t WarpEval::uniformValue(const LaneExpr &e) {
     return it->second;
   const int64_t v = uniformValueOf(e);
   UniformMemo.emplace(e.get(), v);
+  return v;
+}
+
+int64_t WarpEval::sharedUniformValue(const LaneExpr &e) {
+  auto &kept = SharedUniforms->values;
+  if (auto it = kept.find(e.get()); it != kept.end())
+    return it->second;
+  // Evaluated with the flags cleared, to see which it sets, and kept only
+  // where it set none: a value read from here sets none. (The flags set
+  // before are set again after: a uniform value reads none of them.)
+  const bool data = usedDataCondition, guard = assumedGuard, tail = assumedTail,
+             undef = undefined, unended = loopUnended;
+  usedDataCondition = assumedGuard = assumedTail = undefined = loopUnended =
+      false;
+  const int64_t v = uniformValue(e);
+  const bool flagged = usedDataCondition || assumedGuard || assumedTail ||
+                       undefined || loopUnended || stopped != EvalStop::None;
+  usedDataCondition |= data;
+  assumedGuard |= guard;
+  assumedTail |= tail;
+  undefined |= undef;
+  loopUnended |= unended;
+  if (!flagged)
+    kept.emplace(e.get(), v);
   return v;
 }
 

@@ -389,6 +389,15 @@ std::vector<char> sequenceInvariantLoops(const Context &ctx);
 /// varies by lane. False where that is not shown.
 bool exitsTogether(const Context &ctx, int loop);
 
+/// Values of warp-uniform expressions (Node::uniform) shared by the
+/// evaluations of every warp of one environment and shape: such a value
+/// reads neither the warp nor its lanes nor a loop. Only values whose
+/// evaluation set no flag are kept (one that divides by zero is evaluated
+/// each time), so a value read from here is what a fresh evaluation gives.
+struct UniformValues {
+  std::unordered_map<const Node *, int64_t> values;
+};
+
 class WarpEval {
 public:
   WarpEval(const Context &ctx, const Shape &shape, const Env &env, int warp,
@@ -403,6 +412,10 @@ public:
            LoopSequences * = nullptr) = delete;
 
   Lanes value(const LaneExpr &e);
+  /// Reads and keeps the uniform values of this evaluation's whole
+  /// sub-expressions in `shared`, which must be for this environment and
+  /// shape (any warp).
+  void shareUniforms(UniformValues *shared) { SharedUniforms = shared; }
   /// Lanes for which `cond` holds. Assumed nodes hold for every lane; other
   /// conditions are evaluated as written (see prepareConditions).
   LaneMask mask(const LaneExpr &cond);
@@ -482,6 +495,9 @@ private:
   /// (a >> 1)` written 60 times) costs one evaluation per node, not one
   /// per path.
   std::unordered_map<const Node *, int64_t> UniformMemo;
+  UniformValues *SharedUniforms = nullptr;
+  /// uniformValue() through SharedUniforms.
+  int64_t sharedUniformValue(const LaneExpr &e);
   LaneMask cond(const LaneExpr &e, bool positive);
   // The memo's generation: 0 with no loop override in force, a fresh one
   // for each override set, and the previous one again when it is cleared

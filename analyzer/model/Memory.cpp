@@ -31,14 +31,13 @@ std::string memory_detail::dataReason(const LaneExpr &e, const Context &ctx) {
   return why;
 }
 
-
-
 void memory_detail::warpFigures(WarpFigures &f, const Access &acc,
                                 const LaneExpr &mask, const Context &ctx,
                                 const Shape &sh, const Env &env,
                                 const CostModel &cost, int w,
-                                LoopSequences &seq) {
+                                LoopSequences &seq, UniformValues *uniforms) {
   WarpEval ev(ctx, sh, env, w, &seq);
+  ev.shareUniforms(uniforms);
   f.cost = Cost();
   f.nDist = 0;
   f.spacing = -1;
@@ -712,6 +711,8 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     std::vector<char> have(seen.size(), 0);
     WarpFigures own;
     const int64_t blockWarps = shapes[s].x / WarpSize;
+    // Each environment's uniform values, for all of its warps.
+    std::vector<UniformValues> uniforms(static_cast<size_t>(nEnvs));
     // Warp by warp, so that each warp's loop sequences serve every
     // environment of this assignment.
     for (int w = 0; w < shapes[s].warps() && !t.unended; w += warpStep) {
@@ -725,12 +726,12 @@ static AccessResult analyzeAccessUncached(const Access &acc,
                                    period->warps);
           if (!have[at])
             warpFigures(seen[at], acc, prep.mask, prep.ctx, shapes[s], env,
-                        cost, w, seq);
+                        cost, w, seq, &uniforms[size_t(e)]);
           have[at] = 1;
           f = &seen[at];
         } else {
           warpFigures(own, acc, prep.mask, prep.ctx, shapes[s], env, cost, w,
-                      seq);
+                      seq, &uniforms[size_t(e)]);
         }
         Totals *also =
             sub && w % subWarps == 0 && e % subEnvStep == 0 ? sub : nullptr;

@@ -98,9 +98,12 @@ struct WarpFigures {
 };
 
 /// Fills `f` (in place: it is filled for every warp of every sample).
+/// `uniforms`, where given, holds the uniform values of `env` and `sh`
+/// (WarpEval::shareUniforms).
 void warpFigures(WarpFigures &f, const Access &acc, const LaneExpr &mask,
                  const Context &ctx, const Shape &sh, const Env &env,
-                 const CostModel &cost, int w, LoopSequences &seq);
+                 const CostModel &cost, int w, LoopSequences &seq,
+                 UniformValues *uniforms = nullptr);
 
 /// Words for a cache key: every fact of `ctx` an analysis of `roots` may
 /// read (the atoms and loops they use), with `node` naming each expression

@@ -170,6 +170,21 @@ TEST(Eval, UniformValuesMatchTheLanewiseEvaluation) {
       EXPECT_EQ(u.undefined, l.undefined) << row.name << " in block " << block;
       if (block == 1)
         EXPECT_EQ(u.undefined, row.undefined) << row.name;
+      // Kept for the environment's other warps (WarpEval::shareUniforms):
+      // the same value and the same flags for each, the first evaluation's
+      // or a later one's, and the flags an evaluation had set stay set.
+      UniformValues shared;
+      for (int w : {0, 1, 0}) {
+        WarpEval s(ctx, Block64, env, w);
+        s.shareUniforms(&shared);
+        s.assumedGuard = w == 1;
+        EXPECT_EQ(s.value(uniform), uv) << row.name << " in warp " << w;
+        EXPECT_EQ(s.undefined, u.undefined) << row.name << " in warp " << w;
+        EXPECT_EQ(s.assumedGuard, w == 1) << row.name << " in warp " << w;
+      }
+      EXPECT_EQ(shared.values.count(uniform.get()),
+                uniform->depth > 2 && !u.undefined ? 1u : 0u)
+          << row.name;
     }
   }
   // Lane-varying leaves, loops and data are never uniform.
