@@ -107,16 +107,18 @@ bool expectsRandomData(const AccessFacts &f, const SharedOptions &opts) {
   return narrowData(f) || segmentData(f) || r.dataDigest || scatter;
 }
 
+// An estimate with its unit ("28.5 sectors", "1 wavefront").
+static std::string counted(double v, const char *unit) {
+  std::string n = formatEstimate(v);
+  return n + " " + unit + (n == "1" ? "" : "s");
+}
+
 // An address that moves by how many times each lane ran a loop, bad
 // whatever the counts (dataAddressFinding()).
 static Finding tripCountFinding(const AccessFacts &f, const SharedOptions &opts,
-                                const char *unit) {
+                                const char *unit, bool shared) {
   const AccessResult &r = f.result;
-  const bool shared = std::string(unit) == "wavefront";
-  auto units = [&](double v) {
-    std::string n = formatEstimate(v);
-    return n + " " + unit + (n == "1" ? "" : "s");
-  };
+  auto units = [&](double v) { return counted(v, unit); };
   Finding out;
   // The count's name is '<var>-loop trips' (Atom::tripCount).
   std::string loop = f.ctx.atoms[r.dataAtoms[0]].name;
@@ -156,12 +158,12 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
   const bool shared = std::string(unit) == "wavefront";
   // An address that only moves by how many times each lane ran a loop (a
   // pointer each thread walks along a record of its own), bad where the
-  // lanes ran it equally often as well as where their counts differ: bad
+  // lanes ran it equally often as well as where their counts differ, is bad
   // whatever the counts: a warning at the default level too (a remark
   // under Remark), with the figure where they agree.
   if (r.dataTrips && r.agreeIdeal > 0 &&
       r.agreeActual >= threshold * r.agreeIdeal - 1e-9)
-    return tripCountFinding(f, opts, unit);
+    return tripCountFinding(f, opts, unit, shared);
   // By default only the kinds whose estimate the GPU bears out.
   if (opts.dataAddresses == DataLevel::Narrow && !expectsRandomData(f, opts))
     return std::nullopt;
@@ -174,10 +176,7 @@ std::optional<Finding> dataAddressFinding(const AccessFacts &f,
   const bool narrow = narrowData(f);
   const bool segment = segmentData(f);
   auto about = formatEstimate;
-  auto units = [&](double v) {
-    std::string n = about(v);
-    return n + " " + unit + (n == "1" ? "" : "s");
-  };
+  auto units = [&](double v) { return counted(v, unit); };
   const std::string data = quoted(r.dataAtoms, f.ctx);
   const bool one = named(r.dataAtoms, f.ctx).size() == 1;
   Finding out;

@@ -867,9 +867,9 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
       LaneExpr step = linearStep(l.next, int(var.v->value), M.ctx);
       if (!step || !l.init || props(step, M.ctx).laneVarying)
         continue;
-      if (trips < 0 && !exitVaries)
+      if (trips < 0 && !exitVaries) {
         trips = M.ctx.addAtom(name + "-loop trips", AtomKind::Uniform);
-      if (trips < 0 && exitVaries) {
+      } else if (trips < 0) {
         trips = M.ctx.addAtom(
             name + "-loop trips", AtomKind::Data,
             "the address depends on how many times each lane ran the loop "
