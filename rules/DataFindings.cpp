@@ -120,28 +120,45 @@ static Finding tripCountFinding(const AccessFacts &f, const SharedOptions &opts,
   const AccessResult &r = f.result;
   auto units = [&](double v) { return counted(v, unit); };
   Finding out;
-  // The count's name is '<var>-loop trips' (Atom::tripCount).
-  std::string loop = f.ctx.atoms[r.dataAtoms[0]].name;
-  loop = loop.substr(0, loop.rfind("-loop trips"));
-  out.message = accessKind(f, shared ? "shared" : "global", accessOp(f)) +
-                " depends on the trip count of the loop on '" + loop +
-                "', which each lane ends on its own: " + units(r.agreeActual) +
-                " per request where " + formatEstimate(r.agreeIdeal) +
-                " would do if the lanes of a warp run it equally often, " +
-                units(r.randomActual) + " if their counts differ at random";
+  // The count's name is '<var>-loop trips' or '<var>-loop steps'
+  // (Atom::tripCount, Atom::stepCount).
+  std::string var = f.ctx.atoms[r.dataAtoms[0]].name;
+  var = var.substr(0, var.rfind(r.dataSteps ? "-loop steps" : "-loop trips"));
+  const std::string kind =
+      accessKind(f, shared ? "shared" : "global", accessOp(f));
+  const std::string figures =
+      units(r.agreeActual) + " per request where " +
+      formatEstimate(r.agreeIdeal) + " would do if the lanes of a warp " +
+      (r.dataSteps ? "step it" : "run it") + " equally often, " +
+      units(r.randomActual) + " if their counts differ at random";
+  out.message =
+      r.dataSteps ? kind + " depends on how many times each lane stepped '" +
+                        var + "' on a condition of its own: " + figures
+                  : kind + " depends on the trip count of the loop on '" + var +
+                        "', which each lane ends on its own: " + figures;
   if (shared)
     out.message += " (about " + formatEstimate(r.agreeActual / r.agreeIdeal) +
                    "-way bank conflict)";
+  const std::string fix =
+      r.dataSteps
+          ? "each lane fills a row of its own (a list per thread, at a "
+            "count it keeps), so consecutive lanes are a row apart however "
+            "often they step '" +
+                var +
+                "': let the lanes of a warp fill one row together (slots "
+                "handed out with a ballot and a population count), or store "
+                "the rows interleaved (slot k of every row together)"
+          : "each lane walks a record of its own (its pointer advanced once "
+            "per iteration), so consecutive lanes are a record apart however "
+            "often they run the loop: let the lanes of a warp walk one "
+            "record together, reading consecutive elements, or store the "
+            "records interleaved (element k of every record together)";
   out.notes.push_back(
-      {-1, std::string("each lane walks a record of its own (its pointer "
-                       "advanced once per iteration), so consecutive lanes "
-                       "are a record apart however often they run the loop: "
-                       "let the lanes of a warp walk one record together, "
-                       "reading consecutive elements, or store the records "
-                       "interleaved (element k of every record together)") +
-               (shared ? "; in shared memory, a record padded by one word "
-                         "starts each lane's in a bank of its own"
-                       : "")});
+      {-1, fix + (shared ? "; in shared memory, a " +
+                               std::string(r.dataSteps ? "row" : "record") +
+                               " padded by one word starts each lane's in a "
+                               "bank of its own"
+                         : "")});
   out.remark = opts.dataAddresses == DataLevel::Remark;
   return out;
 }

@@ -432,6 +432,9 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
   r.dataSegment = startsOwnSegment(valueAtoms, ctx, shape);
   r.dataTrips = std::all_of(r.dataAtoms.begin(), r.dataAtoms.end(),
                             [&](int a) { return ctx.atoms[a].tripCount; });
+  r.dataSteps =
+      r.dataTrips && std::all_of(r.dataAtoms.begin(), r.dataAtoms.end(),
+                                 [&](int a) { return ctx.atoms[a].stepCount; });
   r.dataFromFloat = std::all_of(r.dataAtoms.begin(), r.dataAtoms.end(),
                                 [&](int a) { return ctx.atoms[a].fromFloat; });
   r.randomActual = random.actual / random.requests;

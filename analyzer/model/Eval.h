@@ -106,11 +106,16 @@ struct Atom {
   /// type's whole range rather than an index's 0..1023.
   bool wholeBits = false;
   /// For a Data atom: how many times a lane ran a loop that each lane
-  /// leaves at an iteration of its own (a condition on its data). An
+  /// leaves at an iteration of its own (a condition on its data), or
+  /// stepped a counter on a condition of its own (stepCount). An
   /// induction variable after such a loop is its start plus its step times
   /// this count, so lanes that ran the loop equally often keep the start's
   /// pattern.
   bool tripCount = false;
+  /// For such a count: how many times a lane stepped a counter of the loop
+  /// on a condition of its own (`if (near) list[i * max + cnt++] = j;`),
+  /// the loop running alike in every lane. Named '<var>-loop steps'.
+  bool stepCount = false;
   /// A pointer read per lane, or one the model cannot follow: no value
   /// drawn for it says anything about where it points (Env::dataSeed).
   bool pointer = false;

@@ -250,6 +250,8 @@ struct AccessResult {
   /// the figure with the lanes agreeing is the one to take, and a figure
   /// bad both ways is bad whatever the counts.
   bool dataTrips = false;
+  /// Of those, every count is of a counter's steps (Atom::stepCount).
+  bool dataSteps = false;
 };
 
 /// An access whose address depends on data, into an object of `extent`

@@ -21,8 +21,9 @@ namespace {
 /// What taking the figure where the lanes of a warp agree on an address's
 /// data assumes (said by --remarks and --explain).
 const char *agreeAssumption(const AccessResult &r) {
-  return r.dataTrips ? "the lanes of a warp run the loop equally often"
-                     : "neighbouring lanes' data close together";
+  return r.dataSteps   ? "the lanes of a warp step it equally often"
+         : r.dataTrips ? "the lanes of a warp run the loop equally often"
+                       : "neighbouring lanes' data close together";
 }
 
 /// Does the address read gridDim (through its loops too)?

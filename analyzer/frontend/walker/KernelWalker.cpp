@@ -662,14 +662,33 @@ static void placeSharedVariables(clang::ASTContext &ac,
       s.access.offset = s.access.offset + cst(it->second);
 }
 
+/// Walks of one kernel at most, for loop variables its loops' bodies set per
+/// lane (each round finds at least one more: a chain of loop variables each
+/// set from the one before).
+static constexpr int MaxVaryingRounds = 8;
+
 KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
                        const std::map<std::string, int64_t> &params,
                        const ParamBindings &bindings,
                        const ParamRelations &relations) {
   KernelModel m;
-  detail::Walker w(ac, m, params, bindings, relations);
   detail::Walker::weightMemo().clear();
-  w.walkFunction(kernel);
+  // A loop's variable that its body sets per lane is known only once the
+  // body has been walked (Walker::FoundVarying); the accesses before that
+  // point in the body, and those of later iterations, read it. Walked again
+  // with what the walk found, until it finds nothing new (a loop nested in
+  // one found so may find more), a few rounds at most.
+  detail::Walker::LoopVarying known;
+  for (int round = 0;; ++round) {
+    detail::Walker w(ac, m, params, bindings, relations);
+    w.KnownVarying = &known;
+    w.walkFunction(kernel);
+    size_t before = known.size();
+    known.merge(w.FoundVarying);
+    if (known.size() == before || round == MaxVaryingRounds)
+      break;
+    m = KernelModel();
+  }
   placeSharedVariables(ac, kernel, m);
   std::vector<LaneExpr> exprs;
   for (const AccessSite &s : m.accesses)

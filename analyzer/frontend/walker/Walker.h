@@ -20,8 +20,9 @@
 #include "clang/Lex/Lexer.h"
 
 #include <functional>
-#include <memory>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -92,9 +93,14 @@ public:
   /// state the statement sets to constants only is not among them).
   std::set<const VarDecl *> computed;
   bool thisAssigned = false;
+  /// Of `vars`, what each is changed by where every change is an increment,
+  /// a decrement or a `+=` / `-=` of an integer literal, the same step each
+  /// time (`cnt++` at two places): that step; nullopt for any other.
+  std::map<const VarDecl *, std::optional<int64_t>> steps;
   /// Increments and decrements not to count (steps a loop already follows).
   const std::set<const Expr *> *skip = nullptr;
-  void note(const Expr *e, bool literal = false) {
+  void note(const Expr *e, bool literal = false,
+            std::optional<int64_t> step = std::nullopt) {
     e = e->IgnoreParenImpCasts();
     while (auto *m = dyn_cast<MemberExpr>(e)) {
       if (isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()))
@@ -102,13 +108,23 @@ public:
       if (m->isArrow())
         return;
       e = m->getBase()->IgnoreParenImpCasts();
+      step = std::nullopt;
     }
     if (auto *d = dyn_cast<DeclRefExpr>(e))
       if (auto *v = dyn_cast<VarDecl>(d->getDecl())) {
         vars.insert(v);
         if (!literal)
           computed.insert(v);
+        if (auto [it, made] = steps.try_emplace(v, step);
+            !made && it->second != step)
+          it->second = std::nullopt;
       }
+  }
+  static std::optional<int64_t> literalValue(const Expr *e) {
+    if (auto *l = dyn_cast<IntegerLiteral>(e->IgnoreParenImpCasts()))
+      if (l->getValue().getActiveBits() < 32)
+        return int64_t(l->getValue().getZExtValue());
+    return std::nullopt;
   }
   static bool isLiteral(const Expr *e) {
     e = e->IgnoreParenImpCasts();
@@ -146,9 +162,14 @@ public:
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *b) {
-    if (b->isAssignmentOp())
-      note(b->getLHS(),
-           b->getOpcode() == BO_Assign && isLiteral(b->getRHS()));
+    if (!b->isAssignmentOp())
+      return true;
+    std::optional<int64_t> step;
+    if (b->getOpcode() == BO_AddAssign || b->getOpcode() == BO_SubAssign)
+      if ((step = literalValue(b->getRHS())) && b->getOpcode() == BO_SubAssign)
+        step = -*step;
+    note(b->getLHS(), b->getOpcode() == BO_Assign && isLiteral(b->getRHS()),
+         step);
     return true;
   }
   // An operand that is never evaluated assigns nothing (`sizeof(k++)`).
@@ -158,7 +179,7 @@ public:
   bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *) { return true; }
   bool VisitUnaryOperator(UnaryOperator *u) {
     if (u->isIncrementDecrementOp() && !(skip && skip->count(u)))
-      note(u->getSubExpr());
+      note(u->getSubExpr(), false, u->isIncrementOp() ? 1 : -1);
     return true;
   }
 };
@@ -192,6 +213,18 @@ public:
     Kernel = fd;
     stmt(fd->getBody());
   }
+
+  /// A variable a loop body (the statement) changes to a lane-varying value,
+  /// or under a lane-varying condition, although it held one value for the
+  /// warp before the loop (`low = mid` under `if (z < a[mid])`): from the
+  /// second iteration on, each lane holds its own. The walk takes it as one
+  /// value for the warp until it has seen the body; the kernel is then
+  /// walked again with these (walkKernel()).
+  using LoopVarying = std::set<std::pair<const Stmt *, const VarDecl *>>;
+  /// What an earlier walk of this kernel found (read), and what this one
+  /// finds (written).
+  const LoopVarying *KnownVarying = nullptr;
+  LoopVarying FoundVarying;
 
 private:
   ASTContext &AC;
@@ -591,8 +624,16 @@ private:
   /// lane-varying if its value so far is or if `varies` (lanes leave the
   /// loop at different iterations). A pointer stays a pointer into the same
   /// memory, at an unknown offset.
-  void forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep,
-                      bool varies = false);
+  /// The variables named in `vary` become lane-varying whatever their
+  /// value so far: one the statement only steps by a constant (`cnt++`,
+  /// `cnt += 2`), from the value mapped to it (its value before the loop),
+  /// is that value plus the step times a count each lane has of its own
+  /// (Atom::stepCount). The function returns the variables it made one
+  /// unknown value for the warp.
+  std::set<const VarDecl *>
+  forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep,
+                 bool varies = false,
+                 const std::map<const VarDecl *, LaneExpr> &vary = {});
 
   /// Variables a loop body puts back, as its last assignment to them, to
   /// the value they held when the loop began (`k = restart;` with

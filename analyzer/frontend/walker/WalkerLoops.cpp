@@ -609,6 +609,22 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
     for (const VarDecl *v : *vars)
       if (auto *p = dyn_cast<ParmVarDecl>(v); p && !Env.count(v))
         Env[v] = param(p);
+  // A variable one value for the warp before the loop that the body sets
+  // per lane (a value of its own, or under a condition of its own) holds
+  // each lane's own from the second iteration on: known from an earlier
+  // walk of the kernel (Walker::KnownVarying), else found once the body
+  // has been walked. Mapped to its value before the loop (a counter each
+  // lane steps counts from it).
+  std::map<const VarDecl *, LaneExpr> perLane;
+  if (KnownVarying)
+    for (auto it = KnownVarying->lower_bound({body, nullptr});
+         it != KnownVarying->end() && it->first == body; ++it) {
+      auto e = Env.find(it->second);
+      perLane[it->second] = e != Env.end() && e->second.kind == Val::Int &&
+                                    e->second.v && !varying(e->second)
+                                ? e->second.v
+                                : nullptr;
+    }
   std::vector<const VarDecl *> ivs;
   std::map<const VarDecl *, std::vector<const Expr *>> updates;
   for (const VarDecl *v : incVars.vars)
@@ -619,6 +635,11 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   std::map<const VarDecl *, const Expr *> guards;
   std::map<const VarDecl *, NestedSteps> nested;
   for (auto &[v, e] : bodyInductions(body, guards, &nested)) {
+    // (A step under a condition on each lane's data, a count of its own;
+    // a value each lane computes from its data, `node = 2 * node + (z <
+    // v)`: known from an earlier walk to vary by lane.)
+    if (perLane.count(v))
+      continue;
     if (!updates.count(v) && Env[v].v) {
       ivs.push_back(v);
       updates[v] = e;
@@ -642,8 +663,8 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   // condition tests, so that the lanes still inside are evaluated on the
   // variable that steps (`for (t = 0; t < n; ++t, off += w)`); otherwise
   // the first in source order. The set above is ordered by address.
+  std::set<const VarDecl *> tested;
   {
-    std::set<const VarDecl *> tested;
     struct Refs : RecursiveASTVisitor<Refs> {
       std::set<const VarDecl *> *out;
       bool VisitDeclRefExpr(DeclRefExpr *d) {
@@ -685,9 +706,10 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   keep.insert(restored.begin(), restored.end());
   for (const VarDecl *v : clampedSteps(cond, inc, body, bodyVars.vars))
     keep.insert(v);
-  forgetAssigned(body, keep);
+  std::set<const VarDecl *> uniformInLoop =
+      forgetAssigned(body, keep, false, perLane);
   if (inc)
-    forgetAssigned(inc, keep);
+    uniformInLoop.merge(forgetAssigned(inc, keep, false, perLane));
   for (auto &[v, var] : vars)
     Env[v] = var;
   bool savedNo = NoRecord;
@@ -727,6 +749,16 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
     LaneExpr next = Env[v].v;
     if (auto g = guards.find(v); g != guards.end())
       next = select(condition(g->second), next, var.v);
+    // One value for the warp at first, then stepped (or stepped only) where
+    // each lane's data says (`if (d < r) cnt++`, `node = z < v ? ... : ...`),
+    // and not the variable the loop's condition tests: each lane's own from
+    // the second iteration on, as data, in a walk again (walkKernel()).
+    const LaneExpr &start = M.ctx.loops[var.v->value].init;
+    if (next && start && !tested.count(v)) {
+      Props pn = props(next, M.ctx);
+      if (pn.hasData && pn.laneVarying && !props(start, M.ctx).laneVarying)
+        FoundVarying.insert({body, v});
+    }
     M.ctx.loops[var.v->value].next = next;
     for (auto &[w, wv] : vars)
       Env[w] = wv;
@@ -816,6 +848,10 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
     conditionAccesses();
   if (inc)
     rvalue(inc); // accesses in the increment, once per iteration
+  for (const VarDecl *v : uniformInLoop)
+    if (auto it = Env.find(v);
+        it != Env.end() && !it->second.isRecord() && varying(it->second))
+      FoundVarying.insert({body, v});
   closeBody(recorded, bodyBegin);
   if (primary < 0 && !NoRecord && M.work.size() > bodyBegin)
     M.countedOnce.push_back({body, bodyBegin, M.work.size()});
@@ -886,9 +922,9 @@ void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
   // a `break` (or `goto`) can leave the body before it is put back.
   const std::set<const VarDecl *> none,
       &after = leavesEarly(body) ? none : restored;
-  forgetAssigned(body, after, exitVaries);
+  forgetAssigned(body, after, exitVaries, perLane);
   if (inc)
-    forgetAssigned(inc, after, exitVaries);
+    forgetAssigned(inc, after, exitVaries, perLane);
   for (auto &[v, after] : closed)
     Env[v] = after;
 }

@@ -604,8 +604,11 @@ bool Walker::switchCases(const SwitchStmt *sw, const LaneExpr &value) {
   return true;
 }
 
-void Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep,
-                            bool varies) {
+std::set<const VarDecl *>
+Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep,
+                       bool varies,
+                       const std::map<const VarDecl *, LaneExpr> &vary) {
+  std::set<const VarDecl *> uniform;
   AssignedVars av;
   av.TraverseStmt(const_cast<Stmt *>(body));
   if (av.thisAssigned && This)
@@ -619,32 +622,64 @@ void Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &k
         (v->getType()->isPointerType() && object)) {
       // An object one value for the warp before the loop stays so (a
       // partitioner's counters): its fields become uniform unknowns.
-      Env[v] = opaqueRecord(varies || !object ||
+      Env[v] = opaqueRecord(varies || vary.count(v) || !object ||
                             recordVaries(*it->second.rec));
       continue;
     }
-    bool vary = varies || it == Env.end() || varying(it->second);
+    bool perLane =
+        varies || vary.count(v) || it == Env.end() || varying(it->second);
+    if (!perLane)
+      uniform.insert(v);
     std::string name = v->getName().str();
+    // (A variable one value for the warp before the loop that the body
+    // makes each lane's own says so: the loop's first iteration is the
+    // warp's, the others are not.)
+    const bool split =
+        vary.count(v) && !varies && it != Env.end() && !varying(it->second);
+    // A counter each lane steps on a condition of its own (a list per
+    // thread, `list[i * max + cnt++]`): its start plus the step times the
+    // lane's own count, so lanes that counted alike keep the pattern the
+    // start gives.
+    if (auto from = vary.find(v); from != vary.end() && from->second &&
+                                  av.steps[v] && *av.steps[v] != 0 &&
+                                  v->getType()->isIntegerType()) {
+      int a = M.ctx.addAtom(name + "-loop steps", AtomKind::Data,
+                            "the address depends on how many times each "
+                            "lane stepped '" +
+                                name +
+                                "' in a loop (each on a condition of its "
+                                "own)");
+      M.ctx.atoms[size_t(a)].tripCount = true;
+      M.ctx.atoms[size_t(a)].stepCount = true;
+      Env[v] = Val{Val::Int, from->second + cst(*av.steps[v]) * data(a)};
+      continue;
+    }
     LaneExpr value =
-        vary ? data(M.ctx.addAtom(name, AtomKind::Data,
-                                  "the address depends on '" + name +
-                                      "', which a loop changes in a way "
-                                      "warplint does not model"))
-             : unknown(M.ctx.addAtom(name, AtomKind::Uniform));
+        perLane ? data(M.ctx.addAtom(
+                      name, AtomKind::Data,
+                      split ? "the address depends on '" + name +
+                                  "', which each lane of a warp sets to a "
+                                  "value of its own in a loop (one value for "
+                                  "the warp before it)"
+                            : "the address depends on '" + name +
+                                  "', which a loop changes in a way warplint "
+                                  "does not model"))
+                : unknown(M.ctx.addAtom(name, AtomKind::Uniform));
     // A flag or state the loop sets (`found = true`, `done = 1`) is no size
     // to take a representative value of: a condition on it is one on data.
-    if (!vary && (v->getType()->isBooleanType() || !av.computed.count(v)))
+    if (!perLane && (v->getType()->isBooleanType() || !av.computed.count(v)))
       M.ctx.atoms[size_t(value->value)].fromData = true;
     // A pointer the loop moves still points into the same memory: its
     // accesses are then reported (as depending on the loop), not dropped.
     if (it != Env.end() && it->second.isPtr()) {
       Val p = it->second;
-      p.v = vary ? value : p.v + value;
+      p.v = perLane ? value : p.v + value;
       Env[v] = p;
       continue;
     }
     Env[v] = Val{Val::Int, value};
   }
+  return uniform;
 }
 
 // A jump of the loop's own in its body (not one of a nested loop's): with
