@@ -662,9 +662,9 @@ static void placeSharedVariables(clang::ASTContext &ac,
       s.access.offset = s.access.offset + cst(it->second);
 }
 
-/// Walks of one kernel at most, for loop variables its loops' bodies set per
-/// lane (each round finds at least one more: a chain of loop variables each
-/// set from the one before).
+/// Walks of one kernel after the first, at most, for loop variables its
+/// loops' bodies set per lane (each finds at least one more: a chain of
+/// loop variables each set from the one before).
 static constexpr int MaxVaryingRounds = 8;
 
 KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,

@@ -640,9 +640,11 @@ Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep,
     // thread, `list[i * max + cnt++]`): its start plus the step times the
     // lane's own count, so lanes that counted alike keep the pattern the
     // start gives.
-    if (auto from = vary.find(v); from != vary.end() && from->second &&
-                                  av.steps[v] && *av.steps[v] != 0 &&
-                                  v->getType()->isIntegerType()) {
+    const auto stepped = av.steps.find(v);
+    const std::optional<int64_t> step =
+        stepped != av.steps.end() ? stepped->second : std::nullopt;
+    if (auto from = vary.find(v); from != vary.end() && from->second && step &&
+                                  *step != 0 && v->getType()->isIntegerType()) {
       int a = M.ctx.addAtom(name + "-loop steps", AtomKind::Data,
                             "the address depends on how many times each "
                             "lane stepped '" +
@@ -651,7 +653,7 @@ Walker::forgetAssigned(const Stmt *body, const std::set<const VarDecl *> &keep,
                                 "own)");
       M.ctx.atoms[size_t(a)].tripCount = true;
       M.ctx.atoms[size_t(a)].stepCount = true;
-      Env[v] = Val{Val::Int, from->second + cst(*av.steps[v]) * data(a)};
+      Env[v] = Val{Val::Int, from->second + cst(*step) * data(a)};
       continue;
     }
     LaneExpr value =
