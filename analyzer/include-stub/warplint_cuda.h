@@ -22,6 +22,7 @@
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
 #define __managed__ __attribute__((managed))
+#define __grid_constant__ __attribute__((grid_constant))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
@@ -70,6 +71,13 @@ struct dim3 {
   __host__ __device__ constexpr operator uint3() const { return {x, y, z}; }
 };
 
+// device_types.h's rounding modes (the fp8 conversions take one).
+enum cudaRoundMode {
+  cudaRoundNearest,
+  cudaRoundZero,
+  cudaRoundPosInf,
+  cudaRoundMinInf
+};
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 typedef enum cudaError {
@@ -581,23 +589,4 @@ WARPLINT_ATOMIC_CAS(unsigned short)
 #undef WARPLINT_ATOMIC_CAS
 #undef WARPLINT_ATOMIC_INT
 #undef WARPLINT_ATOMIC
-// The arithmetic and comparison operators the toolkit's <cuda_fp16.h> and
-// <cuda_bf16.h> define for their 16-bit types (library code nvcc inlines).
-#define WARPLINT_16BIT_FLOAT_OPERATORS(T)                                     \
-  __device__ T operator+(const T &a, const T &b);                             \
-  __device__ T operator-(const T &a, const T &b);                             \
-  __device__ T operator*(const T &a, const T &b);                             \
-  __device__ T operator/(const T &a, const T &b);                             \
-  __device__ T operator-(const T &a);                                         \
-  __device__ T &operator+=(T &a, const T &b);                                 \
-  __device__ T &operator-=(T &a, const T &b);                                 \
-  __device__ T &operator*=(T &a, const T &b);                                 \
-  __device__ T &operator/=(T &a, const T &b);                                 \
-  __device__ bool operator==(const T &a, const T &b);                         \
-  __device__ bool operator!=(const T &a, const T &b);                         \
-  __device__ bool operator<(const T &a, const T &b);                          \
-  __device__ bool operator>(const T &a, const T &b);                          \
-  __device__ bool operator<=(const T &a, const T &b);                         \
-  __device__ bool operator>=(const T &a, const T &b);
-
 #endif

@@ -344,4 +344,51 @@ CU
 run assign_value --no-cuda-toolkit "$TMP/assign_value.cu"
 expect_rc assign_value 2
 expect_not_in assign_value err "nvcc accepts it"
+# The toolkit headers' libraries of device functions: the 16-bit and 8-bit
+# float types with their intrinsics, conversions and constants, complex
+# numbers, the device random generators, the math constants and
+# __grid_constant__. Both modes parse them and see the same accesses
+# (strided elements read through intrinsics and operators, a generator's
+# state copied in and out).
+cat >"$TMP/libraries.cu" <<'CU'
+#include <cuComplex.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+#include <curand_kernel.h>
+#include <math_constants.h>
+struct Params { int stride; };
+__global__ void k(const __grid_constant__ Params p, const __half *a,
+                  const __half2 *b, __nv_bfloat162 *c, const __nv_fp8_e4m3 *q,
+                  __nv_fp8_storage_t *r, const cuFloatComplex *z,
+                  curandState *st, float *o) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  __half h = __hmax(a[i * 8], CUDART_ONE_FP16);
+  __half2 s = __hfma2(b[i * 4], __half2half2(h), __float2half2_rn(1.f));
+  float2 f = __half22float2(s * b[i]);
+  c[i * 2] = __hadd2(c[i * 2], __floats2bfloat162_rn(f.x, f.y));
+  float v = (float)q[i * p.stride] + __bfloat162float(__low2bfloat16(c[i]));
+  r[i] = __nv_cvt_float_to_fp8(v, __NV_SATFINITE, __NV_E4M3);
+  cuFloatComplex w = cuCmulf(z[i * 2], cuConjf(z[i]));
+  curandState local = st[i];
+  o[i] = curand_uniform(&local) + cuCabsf(w) + CUDART_PI_F +
+         __half2float(__ushort_as_half(__half_as_ushort(h))) +
+         (float)__half2int_rn(__low2half(s)) + (float)hexp(h);
+  st[i] = local;
+}
+CU
+both libraries "$TMP/libraries.cu"
+json libraries_nt "len(d['accesses']) >= 12 and len(d['diagnostics']) >= 5"
+
+# A CCCL library (CUB, Thrust, libcu++) the bundled header does not have:
+# the file fails, with what to give instead.
+cat >"$TMP/cccl.cu" <<'CU'
+#include <cub/cub.cuh>
+__global__ void k(float *o) { o[threadIdx.x * 2] = 1; }
+CU
+run cccl --no-cuda-toolkit "$TMP/cccl.cu"
+expect_rc cccl 2
+expect_in cccl err "cccl.cu:1:10: error: 'cub/cub.cuh' file not found"
+expect_in cccl err "bundled CUDA header has no CUB, Thrust or libcu++"
+expect_in cccl err "--cuda-path=DIR"
 done_checks

@@ -588,6 +588,17 @@ struct RunShared {
 /// "") with `router`'s state; its messages go to `err`. Its records go into
 /// the run's report once `router.Run` has the file's turn (at once without
 /// -j), `mark` taken then.
+/// Is `error` an include of a CCCL library (CUB, Thrust, libcu++) that was
+/// not found?
+static bool bundledLacks(llvm::StringRef error) {
+  size_t q = error.find('\'');
+  if (q == llvm::StringRef::npos || !error.contains("' file not found"))
+    return false;
+  llvm::StringRef name = error.drop_front(q + 1);
+  return name.starts_with("cub/") || name.starts_with("thrust/") ||
+         name.starts_with("cuda/") || name.starts_with("nv/");
+}
+
 void analyzeFile(const std::string &file, const ToolOptions &opts,
                  std::string why, const RunShared &run, Router &router,
                  std::optional<SpanMark> &mark, llvm::raw_ostream &err) {
@@ -660,6 +671,14 @@ void analyzeFile(const std::string &file, const ToolOptions &opts,
     if (router.FileErrors > Router::MaxErrorsShown)
       err << ", the first " << Router::MaxErrorsShown << " shown";
     err << "); its results are partial\n";
+    // The bundled header stands in for the toolkit's own headers, not for
+    // the libraries it ships (CCCL): say what to give instead.
+    if (opts.cuda.cudaPath.empty() && bundledLacks(router.FirstError))
+      err << "warplint: note: " << file
+          << ": warplint's bundled CUDA header has no CUB, Thrust or "
+             "libcu++ (the toolkit's CCCL libraries): give it a CUDA toolkit "
+             "(--cuda-path=DIR) or the CCCL headers "
+             "(--extra-arg=-isystem<cccl-dir>)\n";
   } else if (!router.Run.kernelsTimedOut.empty()) {
     const auto &left = router.Run.kernelsTimedOut;
     fr.ok = false;
