@@ -775,13 +775,39 @@ static const Expr *calledOn(const CallExpr *c) {
   return nullptr;
 }
 
-/// An object one load can read (at most 16 bytes, trivially copyable): an
-/// element of __half, __nv_bfloat16, an fp8 type, a float, a short vector.
+/// Numbers only: an arithmetic or enum type, or a class of such fields (and
+/// arrays of them) with no virtual function and a trivial destructor,
+/// however it copies itself. Not a class that holds a pointer, a reference
+/// or a handle (thrust's device_reference, whose value is another load).
+static bool numbersOnly(QualType t, int depth = 0) {
+  t = t.getCanonicalType();
+  while (const auto *at = dyn_cast<ConstantArrayType>(t.getTypePtr()))
+    t = at->getElementType().getCanonicalType();
+  if (t->isArithmeticType() || t->isEnumeralType())
+    return true;
+  const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
+  if (!rd || !rd->hasDefinition() || depth > 4 || rd->isPolymorphic() ||
+      !rd->hasTrivialDestructor() || rd->getNumVBases() > 0)
+    return false;
+  for (const CXXBaseSpecifier &b : rd->bases())
+    if (!numbersOnly(b.getType(), depth + 1))
+      return false;
+  for (const FieldDecl *f : rd->fields())
+    if (!numbersOnly(f->getType(), depth + 1))
+      return false;
+  return true;
+}
+
+/// An object one load can read (at most 16 bytes): an element of __half,
+/// __nv_bfloat16, an fp8 type, a float, a short vector. Trivially copyable,
+/// or numbers only however it copies itself (the toolkit's __half2 and
+/// __nv_bfloat162 copy their 32 bits in a constructor of their own).
 static bool smallCopyable(QualType t, const ASTContext &ac) {
   t = t.getNonReferenceType().getUnqualifiedType();
   if (t.isNull() || t->isDependentType() || t->isIncompleteType() ||
-      !(t->isRecordType() || t->isArithmeticType()) ||
-      !t.isTriviallyCopyableType(ac))
+      !(t->isRecordType() || t->isArithmeticType()))
+    return false;
+  if (!t.isTriviallyCopyableType(ac) && !numbersOnly(t))
     return false;
   int64_t bytes = ac.getTypeSizeInChars(t).getQuantity();
   return bytes > 0 && bytes <= 16;
