@@ -404,23 +404,33 @@ def write_docs(results, summary):
             gpu_txt.append('- %s: %s' % (gpu, '; '.join(
                 l.strip() for l in open(p) if l.strip())))
     out += ['', '## Real code', '']
-    base = os.path.join(HERE, 'realcode', 'results', 'baseline.json')
-    if os.path.exists(base):
-        doc = json.load(open(base))
+    realcode_results = os.path.join(HERE, 'realcode', 'results')
+    bases = [(name, headers) for name, headers in (
+        ('baseline.json', 'CUDA toolkit'),
+        ('baseline-bundled-header.json', 'bundled header'))
+        if os.path.exists(os.path.join(realcode_results, name))]
+    if bases:
         out += ['Per source line on real programs (HeCBench), from',
                 '`bench-kernels/realcode/results/baseline.json`, replayed by',
-                '`ctest -R realcode_replay`; causes of what is missed and how the',
-                'figures moved: [real-code.md](real-code.md).', '',
-                '| gpu | uncoalesced lines found | uncoalesced warnings right | '
+                '`ctest -R realcode_replay`, and with the bundled CUDA header',
+                'instead of the toolkit (files that include CUB or Thrust fail',
+                'there) from `baseline-bundled-header.json`, replayed by',
+                '`ctest -R realcode_replay_bundled_header`; causes of what is',
+                'missed and how the figures moved: [real-code.md](real-code.md).',
+                '',
+                '| gpu | headers | uncoalesced lines found | uncoalesced warnings right | '
                 'bank-conflicted lines found | bank-conflict warnings right | '
                 'lines within 10% | crashes |',
-                '| --- | --- | --- | --- | --- | --- | --- |']
+                '| --- | --- | --- | --- | --- | --- | --- | --- |']
+    for name, headers in bases:
+        doc = json.load(open(os.path.join(realcode_results, name)))
         for gpu, g in sorted(doc.get('gpus', {}).items()):
             f = g['figures']
             def frac(a, b):
                 return '%d of %d (%.0f%%)' % (a, b, 100.0 * a / b if b else 0)
-            out.append('| %s | %s | %s | %s | %s | %s | %d |' % (
-                gpu, frac(f['global']['bad_found'], f['global']['bad_lines']),
+            out.append('| %s | %s | %s | %s | %s | %s | %s | %d |' % (
+                gpu, headers,
+                frac(f['global']['bad_found'], f['global']['bad_lines']),
                 frac(f['global']['warned_right'], f['global']['warned_lines']),
                 frac(f['shared']['bad_found'], f['shared']['bad_lines']),
                 frac(f['shared']['warned_right'], f['shared']['warned_lines']),
