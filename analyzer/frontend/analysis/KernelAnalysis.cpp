@@ -317,6 +317,23 @@ void reportLimits(const FunctionDecl *k, const KernelModel &m,
       msg += " ('" + m.firstElsewhere + "': " + why + ")";
     out.messages.push_back(resolver.plain(at, true, msg, true));
   }
+  if (!m.varyingNotApplied.empty()) {
+    std::string names;
+    for (const std::string &n : m.varyingNotApplied)
+      names += (names.empty() ? "'" : ", '") + n + "'";
+    const bool one = m.varyingNotApplied.size() == 1;
+    out.messages.push_back(resolver.plain(
+        at, true,
+        "warplint walks a kernel again for loop variables that each lane "
+        "sets on its own, " +
+            std::to_string(MaxVaryingWalks) +
+            " times at most; this kernel needs more: " + names +
+            (one ? " is" : " are") +
+            " taken as one value for the warp, and the figures of the "
+            "accesses that depend on " +
+            (one ? "it" : "them") + " may be wrong",
+        true));
+  }
   if (m.callsTooDeep)
     out.messages.push_back(resolver.plain(
         at, true,

@@ -662,11 +662,6 @@ static void placeSharedVariables(clang::ASTContext &ac,
       s.access.offset = s.access.offset + cst(it->second);
 }
 
-/// Walks of one kernel after the first, at most, for loop variables its
-/// loops' bodies set per lane (each finds at least one more: a chain of
-/// loop variables each set from the one before).
-static constexpr int MaxVaryingRounds = 8;
-
 KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
                        const std::map<std::string, int64_t> &params,
                        const ParamBindings &bindings,
@@ -679,13 +674,23 @@ KernelModel walkKernel(clang::ASTContext &ac, const clang::FunctionDecl *kernel,
   // with what the walk found, until it finds nothing new (a loop nested in
   // one found so may find more), a few rounds at most.
   detail::Walker::LoopVarying known;
-  for (int round = 0;; ++round) {
+  for (int walk = 1;; ++walk) {
     detail::Walker w(ac, m, params, bindings, relations);
     w.KnownVarying = &known;
     w.walkFunction(kernel);
     size_t before = known.size();
+    if (walk == MaxVaryingWalks) {
+      // The last walk still found some: they stay one value for the warp,
+      // which the kernel's report says.
+      std::set<std::string> names;
+      for (const auto &found : w.FoundVarying)
+        if (!known.count(found))
+          names.insert(found.second->getNameAsString());
+      m.varyingNotApplied.assign(names.begin(), names.end());
+      break;
+    }
     known.merge(w.FoundVarying);
-    if (known.size() == before || round == MaxVaryingRounds)
+    if (known.size() == before)
       break;
     m = KernelModel();
   }

@@ -28,6 +28,11 @@ namespace warplint {
 
 /// How many calls deep the walker follows the program's own functions.
 inline constexpr int MaxInlineDepth = 8;
+/// Walks of one kernel, at most, for loop variables its loops' bodies set
+/// per lane: each walk after the first applies what the one before found
+/// (at least one more variable: a chain of loop variables each set from the
+/// one before needs a walk per link).
+inline constexpr int MaxVaryingWalks = 9;
 
 /// A __shared__ (or __constant__) array indexed with one subscript per
 /// dimension: what the rules need to try another layout.
@@ -187,6 +192,10 @@ struct KernelModel {
   /// not walked, counted and reported, with where the first is declared.
   int callsElsewhere = 0;
   std::string firstElsewhere;
+  /// Loop variables that the kernel's last walk found each lane sets on its
+  /// own (Walker::FoundVarying), past MaxVaryingWalks: taken as one value
+  /// for the warp, and reported.
+  std::vector<std::string> varyingNotApplied;
 };
 
 /// Values the launch sites pass for integer parameters, by parameter index:
