@@ -96,115 +96,78 @@ public:                                                                        \
   WARPLINT_HD bool operator<=(const T &a, const T &b);                         \
   WARPLINT_HD bool operator>=(const T &a, const T &b);
 
-// The intrinsics both types share by name (overloaded on T and its pair T2).
+// The intrinsics both types share by name (overloaded on T and its pair
+// T2): the element-wise ones twice, for T (S empty: __hadd, hsqrt) and for
+// T2 (S = 2: __hadd2, h2sqrt).
 #define WARPLINT_16BIT_INTRINSICS(T, T2)                                       \
-  __device__ T __hadd(const T a, const T b);                                   \
-  __device__ T __hsub(const T a, const T b);                                   \
-  __device__ T __hmul(const T a, const T b);                                   \
+  WARPLINT_16BIT_ELEMENTWISE(T, )                                              \
+  WARPLINT_16BIT_ELEMENTWISE(T2, 2)                                            \
   __device__ T __hdiv(const T a, const T b);                                   \
-  __device__ T __hadd_rn(const T a, const T b);                                \
-  __device__ T __hsub_rn(const T a, const T b);                                \
-  __device__ T __hmul_rn(const T a, const T b);                                \
-  __device__ T __hadd_sat(const T a, const T b);                               \
-  __device__ T __hsub_sat(const T a, const T b);                               \
-  __device__ T __hmul_sat(const T a, const T b);                               \
-  __device__ T __hfma(const T a, const T b, const T c);                        \
-  __device__ T __hfma_sat(const T a, const T b, const T c);                    \
-  __device__ T __hfma_relu(const T a, const T b, const T c);                   \
-  __device__ T __hneg(const T a);                                              \
-  __device__ T __habs(const T a);                                              \
-  __device__ T __hmax(const T a, const T b);                                   \
-  __device__ T __hmin(const T a, const T b);                                   \
-  __device__ T __hmax_nan(const T a, const T b);                               \
-  __device__ T __hmin_nan(const T a, const T b);                               \
-  __device__ bool __heq(const T a, const T b);                                 \
-  __device__ bool __hne(const T a, const T b);                                 \
-  __device__ bool __hle(const T a, const T b);                                 \
-  __device__ bool __hge(const T a, const T b);                                 \
-  __device__ bool __hlt(const T a, const T b);                                 \
-  __device__ bool __hgt(const T a, const T b);                                 \
-  __device__ bool __hequ(const T a, const T b);                                \
-  __device__ bool __hneu(const T a, const T b);                                \
-  __device__ bool __hleu(const T a, const T b);                                \
-  __device__ bool __hgeu(const T a, const T b);                                \
-  __device__ bool __hltu(const T a, const T b);                                \
-  __device__ bool __hgtu(const T a, const T b);                                \
   __device__ bool __hisnan(const T a);                                         \
   __device__ int __hisinf(const T a);                                          \
-  __device__ T hsqrt(const T a);                                               \
-  __device__ T hrsqrt(const T a);                                              \
-  __device__ T hrcp(const T a);                                                \
-  __device__ T hlog(const T a);                                                \
-  __device__ T hlog2(const T a);                                               \
-  __device__ T hlog10(const T a);                                              \
-  __device__ T hexp(const T a);                                                \
-  __device__ T hexp2(const T a);                                               \
-  __device__ T hexp10(const T a);                                              \
-  __device__ T hcos(const T a);                                                \
-  __device__ T hsin(const T a);                                                \
-  __device__ T htanh(const T a);                                               \
-  __device__ T htanh_approx(const T a);                                        \
-  WARPLINT_HD T htrunc(const T a);                                             \
-  WARPLINT_HD T hceil(const T a);                                              \
-  WARPLINT_HD T hfloor(const T a);                                             \
-  WARPLINT_HD T hrint(const T a);                                              \
-  __device__ T2 __hadd2(const T2 a, const T2 b);                               \
-  __device__ T2 __hsub2(const T2 a, const T2 b);                               \
-  __device__ T2 __hmul2(const T2 a, const T2 b);                               \
   __device__ T2 __h2div(const T2 a, const T2 b);                               \
-  __device__ T2 __hadd2_rn(const T2 a, const T2 b);                            \
-  __device__ T2 __hsub2_rn(const T2 a, const T2 b);                            \
-  __device__ T2 __hmul2_rn(const T2 a, const T2 b);                            \
-  __device__ T2 __hadd2_sat(const T2 a, const T2 b);                           \
-  __device__ T2 __hsub2_sat(const T2 a, const T2 b);                           \
-  __device__ T2 __hmul2_sat(const T2 a, const T2 b);                           \
-  __device__ T2 __hfma2(const T2 a, const T2 b, const T2 c);                   \
-  __device__ T2 __hfma2_sat(const T2 a, const T2 b, const T2 c);               \
-  __device__ T2 __hfma2_relu(const T2 a, const T2 b, const T2 c);              \
   __device__ T2 __hcmadd(const T2 a, const T2 b, const T2 c);                  \
-  __device__ T2 __hneg2(const T2 a);                                           \
-  __device__ T2 __habs2(const T2 a);                                           \
-  __device__ T2 __hmax2(const T2 a, const T2 b);                               \
-  __device__ T2 __hmin2(const T2 a, const T2 b);                               \
-  __device__ T2 __hmax2_nan(const T2 a, const T2 b);                           \
-  __device__ T2 __hmin2_nan(const T2 a, const T2 b);                           \
   __device__ T2 __hisnan2(const T2 a);                                         \
-  WARPLINT_16BIT_PAIR_COMPARE(T2, eq)                                          \
-  WARPLINT_16BIT_PAIR_COMPARE(T2, ne)                                          \
-  WARPLINT_16BIT_PAIR_COMPARE(T2, le)                                          \
-  WARPLINT_16BIT_PAIR_COMPARE(T2, ge)                                          \
-  WARPLINT_16BIT_PAIR_COMPARE(T2, lt)                                          \
-  WARPLINT_16BIT_PAIR_COMPARE(T2, gt)                                          \
-  WARPLINT_16BIT_PAIR_COMPARE(T2, equ)                                         \
-  WARPLINT_16BIT_PAIR_COMPARE(T2, neu)                                         \
-  WARPLINT_16BIT_PAIR_COMPARE(T2, leu)                                         \
-  WARPLINT_16BIT_PAIR_COMPARE(T2, geu)                                         \
-  WARPLINT_16BIT_PAIR_COMPARE(T2, ltu)                                         \
-  WARPLINT_16BIT_PAIR_COMPARE(T2, gtu)                                         \
-  __device__ T2 h2sqrt(const T2 a);                                            \
-  __device__ T2 h2rsqrt(const T2 a);                                           \
-  __device__ T2 h2rcp(const T2 a);                                             \
-  __device__ T2 h2log(const T2 a);                                             \
-  __device__ T2 h2log2(const T2 a);                                            \
-  __device__ T2 h2log10(const T2 a);                                           \
-  __device__ T2 h2exp(const T2 a);                                             \
-  __device__ T2 h2exp2(const T2 a);                                            \
-  __device__ T2 h2exp10(const T2 a);                                           \
-  __device__ T2 h2cos(const T2 a);                                             \
-  __device__ T2 h2sin(const T2 a);                                             \
-  __device__ T2 h2tanh(const T2 a);                                            \
-  __device__ T2 h2tanh_approx(const T2 a);                                     \
-  WARPLINT_HD T2 h2trunc(const T2 a);                                          \
-  WARPLINT_HD T2 h2ceil(const T2 a);                                           \
-  WARPLINT_HD T2 h2floor(const T2 a);                                          \
-  WARPLINT_HD T2 h2rint(const T2 a);                                           \
+  WARPLINT_16BIT_COMPARE(T, T2, eq)                                            \
+  WARPLINT_16BIT_COMPARE(T, T2, ne)                                            \
+  WARPLINT_16BIT_COMPARE(T, T2, le)                                            \
+  WARPLINT_16BIT_COMPARE(T, T2, ge)                                            \
+  WARPLINT_16BIT_COMPARE(T, T2, lt)                                            \
+  WARPLINT_16BIT_COMPARE(T, T2, gt)                                            \
+  WARPLINT_16BIT_COMPARE(T, T2, equ)                                           \
+  WARPLINT_16BIT_COMPARE(T, T2, neu)                                           \
+  WARPLINT_16BIT_COMPARE(T, T2, leu)                                           \
+  WARPLINT_16BIT_COMPARE(T, T2, geu)                                           \
+  WARPLINT_16BIT_COMPARE(T, T2, ltu)                                           \
+  WARPLINT_16BIT_COMPARE(T, T2, gtu)                                           \
   WARPLINT_HD T2 __lowhigh2highlow(const T2 a);                                \
   WARPLINT_HD float __low2float(const T2 a);                                   \
   WARPLINT_HD float __high2float(const T2 a);                                  \
   WARPLINT_16BIT_MEMORY(T)                                                     \
   WARPLINT_16BIT_MEMORY(T2)
 
-#define WARPLINT_16BIT_PAIR_COMPARE(T2, OP)                                    \
+// Arithmetic and math of one type V, element by element, named with S.
+#define WARPLINT_16BIT_ELEMENTWISE(V, S)                                       \
+  __device__ V __hadd##S(const V a, const V b);                                \
+  __device__ V __hsub##S(const V a, const V b);                                \
+  __device__ V __hmul##S(const V a, const V b);                                \
+  __device__ V __hadd##S##_rn(const V a, const V b);                           \
+  __device__ V __hsub##S##_rn(const V a, const V b);                           \
+  __device__ V __hmul##S##_rn(const V a, const V b);                           \
+  __device__ V __hadd##S##_sat(const V a, const V b);                          \
+  __device__ V __hsub##S##_sat(const V a, const V b);                          \
+  __device__ V __hmul##S##_sat(const V a, const V b);                          \
+  __device__ V __hfma##S(const V a, const V b, const V c);                     \
+  __device__ V __hfma##S##_sat(const V a, const V b, const V c);               \
+  __device__ V __hfma##S##_relu(const V a, const V b, const V c);              \
+  __device__ V __hneg##S(const V a);                                           \
+  __device__ V __habs##S(const V a);                                           \
+  __device__ V __hmax##S(const V a, const V b);                                \
+  __device__ V __hmin##S(const V a, const V b);                                \
+  __device__ V __hmax##S##_nan(const V a, const V b);                          \
+  __device__ V __hmin##S##_nan(const V a, const V b);                          \
+  __device__ V h##S##sqrt(const V a);                                          \
+  __device__ V h##S##rsqrt(const V a);                                         \
+  __device__ V h##S##rcp(const V a);                                           \
+  __device__ V h##S##log(const V a);                                           \
+  __device__ V h##S##log2(const V a);                                          \
+  __device__ V h##S##log10(const V a);                                         \
+  __device__ V h##S##exp(const V a);                                           \
+  __device__ V h##S##exp2(const V a);                                          \
+  __device__ V h##S##exp10(const V a);                                         \
+  __device__ V h##S##cos(const V a);                                           \
+  __device__ V h##S##sin(const V a);                                           \
+  __device__ V h##S##tanh(const V a);                                          \
+  __device__ V h##S##tanh_approx(const V a);                                   \
+  WARPLINT_HD V h##S##trunc(const V a);                                        \
+  WARPLINT_HD V h##S##ceil(const V a);                                         \
+  WARPLINT_HD V h##S##floor(const V a);                                        \
+  WARPLINT_HD V h##S##rint(const V a);
+
+// A comparison OP of two T (a bool) and of two T2: per half (a T2 of 1.0
+// or 0.0), as a mask, and both halves at once (a bool).
+#define WARPLINT_16BIT_COMPARE(T, T2, OP)                                      \
+  __device__ bool __h##OP(const T a, const T b);                               \
   __device__ T2 __h##OP##2(const T2 a, const T2 b);                            \
   __device__ unsigned __h##OP##2_mask(const T2 a, const T2 b);                 \
   __device__ bool __hb##OP##2(const T2 a, const T2 b);
