@@ -413,7 +413,7 @@ def write_docs(results, summary):
         out += ['Per source line on real programs (HeCBench), from',
                 '`bench-kernels/realcode/results/baseline.json`, replayed by',
                 '`ctest -R realcode_replay`, and with the bundled CUDA header',
-                'instead of the toolkit (files that include CUB or Thrust fail',
+                'instead of the toolkit (files that include Thrust fail',
                 'there) from `baseline-bundled-header.json`, replayed by',
                 '`ctest -R realcode_replay_bundled_header`; causes of what is',
                 'missed and how the figures moved: [real-code.md](real-code.md).',

@@ -495,6 +495,24 @@ extern "C" __device__ size_t __cvta_generic_to_shared(const void *);
 #undef __DEVICE__
 #include "__clang_cuda_cmath.h"
 
+// sm_61's integer dot products (sm_61_intrinsics.h), which Clang's CUDA
+// headers do not have.
+__device__ int __dp4a(int srcA, int srcB, int c);
+__device__ unsigned int __dp4a(unsigned int srcA, unsigned int srcB,
+                               unsigned int c);
+__device__ int __dp4a(char4 srcA, char4 srcB, int c);
+__device__ unsigned int __dp4a(uchar4 srcA, uchar4 srcB, unsigned int c);
+__device__ int __dp2a_lo(int srcA, int srcB, int c);
+__device__ unsigned int __dp2a_lo(unsigned int srcA, unsigned int srcB,
+                                  unsigned int c);
+__device__ int __dp2a_lo(short2 srcA, char4 srcB, int c);
+__device__ unsigned int __dp2a_lo(ushort2 srcA, uchar4 srcB, unsigned int c);
+__device__ int __dp2a_hi(int srcA, int srcB, int c);
+__device__ unsigned int __dp2a_hi(unsigned int srcA, unsigned int srcB,
+                                  unsigned int c);
+__device__ int __dp2a_hi(short2 srcA, char4 srcB, int c);
+__device__ unsigned int __dp2a_hi(ushort2 srcA, uchar4 srcB, unsigned int c);
+
 // CUDA 12's DPX intrinsics (sm_90 dynamic-programming min/max: __vimax3_s32,
 // __viaddmax_s16x2, __vibmin_u32, ...), declared as the toolkit declares them
 // (host and device); Clang's CUDA headers do not have them. Calls to them are

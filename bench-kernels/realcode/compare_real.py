@@ -1414,7 +1414,7 @@ def main():
         return SKIP
     paths = args.results or sorted(
         p for p in glob.glob(os.path.join(RESULTS, '*.json'))
-        if os.path.basename(p) != 'baseline.json')
+        if not os.path.basename(p).startswith('baseline'))
     if not paths:
         print('realcode: no measurements in %s: skipped' % RESULTS)
         return SKIP

@@ -380,15 +380,53 @@ CU
 both libraries "$TMP/libraries.cu"
 json libraries_nt "len(d['accesses']) >= 12 and len(d['diagnostics']) >= 5"
 
-# A CCCL library (CUB, Thrust, libcu++) the bundled header does not have:
-# the file fails, with what to give instead.
-cat >"$TMP/cccl.cu" <<'CU'
+# CUB: its block and warp collectives (which warplint models by class,
+# method and template arguments), device-wide algorithms, iterators and
+# traits. Both modes see the same accesses, BlockReduce's shared partials
+# included.
+cat >"$TMP/cub.cu" <<'CU'
 #include <cub/cub.cuh>
+struct Larger {
+  __device__ float operator()(float a, float b) const { return a > b ? a : b; }
+};
+template <int THREADS>
+__global__ void reduce(const float *in, float *out, int n) {
+  using Reduce = cub::BlockReduce<float, THREADS>;
+  using Scan = cub::BlockScan<int, THREADS>;
+  using Warp = cub::WarpReduce<float>;
+  __shared__ typename Reduce::TempStorage rt;
+  __shared__ typename Scan::TempStorage st;
+  __shared__ typename Warp::TempStorage wt[THREADS / 32];
+  int i = blockIdx.x * THREADS + threadIdx.x;
+  float v = i < n ? in[i * 2] : 0.f;
+  float s = Reduce(rt).Sum(v);
+  int offset;
+  Scan(st).ExclusiveSum(int(v), offset);
+  float w = Warp(wt[threadIdx.x / 32]).Reduce(v, Larger());
+  typename cub::Traits<float>::UnsignedBits bits = cub::Traits<float>::TwiddleIn(0u);
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = s + w + offset + bits;
+}
+void run(const float *in, float *out, float *sum, int n) {
+  reduce<256><<<(n + 255) / 256, 256>>>(in, out, n);
+  void *temp = nullptr;
+  size_t bytes = 0;
+  CubDebugExit(cub::DeviceReduce::Sum(temp, bytes, in, sum, n));
+  CubDebugExit(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, n, 0));
+}
+CU
+both cub "$TMP/cub.cu"
+json cub_nt "any(x.get('op') == 'store' and x.get('space') == 'shared' for x in d['accesses'])"
+
+# A CCCL library the bundled header does not have (Thrust, libcu++): the
+# file fails, with what to give instead.
+cat >"$TMP/cccl.cu" <<'CU'
+#include <thrust/device_vector.h>
 __global__ void k(float *o) { o[threadIdx.x * 2] = 1; }
 CU
 run cccl --no-cuda-toolkit "$TMP/cccl.cu"
 expect_rc cccl 2
-expect_in cccl err "cccl.cu:1:10: error: 'cub/cub.cuh' file not found"
-expect_in cccl err "bundled CUDA header has no CUB, Thrust or libcu++"
+expect_in cccl err "cccl.cu:1:10: error: 'thrust/device_vector.h' file not found"
+expect_in cccl err "not the toolkit's other libraries (Thrust, libcu++, cuBLAS, cuFFT, ...)"
 expect_in cccl err "--cuda-path=DIR"
 done_checks

@@ -588,15 +588,20 @@ struct RunShared {
 /// "") with `router`'s state; its messages go to `err`. Its records go into
 /// the run's report once `router.Run` has the file's turn (at once without
 /// -j), `mark` taken then.
-/// Is `error` an include of a CCCL library (CUB, Thrust, libcu++) that was
-/// not found?
+/// Is `error` an include of a library the toolkit ships and the bundled
+/// header does not stand in for (Thrust, libcu++, cuBLAS, cuFFT, ...; a CUB
+/// header the stand-in lacks) that was not found?
 static bool bundledLacks(llvm::StringRef error) {
   size_t q = error.find('\'');
   if (q == llvm::StringRef::npos || !error.contains("' file not found"))
     return false;
   llvm::StringRef name = error.drop_front(q + 1);
-  return name.starts_with("cub/") || name.starts_with("thrust/") ||
-         name.starts_with("cuda/") || name.starts_with("nv/");
+  for (llvm::StringRef lib :
+       {"cub/", "thrust/", "cuda/", "nv/", "cublas", "cufft", "cusparse",
+        "cusolver", "curand.h", "nvrtc", "npp", "nvjpeg", "cupti", "nvml"})
+    if (name.starts_with(lib))
+      return true;
+  return false;
 }
 
 void analyzeFile(const std::string &file, const ToolOptions &opts,
@@ -671,14 +676,15 @@ void analyzeFile(const std::string &file, const ToolOptions &opts,
     if (router.FileErrors > Router::MaxErrorsShown)
       err << ", the first " << Router::MaxErrorsShown << " shown";
     err << "); its results are partial\n";
-    // The bundled header stands in for the toolkit's own headers, not for
-    // the libraries it ships (CCCL): say what to give instead.
+    // The bundled header stands in for the toolkit's runtime, intrinsics
+    // and CUB, not for its other libraries: say what to give instead.
     if (opts.cuda.cudaPath.empty() && bundledLacks(router.FirstError))
       err << "warplint: note: " << file
-          << ": warplint's bundled CUDA header has no CUB, Thrust or "
-             "libcu++ (the toolkit's CCCL libraries): give it a CUDA toolkit "
-             "(--cuda-path=DIR) or the CCCL headers "
-             "(--extra-arg=-isystem<cccl-dir>)\n";
+          << ": warplint's bundled CUDA header has the runtime, the device "
+             "intrinsics and CUB, not the toolkit's other libraries (Thrust, "
+             "libcu++, cuBLAS, cuFFT, ...): give it a CUDA toolkit "
+             "(--cuda-path=DIR) or those headers "
+             "(--extra-arg=-isystem<dir>)\n";
   } else if (!router.Run.kernelsTimedOut.empty()) {
     const auto &left = router.Run.kernelsTimedOut;
     fr.ok = false;

@@ -1,0 +1,3 @@
+// warplint's bundled stand-in for <cub/block/block_exchange.cuh>: see <cub/cub.cuh>.
+#pragma once
+#include "../cub.cuh"

@@ -1,0 +1,3 @@
+// warplint's bundled stand-in for <cub/iterator/counting_input_iterator.cuh>: see <cub/cub.cuh>.
+#pragma once
+#include "../cub.cuh"
