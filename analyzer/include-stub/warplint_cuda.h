@@ -4,6 +4,10 @@
 // threadIdx & co come from Clang's own __clang_cuda_builtin_vars.h, and the
 // device intrinsics from Clang's CUDA wrapper headers.
 #pragma once
+// A system header, as the toolkit's are: what it declares is library code
+// (its warnings are not the user's, and the walker reads its functions and
+// types as it reads the toolkit's).
+#pragma clang system_header
 #ifndef WARPLINT_CUDA_STUB
 #define WARPLINT_CUDA_STUB 1
 #ifndef CUDA_VERSION
