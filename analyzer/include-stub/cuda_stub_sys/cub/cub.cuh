@@ -128,6 +128,13 @@ enum CacheLoadModifier {
 // arguments.
 #define WARPLINT_CUB_METHOD(NAME)                                              \
   template <typename... A> __device__ auto NAME(A &&...)
+// A method whose first parameter is the thread's input, by value (a load
+// where it is an element in memory), or its items (registers); the rest as
+// the toolkit's take them (outputs by reference, operators, counts).
+#define WARPLINT_CUB_INPUT_METHOD(NAME, R)                                     \
+  template <typename... A> __device__ R NAME(T input, A &&...);                \
+  template <int N, typename... A>                                              \
+  __device__ R NAME(T (&inputs)[N], A &&...);
 #define WARPLINT_CUB_STORAGE(ELEMENTS)                                         \
   struct TempStorage {                                                         \
     T storage[(ELEMENTS) > 0 ? (ELEMENTS) : 1];                                \
@@ -158,10 +165,10 @@ public:
   WARPLINT_CUB_STORAGE(BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z / 8 + 32)
   __device__ BlockScan();
   __device__ BlockScan(TempStorage &temp);
-  WARPLINT_CUB_METHOD(ExclusiveSum) -> void;
-  WARPLINT_CUB_METHOD(InclusiveSum) -> void;
-  WARPLINT_CUB_METHOD(ExclusiveScan) -> void;
-  WARPLINT_CUB_METHOD(InclusiveScan) -> void;
+  WARPLINT_CUB_INPUT_METHOD(ExclusiveSum, void)
+  WARPLINT_CUB_INPUT_METHOD(InclusiveSum, void)
+  WARPLINT_CUB_INPUT_METHOD(ExclusiveScan, void)
+  WARPLINT_CUB_INPUT_METHOD(InclusiveScan, void)
 };
 
 template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD,
@@ -275,21 +282,21 @@ public:
   __device__ T Sum(T input, int valid_items);
   template <typename Op> __device__ T Reduce(T input, Op op);
   template <typename Op> __device__ T Reduce(T input, Op op, int valid_items);
-  WARPLINT_CUB_METHOD(HeadSegmentedSum) -> T;
-  WARPLINT_CUB_METHOD(TailSegmentedSum) -> T;
-  WARPLINT_CUB_METHOD(HeadSegmentedReduce) -> T;
-  WARPLINT_CUB_METHOD(TailSegmentedReduce) -> T;
+  WARPLINT_CUB_INPUT_METHOD(HeadSegmentedSum, T)
+  WARPLINT_CUB_INPUT_METHOD(TailSegmentedSum, T)
+  WARPLINT_CUB_INPUT_METHOD(HeadSegmentedReduce, T)
+  WARPLINT_CUB_INPUT_METHOD(TailSegmentedReduce, T)
 };
 template <typename T, int LOGICAL_WARP_THREADS = 32, int LEGACY_PTX_ARCH = 0>
 class WarpScan {
 public:
   WARPLINT_CUB_STORAGE(LOGICAL_WARP_THREADS)
   __device__ WarpScan(TempStorage &temp);
-  WARPLINT_CUB_METHOD(ExclusiveSum) -> void;
-  WARPLINT_CUB_METHOD(InclusiveSum) -> void;
-  WARPLINT_CUB_METHOD(ExclusiveScan) -> void;
-  WARPLINT_CUB_METHOD(InclusiveScan) -> void;
-  WARPLINT_CUB_METHOD(Broadcast) -> T;
+  WARPLINT_CUB_INPUT_METHOD(ExclusiveSum, void)
+  WARPLINT_CUB_INPUT_METHOD(InclusiveSum, void)
+  WARPLINT_CUB_INPUT_METHOD(ExclusiveScan, void)
+  WARPLINT_CUB_INPUT_METHOD(InclusiveScan, void)
+  WARPLINT_CUB_INPUT_METHOD(Broadcast, T)
 };
 #undef WARPLINT_CUB_STORAGE
 
@@ -380,6 +387,7 @@ struct DeviceFor {
 };
 #undef WARPLINT_CUB_DEVICE
 #undef WARPLINT_CUB_METHOD
+#undef WARPLINT_CUB_INPUT_METHOD
 
 // Iterators.
 template <typename T, typename OffsetT = ptrdiff_t>
