@@ -138,17 +138,21 @@ enum CacheLoadModifier {
 #define WARPLINT_CUB_STORAGE(ELEMENTS)                                         \
   struct TempStorage {                                                         \
     T storage[(ELEMENTS) > 0 ? (ELEMENTS) : 1];                                \
-  };                                                                           \
-  __device__ TempStorage &PrivateStorage();
+  };
+// A block collective: its TempStorage, and built on its own storage or on
+// the one given.
+#define WARPLINT_CUB_BLOCK(CLASS, ELEMENTS)                                    \
+  WARPLINT_CUB_STORAGE(ELEMENTS)                                               \
+  __device__ CLASS();                                                          \
+  __device__ CLASS(TempStorage &temp);
+#define WARPLINT_CUB_THREADS (BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z)
 
 template <typename T, int BLOCK_DIM_X,
           BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS,
           int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
 class BlockReduce {
 public:
-  WARPLINT_CUB_STORAGE((BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z + 31) / 32 + 1)
-  __device__ BlockReduce();
-  __device__ BlockReduce(TempStorage &temp);
+  WARPLINT_CUB_BLOCK(BlockReduce, (WARPLINT_CUB_THREADS + 31) / 32 + 1)
   __device__ T Sum(T input);
   __device__ T Sum(T input, int num_valid);
   template <int N> __device__ T Sum(T (&inputs)[N]);
@@ -162,9 +166,7 @@ template <typename T, int BLOCK_DIM_X,
           int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
 class BlockScan {
 public:
-  WARPLINT_CUB_STORAGE(BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z / 8 + 32)
-  __device__ BlockScan();
-  __device__ BlockScan(TempStorage &temp);
+  WARPLINT_CUB_BLOCK(BlockScan, WARPLINT_CUB_THREADS / 8 + 32)
   WARPLINT_CUB_INPUT_METHOD(ExclusiveSum, void)
   WARPLINT_CUB_INPUT_METHOD(InclusiveSum, void)
   WARPLINT_CUB_INPUT_METHOD(ExclusiveScan, void)
@@ -176,11 +178,7 @@ template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD,
           int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
 class BlockLoad {
 public:
-  WARPLINT_CUB_STORAGE(BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z *
-                           ITEMS_PER_THREAD +
-                       64)
-  __device__ BlockLoad();
-  __device__ BlockLoad(TempStorage &temp);
+  WARPLINT_CUB_BLOCK(BlockLoad, WARPLINT_CUB_THREADS * ITEMS_PER_THREAD + 64)
   template <typename It>
   __device__ void Load(It in, T (&items)[ITEMS_PER_THREAD]);
   template <typename It>
@@ -195,11 +193,8 @@ template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD,
           int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
 class BlockStore {
 public:
-  WARPLINT_CUB_STORAGE(BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z *
-                           ITEMS_PER_THREAD +
-                       64)
-  __device__ BlockStore();
-  __device__ BlockStore(TempStorage &temp);
+  WARPLINT_CUB_BLOCK(BlockStore,
+                     WARPLINT_CUB_THREADS * ITEMS_PER_THREAD + 64)
   template <typename It>
   __device__ void Store(It out, T (&items)[ITEMS_PER_THREAD]);
   template <typename It>
@@ -211,11 +206,8 @@ template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD,
           int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
 class BlockExchange {
 public:
-  WARPLINT_CUB_STORAGE(BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z *
-                           ITEMS_PER_THREAD +
-                       64)
-  __device__ BlockExchange();
-  __device__ BlockExchange(TempStorage &temp);
+  WARPLINT_CUB_BLOCK(BlockExchange,
+                     WARPLINT_CUB_THREADS * ITEMS_PER_THREAD + 64)
   __device__ void StripedToBlocked(T (&items)[ITEMS_PER_THREAD]);
   __device__ void BlockedToStriped(T (&items)[ITEMS_PER_THREAD]);
   __device__ void WarpStripedToBlocked(T (&items)[ITEMS_PER_THREAD]);
@@ -228,9 +220,7 @@ template <typename T, int BLOCK_DIM_X, int BLOCK_DIM_Y = 1,
           int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
 class BlockAdjacentDifference {
 public:
-  WARPLINT_CUB_STORAGE(BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z + 1)
-  __device__ BlockAdjacentDifference();
-  __device__ BlockAdjacentDifference(TempStorage &temp);
+  WARPLINT_CUB_BLOCK(BlockAdjacentDifference, WARPLINT_CUB_THREADS + 1)
   WARPLINT_CUB_METHOD(SubtractLeft) -> void;
   WARPLINT_CUB_METHOD(SubtractRight) -> void;
   WARPLINT_CUB_METHOD(SubtractLeftPartialTile) -> void;
@@ -245,9 +235,7 @@ template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, int BINS,
           int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
 class BlockHistogram {
 public:
-  WARPLINT_CUB_STORAGE(BINS)
-  __device__ BlockHistogram();
-  __device__ BlockHistogram(TempStorage &temp);
+  WARPLINT_CUB_BLOCK(BlockHistogram, BINS)
   WARPLINT_CUB_METHOD(InitHistogram) -> void;
   WARPLINT_CUB_METHOD(Histogram) -> void;
   WARPLINT_CUB_METHOD(Composite) -> void;
@@ -262,10 +250,7 @@ template <typename KeyT, int BLOCK_DIM_X, int ITEMS_PER_THREAD,
 class BlockRadixSort {
 public:
   typedef KeyT T;
-  WARPLINT_CUB_STORAGE(BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z *
-                       ITEMS_PER_THREAD)
-  __device__ BlockRadixSort();
-  __device__ BlockRadixSort(TempStorage &temp);
+  WARPLINT_CUB_BLOCK(BlockRadixSort, WARPLINT_CUB_THREADS * ITEMS_PER_THREAD)
   WARPLINT_CUB_METHOD(Sort) -> void;
   WARPLINT_CUB_METHOD(SortDescending) -> void;
   WARPLINT_CUB_METHOD(SortBlockedToStriped) -> void;
@@ -299,6 +284,8 @@ public:
   WARPLINT_CUB_INPUT_METHOD(Broadcast, T)
 };
 #undef WARPLINT_CUB_STORAGE
+#undef WARPLINT_CUB_BLOCK
+#undef WARPLINT_CUB_THREADS
 
 // Device-wide algorithms, called from the host (their kernels are CUB's):
 // each takes what the toolkit's takes and returns a cudaError_t.
