@@ -89,10 +89,11 @@ bool projectRoot(const std::string &given, std::string &root);
 /// run's own options.
 void printSummary(const Report &report, const std::string &extra);
 /// Writes `report` in a machine format on stdout; false for "text".
-/// `shard`: a --shard run's JSON report, which its SARIF carries for merge.
+/// `shard`: a --shard run's `shard` object (shardObject()), which its SARIF
+/// carries with the report for merge.
 bool printMachineFormat(const std::string &format, const Report &report,
                         const std::string &root, const char *argv0,
-                        std::optional<llvm::json::Value> shard = {});
+                        std::optional<llvm::json::Object> shard = {});
 /// 2 when a file could not be analyzed, 1 for findings at the --fail-on
 /// level, else 0.
 int exitCode(const Report &report, const std::string &failOn,

@@ -105,7 +105,7 @@ void printSummary(const Report &report, const std::string &extra) {
 
 bool printMachineFormat(const std::string &format, const Report &report,
                         const std::string &root, const char *argv0,
-                        std::optional<llvm::json::Value> shard) {
+                        std::optional<llvm::json::Object> shard) {
   if (format == "json") {
     outs() << toJson(report) << "\n";
   } else if (format == "sarif") {
@@ -116,7 +116,7 @@ bool printMachineFormat(const std::string &format, const Report &report,
     so.root = root;
     so.docDir = docsUrl();
     so.version = WARPLINT_VERSION;
-    so.shardReport = std::move(shard);
+    so.shard = std::move(shard);
     outs() << toSarif(report, rules, so) << "\n";
   } else if (format == "github") {
     outs() << toGithub(report, root);

@@ -124,7 +124,7 @@ int runAnalysis(Invocation &inv, const char *argv0) {
   else if (!printMachineFormat(
                inv.format, report, inv.root, argv0,
                inv.shard && inv.format == "sarif"
-                   ? std::optional<llvm::json::Value>(
+                   ? std::optional<llvm::json::Object>(
                          shardObject(report, *inv.shard, runFiles, positions))
                    : std::nullopt))
     printSummary(report, extraSummary);

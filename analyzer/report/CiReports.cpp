@@ -4,9 +4,10 @@
 // header.
 #include "report/CiReports.h"
 
+#include "report/JsonReport.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -189,20 +190,25 @@ bool readBaseline(const std::string &path, std::set<std::string> &out,
 
 std::string toBaseline(const Report &r, const std::string &root) {
   FingerprintState prints(root);
-  Array findings;
-  for (const DiagnosticRecord &d : r.diagnostics) {
-    std::string rel = relativeTo(d.pos.file, root);
-    findings.push_back(Object{
-        {"fingerprint", d.fingerprint.empty() ? prints.next(d) : d.fingerprint},
-        {"rule", d.rule},
-        {"file", rel.empty() ? d.pos.file : rel},
-        {"line", int64_t(d.pos.line)},
-        {"message", d.message}});
-  }
-  Object doc{{"warplint_baseline", 1}, {"findings", std::move(findings)}};
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << llvm::formatv("{0:2}", Value(std::move(doc)));
+  llvm::json::OStream j(os, 2);
+  // Keys in llvm::json's order (sorted), as a Value prints them; each
+  // finding written as it is built (see writeJson).
+  j.object([&] {
+    j.attributeArray("findings", [&] {
+      for (const DiagnosticRecord &d : r.diagnostics) {
+        std::string rel = relativeTo(d.pos.file, root);
+        j.value(Object{{"fingerprint",
+                        d.fingerprint.empty() ? prints.next(d) : d.fingerprint},
+                       {"rule", d.rule},
+                       {"file", rel.empty() ? d.pos.file : rel},
+                       {"line", int64_t(d.pos.line)},
+                       {"message", d.message}});
+      }
+    });
+    j.attribute("warplint_baseline", 1);
+  });
   return os.str();
 }
 
@@ -245,57 +251,61 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
                           {"region", std::move(region)}}}};
   };
   FingerprintState prints(opts.root);
-  Array results;
-  for (const DiagnosticRecord &d : r.diagnostics) {
-    if (d.repeat) // shown once, where its notes say where else it holds
-      continue;
-    std::string text = d.message;
-    Array related;
-    for (const NoteRecord &n : d.notes) {
-      if (n.pos.file.empty() || !n.pos.line) {
-        text += "\n" + n.message; // a note without a place belongs to the text
+  auto results = [&](llvm::json::OStream &j) {
+    for (const DiagnosticRecord &d : r.diagnostics) {
+      if (d.repeat) // shown once, where its notes say where else it holds
         continue;
+      std::string text = d.message;
+      Array related;
+      for (const NoteRecord &n : d.notes) {
+        if (n.pos.file.empty() || !n.pos.line) {
+          text +=
+              "\n" + n.message; // a note without a place belongs to the text
+          continue;
+        }
+        Object rl = location(n.pos);
+        rl["id"] = int64_t(related.size());
+        rl["message"] = Object{{"text", n.message}};
+        related.push_back(std::move(rl));
       }
-      Object rl = location(n.pos);
-      rl["id"] = int64_t(related.size());
-      rl["message"] = Object{{"text", n.message}};
-      related.push_back(std::move(rl));
-    }
-    Object res{{"ruleId", d.rule},
-               {"level", d.severity == "remark" ? "note" : "warning"},
-               {"message", Object{{"text", text}}},
-               {"locations", Array{location(d.pos)}},
-               {"partialFingerprints",
-                Object{{"warplint/v1", d.fingerprint.empty() ? prints.next(d)
-                                                             : d.fingerprint}}}};
-    if (r.baselineUsed)
-      res["baselineState"] = "new";
-    if (auto it = ruleIndex.find(d.rule); it != ruleIndex.end())
-      res["ruleIndex"] = int64_t(it->second);
-    if (!related.empty())
-      res["relatedLocations"] = std::move(related);
-    // Verified fixes: each one replacement in one file.
-    Array fixes;
-    for (const FixRecord &f : d.fixes) {
-      Object deleted{{"startLine", int64_t(f.begin.line)},
-                     {"startColumn", int64_t(f.begin.column)},
-                     {"endLine", int64_t(f.end.line)},
-                     {"endColumn", int64_t(f.end.column)}};
-      fixes.push_back(Object{
-          {"description", Object{{"text", f.description}}},
-          {"artifactChanges",
-           Array{Object{{"artifactLocation", artifactOf(f.begin.file)},
+      Object res{
+          {"ruleId", d.rule},
+          {"level", d.severity == "remark" ? "note" : "warning"},
+          {"message", Object{{"text", text}}},
+          {"locations", Array{location(d.pos)}},
+          {"partialFingerprints",
+           Object{{"warplint/v1",
+                   d.fingerprint.empty() ? prints.next(d) : d.fingerprint}}}};
+      if (r.baselineUsed)
+        res["baselineState"] = "new";
+      if (auto it = ruleIndex.find(d.rule); it != ruleIndex.end())
+        res["ruleIndex"] = int64_t(it->second);
+      if (!related.empty())
+        res["relatedLocations"] = std::move(related);
+      // Verified fixes: each one replacement in one file.
+      Array fixes;
+      for (const FixRecord &f : d.fixes) {
+        Object deleted{{"startLine", int64_t(f.begin.line)},
+                       {"startColumn", int64_t(f.begin.column)},
+                       {"endLine", int64_t(f.end.line)},
+                       {"endColumn", int64_t(f.end.column)}};
+        fixes.push_back(
+            Object{{"description", Object{{"text", f.description}}},
+                   {"artifactChanges",
+                    Array{Object{
+                        {"artifactLocation", artifactOf(f.begin.file)},
                         {"replacements",
                          Array{Object{{"deletedRegion", std::move(deleted)},
                                       {"insertedContent",
                                        Object{{"text", f.replacement}}}}}}}}}});
+      }
+      if (!fixes.empty())
+        res["fixes"] = std::move(fixes);
+      if (!d.signature.empty())
+        res["properties"] = Object{{"kernel", d.signature}};
+      j.value(std::move(res));
     }
-    if (!fixes.empty())
-      res["fixes"] = std::move(fixes);
-    if (!d.signature.empty())
-      res["properties"] = Object{{"kernel", d.signature}};
-    results.push_back(std::move(res));
-  }
+  };
   // Files that could not be analyzed fail the run: a consumer must not read
   // an empty result list as "all clear".
   Array notifications;
@@ -322,30 +332,43 @@ std::string toSarif(const Report &r, const std::vector<RuleDoc> &rules,
   Object invocation{{"executionSuccessful", ok}};
   if (!notifications.empty())
     invocation["toolExecutionNotifications"] = std::move(notifications);
-  Object run{
-      {"tool",
-       Object{{"driver", Object{{"name", "warplint"},
-                                {"version", opts.version},
-                                {"semanticVersion", opts.version},
-                                {"informationUri", docPageUri(opts.docDir, "user-guide.md")},
-                                {"rules", std::move(ruleArray)}}}}},
-      {"invocations", Array{std::move(invocation)}},
-      {"results", std::move(results)}};
-  if (opts.shardReport)
-    run["properties"] = Object{{"warplintShardReport", *opts.shardReport}};
-  if (!opts.root.empty()) {
-    std::string base = fileUri(opts.root);
-    if (!llvm::StringRef(base).ends_with("/"))
-      base += "/";
-    run["originalUriBaseIds"] =
-        Object{{"%SRCROOT%", Object{{"uri", base}}}};
-  }
-  Object doc{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-             {"version", "2.1.0"},
-             {"runs", Array{std::move(run)}}};
+  // Written as it is built, each result on its own (see writeJson), keys in
+  // llvm::json's order (sorted) as a Value prints them.
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << llvm::formatv("{0:2}", Value(std::move(doc)));
+  llvm::json::OStream j(os, 2);
+  j.object([&] {
+    j.attribute("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+    j.attributeArray("runs", [&] {
+      j.object([&] {
+        j.attribute("invocations", Array{std::move(invocation)});
+        if (!opts.root.empty()) {
+          std::string base = fileUri(opts.root);
+          if (!llvm::StringRef(base).ends_with("/"))
+            base += "/";
+          j.attribute("originalUriBaseIds",
+                      Object{{"%SRCROOT%", Object{{"uri", base}}}});
+        }
+        if (opts.shard)
+          j.attributeObject("properties", [&] {
+            j.attributeBegin("warplintShardReport");
+            Object shard = *opts.shard;
+            writeJson(j, r, Object{{"shard", std::move(shard)}});
+            j.attributeEnd();
+          });
+        j.attributeArray("results", [&] { results(j); });
+        j.attribute(
+            "tool",
+            Object{{"driver", Object{{"name", "warplint"},
+                                     {"version", opts.version},
+                                     {"semanticVersion", opts.version},
+                                     {"informationUri",
+                                      docPageUri(opts.docDir, "user-guide.md")},
+                                     {"rules", std::move(ruleArray)}}}});
+      });
+    });
+    j.attribute("version", "2.1.0");
+  });
   return os.str();
 }
 
@@ -359,38 +382,42 @@ std::string toRdjson(const Report &r, const std::string &root,
     return Object{{"path", rel.empty() ? p.file : rel},
                   {"range", Object{{"start", std::move(start)}}}};
   };
-  Array diagnostics;
-  for (const DiagnosticRecord &d : r.diagnostics) {
-    if (d.repeat) // shown once, where its notes say where else it holds
-      continue;
-    Array related;
-    for (const NoteRecord &n : d.notes)
-      if (!n.pos.file.empty() && n.pos.line)
-        related.push_back(
-            Object{{"message", n.message}, {"location", location(n.pos)}});
-    Object o{{"message", d.message},
-             {"location", location(d.pos)},
-             {"severity", d.severity == "remark" ? "INFO" : "WARNING"},
-             {"code", Object{{"value", d.rule},
-                             {"url", ruleHelpUri(docDir, d.rule)}}}};
-    if (!related.empty())
-      o["related_locations"] = std::move(related);
-    diagnostics.push_back(std::move(o));
-  }
-  // A file that could not be analyzed is an error diagnostic on it: the
-  // review shows it rather than an empty "all clear".
-  for (const FileRecord &f : r.files)
-    if (!f.ok)
-      diagnostics.push_back(Object{
-          {"message", "warplint could not analyze this file: " + f.error},
-          {"location", location(SourcePos{f.path, 1, 0})},
-          {"severity", "ERROR"}});
-  Object doc{{"source", Object{{"name", "warplint"},
-                               {"url", docPageUri(docDir, "user-guide.md")}}},
-             {"diagnostics", std::move(diagnostics)}};
+  auto diagnostics = [&](llvm::json::OStream &j) {
+    for (const DiagnosticRecord &d : r.diagnostics) {
+      if (d.repeat) // shown once, where its notes say where else it holds
+        continue;
+      Array related;
+      for (const NoteRecord &n : d.notes)
+        if (!n.pos.file.empty() && n.pos.line)
+          related.push_back(
+              Object{{"message", n.message}, {"location", location(n.pos)}});
+      Object o{{"message", d.message},
+               {"location", location(d.pos)},
+               {"severity", d.severity == "remark" ? "INFO" : "WARNING"},
+               {"code", Object{{"value", d.rule},
+                               {"url", ruleHelpUri(docDir, d.rule)}}}};
+      if (!related.empty())
+        o["related_locations"] = std::move(related);
+      j.value(std::move(o));
+    }
+    // A file that could not be analyzed is an error diagnostic on it: the
+    // review shows it rather than an empty "all clear".
+    for (const FileRecord &f : r.files)
+      if (!f.ok)
+        j.value(Object{
+            {"message", "warplint could not analyze this file: " + f.error},
+            {"location", location(SourcePos{f.path, 1, 0})},
+            {"severity", "ERROR"}});
+  };
+  // Written as it is built (see writeJson), keys sorted as a Value prints.
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << llvm::formatv("{0:2}", Value(std::move(doc)));
+  llvm::json::OStream j(os, 2);
+  j.object([&] {
+    j.attributeArray("diagnostics", [&] { diagnostics(j); });
+    j.attribute("source", Object{{"name", "warplint"},
+                                 {"url", docPageUri(docDir, "user-guide.md")}});
+  });
   return os.str();
 }
 

@@ -34,10 +34,11 @@ struct SarifOptions {
   /// directory). Each rule's helpUri is its page there.
   std::string docDir;
   std::string version;
-  /// A shard's report (--shard with --format=sarif): its JSON document,
+  /// A shard's run (--shard with --format=sarif): the `shard` object of its
+  /// JSON document (shardObject()). The document, the report's with it, is
   /// kept in the run's property bag as `warplintShardReport`, which
   /// `warplint merge` reads.
-  std::optional<llvm::json::Value> shardReport;
+  std::optional<llvm::json::Object> shard;
 };
 
 /// A file URI for an absolute path, percent-encoding what RFC 3986 does

@@ -4,8 +4,11 @@
 // writer puts each field in the object, the reader takes it back out.
 #include "report/JsonReport.h"
 
-#include "llvm/Support/FormatVariadic.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <functional>
+#include <map>
 
 namespace warplint {
 
@@ -486,7 +489,9 @@ template <class IO> void map(IO &io, Rec<IO, DiagnosticRecord> &d) {
 }
 
 template <class IO> void map(IO &io, Rec<IO, Report> &r) {
-  auto each = [](IO &i, auto &x) { map<IO>(i, x); };
+  // Generic in its writer: Streamer maps each element with a Writer of its
+  // own.
+  auto each = [](auto &i, auto &x) { map<std::decay_t<decltype(i)>>(i, x); };
   io.list("files", r.files, each);
   io.list("kernels", r.kernels, each);
   io.list("accesses", r.accesses, each);
@@ -505,14 +510,50 @@ template <class IO> void map(IO &io, Rec<IO, Report> &r) {
     r.baselineUsed = io.o.get("baselined") != nullptr;
 }
 
+/// The report's own fields, its lists kept aside to be written element by
+/// element: a json::Object reserves 64 entries (4 KiB) however few it
+/// holds, so a whole report built as one tree took 120 KiB of memory for
+/// each SARIF result. Each element is built, written and freed in turn.
+struct Streamer : Writer {
+  std::map<std::string, std::function<void(llvm::json::OStream &)>> lists;
+  template <class T, class Map>
+  void list(ObjectKey k, const std::vector<T> &v, Map map) {
+    lists[StringRef(k).str()] = [&v, map](llvm::json::OStream &j) {
+      j.array([&] {
+        for (const T &e : v) {
+          Writer w;
+          map(w, e);
+          j.value(Value(std::move(w.o)));
+        }
+      });
+    };
+  }
+};
+
 } // namespace
 
-Object jsonObject(const Report &r) {
-  Writer w;
-  w.o["tool"] = "warplint";
-  w.o["format_version"] = JsonFormatVersion;
-  map<Writer>(w, r);
-  return std::move(w.o);
+void writeJson(llvm::json::OStream &j, const Report &r, Object extra) {
+  Streamer s;
+  s.o["tool"] = "warplint";
+  s.o["format_version"] = JsonFormatVersion;
+  map<Streamer>(s, r);
+  for (auto &kv : extra)
+    s.o[kv.first] = std::move(kv.second);
+  // In llvm::json's order (an object's keys sorted), as a Value prints.
+  std::vector<std::string> keys;
+  for (const auto &kv : s.o)
+    keys.push_back(StringRef(kv.first).str());
+  for (const auto &kv : s.lists)
+    keys.push_back(kv.first);
+  llvm::sort(keys);
+  j.object([&] {
+    for (const std::string &k : keys) {
+      if (auto it = s.lists.find(k); it != s.lists.end())
+        j.attributeBegin(k), it->second(j), j.attributeEnd();
+      else
+        j.attribute(k, *s.o.get(k));
+    }
+  });
 }
 
 void fromJson(const Object &doc, Report &r, JsonReader &reader) {
@@ -523,7 +564,8 @@ void fromJson(const Object &doc, Report &r, JsonReader &reader) {
 std::string toJson(const Report &r) {
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << llvm::formatv("{0:2}", Value(jsonObject(r)));
+  llvm::json::OStream j(os, 2);
+  writeJson(j, r);
   return os.str();
 }
 

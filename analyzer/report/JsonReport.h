@@ -19,8 +19,11 @@
 
 namespace warplint {
 
-/// The JSON document of a report (toJson's), as an object.
-llvm::json::Object jsonObject(const Report &r);
+/// Writes the JSON document of a report (toJson's) to `j`, with the
+/// top-level keys of `extra` beside its own. Records are built and written
+/// one at a time: the document is never held whole.
+void writeJson(llvm::json::OStream &j, const Report &r,
+               llvm::json::Object extra = {});
 
 /// Reads the fields of a JSON document, remembering the first that is
 /// missing or of the wrong type.

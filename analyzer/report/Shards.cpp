@@ -4,7 +4,6 @@
 #include "report/CiReports.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -158,14 +157,14 @@ std::string toShardJson(const Report &r, const ShardSpec &spec,
                         const std::vector<size_t> &positions) {
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << llvm::formatv("{0:2}", Value(shardObject(r, spec, runFiles, positions)));
+  llvm::json::OStream j(os, 2);
+  writeJson(j, r, Object{{"shard", shardObject(r, spec, runFiles, positions)}});
   return os.str();
 }
 
 Object shardObject(const Report &r, const ShardSpec &spec,
                    const std::vector<std::string> &runFiles,
                    const std::vector<size_t> &positions) {
-  Object doc = jsonObject(r);
   Array files;
   for (size_t i = 0; i < r.files.size(); ++i) {
     const FileSpan &sp = r.files[i].span;
@@ -182,14 +181,12 @@ Object shardObject(const Report &r, const ShardSpec &spec,
   Array run;
   for (const std::string &f : runFiles)
     run.push_back(f);
-  doc["shard"] = Object{{"index", int64_t(spec.index)},
-                        {"count", int64_t(spec.count)},
-                        {"run_files", std::move(run)},
-                        {"files", std::move(files)},
-                        {"suppressed_places", places(r.suppressedPlaces)},
-                        {"hidden_in_headers_places",
-                         places(r.headerHiddenPlaces)}};
-  return doc;
+  return Object{{"index", int64_t(spec.index)},
+                {"count", int64_t(spec.count)},
+                {"run_files", std::move(run)},
+                {"files", std::move(files)},
+                {"suppressed_places", places(r.suppressedPlaces)},
+                {"hidden_in_headers_places", places(r.headerHiddenPlaces)}};
 }
 
 // --- reading a report back ----------------------------------------------------

@@ -52,7 +52,8 @@ std::string toShardJson(const Report &r, const ShardSpec &spec,
                         const std::vector<std::string> &runFiles,
                         const std::vector<size_t> &positions);
 
-/// The same document as an object (SARIF keeps it in its property bag).
+/// The document's `shard` object (SARIF keeps the document in its property
+/// bag: SarifOptions::shard).
 llvm::json::Object shardObject(const Report &r, const ShardSpec &spec,
                                const std::vector<std::string> &runFiles,
                                const std::vector<size_t> &positions);

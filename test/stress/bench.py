@@ -11,6 +11,10 @@ A benchmark: it prints figures and asserts nothing.
 
   test/stress/bench.py [--warplint build/analyzer/warplint] [--runs 3]
                        [--scale 1] [--shapes sum,nest,...] [--timeout 300]
+                       [--format text]
+
+--format runs warplint with that output format (sarif, json, ...): the CI
+formats hold every finding of the file at once, and `many` has one per line.
 """
 import argparse
 import importlib.util
@@ -57,13 +61,16 @@ def main():
     ap.add_argument('--scale', type=float, default=1)
     ap.add_argument('--shapes', default=','.join(generate.SHAPES))
     ap.add_argument('--timeout', type=float, default=300)
+    ap.add_argument('--format', default='text')
     args = ap.parse_args()
     cuda = '/usr/local/cuda' if os.path.exists(
         '/usr/local/cuda/include/cuda_runtime.h') else None
-    wl_extra = [] if cuda else ['--no-cuda-toolkit']
-    print('mode: %s, %d runs each, interleaved; medians of wall time and '
-          'peak RSS (/usr/bin/time -v)' %
-          ('CUDA toolkit ' + cuda if cuda else 'bundled header', args.runs))
+    wl_extra = ([] if cuda else ['--no-cuda-toolkit']) + [
+        '--format=' + args.format]
+    print('mode: %s, warplint --format=%s, %d runs each, interleaved; medians '
+          'of wall time and peak RSS (/usr/bin/time -v)' %
+          ('CUDA toolkit ' + cuda if cuda else 'bundled header', args.format,
+           args.runs))
     print('%-16s %9s %9s %6s %9s %9s %6s %8s' % (
         'input', 'clang s', 'wl s', 'ratio', 'clang MiB', 'wl MiB', 'ratio',
         'wl x/n'))
