@@ -262,6 +262,36 @@ static bool startsOwnSegment(const std::vector<int> &direct,
   return false;
 }
 
+size_t Context::dataAddressedLoads() const {
+  if (!DataLoadsCounted || DataLoadsAtoms != atoms.size() ||
+      DataLoadsGeneration != generation) {
+    DataLoads = 0;
+    for (const Atom &a : atoms) {
+      if (a.kind != AtomKind::Data || !a.loadAddress)
+        continue;
+      bool data = false;
+      visitNodes(a.loadAddress, [&](const Node &n) {
+        data |= n.op == Op::Data && size_t(n.value) < atoms.size() &&
+                atoms[size_t(n.value)].kind == AtomKind::Data;
+        return !data;
+      });
+      DataLoads += data;
+    }
+    DataLoadsCounted = true;
+    DataLoadsAtoms = atoms.size();
+    DataLoadsGeneration = generation;
+  }
+  return DataLoads;
+}
+
+int dataEstimateWarps(const Context &ctx) {
+  const size_t loads = ctx.dataAddressedLoads();
+  if (loads <= size_t(DataPairLoads))
+    return MaxDataPairs;
+  return std::max<int>(MinDataPairs,
+                       int(size_t(MaxDataPairs) * DataPairLoads / loads));
+}
+
 std::optional<AccessResult> analyzeDataAddress(const Access &acc,
                                                const Context &ctx,
                                                const Shape &shape,
@@ -317,7 +347,9 @@ std::optional<AccessResult> analyzeDataAddress(const Access &acc,
   // addresses built from data (a chain of loads, a table walked per lane)
   // does not evaluate each at every sampled warp eight times. Where those
   // pairs never run the access (a guard few warps pass), every pair is.
-  constexpr int MaxPairs = 64;
+  // A kernel with thousands of loads addressed by data takes fewer pairs
+  // for each (dataEstimateWarps; its report says so).
+  const int MaxPairs = dataEstimateWarps(ctx);
   const int pairs = shape.warps() * enumeration.size();
   auto draws = [&](int taken) {
     for (int d = 1; d <= 2 * Draws && stopped == EvalStop::None; ++d) {

@@ -289,6 +289,14 @@ std::optional<AccessResult> analyzeDataRows(const Access &access,
 /// `whyNot`, where given, gets the reason when no figure comes out because
 /// the address depends on itself (EvalStop: a pointer chased through the
 /// data it loads) or is too deep to evaluate.
+/// Warps (of every warp and environment) each of analyzeDataAddress()'s
+/// draws evaluates in `ctx`'s kernel: 64, fewer in a kernel with more than
+/// DataPairLoads loads addressed by data (generated chains of thousands of
+/// them), so that its estimates together cost what DataPairLoads loads'
+/// would; at least MinDataPairs.
+int dataEstimateWarps(const Context &ctx);
+constexpr int MaxDataPairs = 64, MinDataPairs = 8, DataPairLoads = 64;
+
 std::optional<AccessResult> analyzeDataAddress(const Access &access,
                                                const Context &ctx,
                                                const Shape &shape,

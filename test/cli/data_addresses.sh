@@ -76,6 +76,27 @@ run config_bad "$TMP/p/k.cu"
 expect_rc config_bad 2
 expect_in config_bad err "DataAddresses wants narrow, remark, warning or off, not 'sometimes'"
 
+# A generated chain of loads, each addressed by the one before: past 64 such
+# loads each estimate samples fewer warps, and the kernel's report says so.
+chain() { # chain N FILE
+  { printf '__global__ void chain(const int *a, int *out, int m) {\n'
+    printf '  int x = a[blockIdx.x * blockDim.x + threadIdx.x];\n'
+    printf '  for (int i = 0; i < m; ++i) {\n'
+    for k in $(seq 1 "$1"); do printf '    x = a[x + %d];\n' "$k"; done
+    printf '  }\n  out[threadIdx.x] = x;\n}\n'; } >"$2"
+}
+chain 200 "$TMP/chain200.cu"
+run chain200 --format=json "$TMP/chain200.cu"
+expect_rc chain200 0
+json chain200 "sum(1 for a in d['accesses'] if 'data_estimate' in a) == 200"
+run chain200_text --data-addresses=remark "$TMP/chain200.cu"
+expect_in chain200_text out "this kernel has 200 loads whose address reads data loaded before; warplint estimates each access whose address depends on data on 20 warps a draw instead of 64"
+chain 60 "$TMP/chain60.cu"
+run chain60 --data-addresses=remark "$TMP/chain60.cu"
+expect_rc chain60 0
+expect_in chain60 out "remark: global load depends on data"
+expect_not_in chain60 out "warps a draw"
+
 run bad --data-addresses=maybe "$fx"
 expect_rc bad 2
 expect_in bad err "--data-addresses wants narrow, remark, warning or off"

@@ -3,6 +3,7 @@
 #include "frontend/analysis/ControlFlow.h"
 #include "frontend/analysis/WorkEstimate.h"
 #include "frontend/project/ForeignDefinitions.h"
+#include "model/Memory.h"
 #include "model/Sampling.h"
 
 #include <algorithm>
@@ -334,6 +335,17 @@ void reportLimits(const FunctionDecl *k, const KernelModel &m,
             (one ? "it" : "them") + " may be wrong",
         true));
   }
+  if (const int warps = dataEstimateWarps(m.ctx); warps < MaxDataPairs)
+    out.messages.push_back(resolver.plain(
+        at, true,
+        "this kernel has " + std::to_string(m.ctx.dataAddressedLoads()) +
+            " loads whose address reads data loaded before; warplint "
+            "estimates each access whose address depends on data on " +
+            std::to_string(warps) + " warps a draw instead of " +
+            std::to_string(MaxDataPairs) +
+            ", so that their estimates together cost what " +
+            std::to_string(DataPairLoads) + " loads' would",
+        true));
   if (m.callsTooDeep)
     out.messages.push_back(resolver.plain(
         at, true,
