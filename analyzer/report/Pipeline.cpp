@@ -163,7 +163,7 @@ void RunLedger::commit(Message &m, const NolintTables &nolint,
     return;
   }
   g.records.push_back({report.diagnostics.size(), m.weight, chain});
-  report.diagnostics.push_back(d);
+  report.diagnostics.push_back(std::move(d)); // the message is done with
 }
 
 void RunLedger::commit(KernelOutput &&out, bool keep,

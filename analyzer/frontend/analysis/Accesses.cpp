@@ -431,13 +431,12 @@ analyzeAccessSite(AccessScope &as, const AccessSite &site,
   if (ar.dataEstimate)
     ar.dataEstimate->expectsRandom =
         expectsRandomData(facts, s.opts.rules.shared());
-  s.out.accesses.push_back(ar);
-
   if (s.opts.remarks)
     s.out.messages.push_back(s.resolver.plain(
         loc, /*remark=*/true, remarkText(ar, r, choice.assumed), false));
   if (s.explaining(ar.pos))
     explain(s, site, ar, r);
+  s.out.accesses.push_back(std::move(ar));
 
   // Inline PTX is reported where its statement ends (its operand is
   // elsewhere): that place is the finding's whole range.

@@ -457,6 +457,7 @@ KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
     }
     const std::vector<std::optional<AccessFacts::Weight>> weights =
         accessWeights(m, judgedSites, judged, runs, issue);
+    out.accesses.reserve(out.accesses.size() + judged.size());
     for (size_t j = 0; j < judged.size(); ++j) {
       const AccessSite &site = m.accesses[judgedSites[j]];
       // A call nvcc makes several instructions of (a wmma fragment's load
@@ -471,6 +472,10 @@ KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
           report(std::move(f));
       }
       ++kr.accesses;
+      // Its findings and record are made: its samples and figures are not
+      // read again (a generated kernel of thousands of accesses would keep
+      // them all beside their records).
+      judged[j] = SiteResult();
     }
     restoreData(m.ctx, marks);
     calls.flush(report);
