@@ -47,30 +47,61 @@ struct Key {
            c == o.c && origin == o.origin;
   }
 };
-struct KeyHash {
-  size_t operator()(const Key &k) const {
-    uint64_t h = uint64_t(k.op) * 0x9e3779b97f4a7c15ull;
-    for (uint64_t x : {uint64_t(k.value), uint64_t(uintptr_t(k.a)),
-                       uint64_t(uintptr_t(k.b)), uint64_t(uintptr_t(k.c)),
-                       uint64_t(uint32_t(k.origin))})
-      h = (h ^ x) * 0x100000001b3ull + (h >> 29);
-    return size_t(h);
-  }
+uint64_t keyHash(const Key &k) {
+  uint64_t h = uint64_t(k.op) * 0x9e3779b97f4a7c15ull;
+  for (uint64_t x :
+       {uint64_t(k.value), uint64_t(uintptr_t(k.a)), uint64_t(uintptr_t(k.b)),
+        uint64_t(uintptr_t(k.c)), uint64_t(uint32_t(k.origin))})
+    h = (h ^ x) * 0x100000001b3ull + (h >> 29);
+  // The table indexes by the low bits: mixed so that they depend on all.
+  h = (h ^ (h >> 31)) * 0xbf58476d1ce4e5b9ull;
+  return h ^ (h >> 29);
+}
+// Weak entries: a node lives as long as some expression uses it. Open
+// addressing, 24 bytes a slot: the key's hash and the node, whose fields
+// are the key (an unordered_map read its bucket, then a heap node per entry
+// of the chain, and interning was a tenth of the time of a file of
+// thousands of accesses). Entries are never removed one by one; a rehash
+// drops the dead ones, so the table stays proportional to the live nodes.
+struct Slot {
+  uint64_t hash = 0; // 0: empty (a key's hash is never 0)
+  std::weak_ptr<const Node> node;
 };
-// Weak entries: a node lives as long as some expression uses it. Dead
-// entries are swept when the table has doubled since the last sweep, so the
-// table stays proportional to the live nodes.
 struct InternTable {
-  std::unordered_map<Key, std::weak_ptr<const Node>, KeyHash> map;
-  size_t sweepAt = 1 << 16;
+  std::vector<Slot> slots; // a power of two of them
+  size_t used = 0;         // slots holding an entry, live or dead
+  static constexpr size_t MinSlots = 1 << 12;
+  /// Makes room for one more entry at a load of at most 0.75, dropping the
+  /// dead entries (and growing only for the live ones).
+  void reserveOne() {
+    if (!slots.empty() && (used + 1) * 4 <= slots.size() * 3)
+      return;
+    size_t live = 0;
+    for (const Slot &s : slots)
+      live += s.hash && !s.node.expired();
+    size_t size = MinSlots;
+    while (size < 2 * (live + 1))
+      size *= 2;
+    std::vector<Slot> old(size);
+    old.swap(slots);
+    used = 0;
+    for (Slot &s : old)
+      if (s.hash && !s.node.expired()) {
+        size_t i = s.hash & (slots.size() - 1);
+        while (slots[i].hash)
+          i = (i + 1) & (slots.size() - 1);
+        slots[i] = std::move(s);
+        ++used;
+      }
+  }
 };
 thread_local InternTable Table;
 } // namespace
 
 size_t internedNodes() {
   size_t n = 0;
-  for (const auto &kv : Table.map)
-    n += !kv.second.expired();
+  for (const Slot &s : Table.slots)
+    n += s.hash && !s.node.expired();
   return n;
 }
 
@@ -82,12 +113,24 @@ static LaneExpr intern(Op op, int64_t v, LaneExpr a, LaneExpr b, LaneExpr c,
       depth = std::max(depth, (*x)->depth);
   if (depth + 1 > MaxDepth)
     return intern(Op::TooDeep, 0, nullptr, nullptr, nullptr, -1);
-  // One lookup, for a node found and for one made.
-  auto [it, made] =
-      Table.map.try_emplace(Key{op, v, a.get(), b.get(), c.get(), origin});
-  if (!made)
-    if (LaneExpr live = it->second.lock())
-      return live;
+  const Key key{op, v, a.get(), b.get(), c.get(), origin};
+  const uint64_t hash = keyHash(key) | 1;
+  Table.reserveOne();
+  const size_t mask = Table.slots.size() - 1;
+  size_t i = hash & mask;
+  for (; Table.slots[i].hash; i = (i + 1) & mask) {
+    const Slot &s = Table.slots[i];
+    if (s.hash != hash)
+      continue;
+    // A dead node's key is not known: its slot stays until the next rehash.
+    if (LaneExpr live = s.node.lock())
+      if (key == Key{live->op, live->value, live->a.get(), live->b.get(),
+                     live->c.get(), live->origin})
+        return live;
+  }
+  Slot &slot = Table.slots[i];
+  slot.hash = hash;
+  ++Table.used;
   auto n = std::make_shared<Node>();
   n->op = op;
   n->value = v;
@@ -113,12 +156,7 @@ static LaneExpr intern(Op op, int64_t v, LaneExpr a, LaneExpr b, LaneExpr c,
     for (const LaneExpr *x : {&n->a, &n->b, &n->c})
       n->constantLeaves &= !*x || (*x)->constantLeaves;
   }
-  it->second = n;
-  if (Table.map.size() >= Table.sweepAt) {
-    for (auto i = Table.map.begin(); i != Table.map.end();)
-      i = i->second.expired() ? Table.map.erase(i) : std::next(i);
-    Table.sweepAt = std::max<size_t>(1 << 16, 2 * Table.map.size());
-  }
+  slot.node = n;
   return n;
 }
 
