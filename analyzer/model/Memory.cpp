@@ -293,7 +293,9 @@ using AccessKey = KeyWords;
 using AccessKeyHash = KeyWordsHash;
 struct CachedAccess {
   std::vector<LaneExpr> hold;
-  AccessResult result;
+  /// Shared by the entry under the access's nodes and the one under its
+  /// nodes without origins.
+  std::shared_ptr<const AccessResult> result;
 };
 // Per thread, as the nodes are (-j analyzes files in threads).
 thread_local std::unordered_map<AccessKey, CachedAccess, AccessKeyHash>
@@ -498,18 +500,19 @@ AccessResult analyzeAccess(const Access &acc, const Context &ctx,
   if (!accessKey(acc, ctx, shapes, cost, false, key, hold))
     return analyzeAccessUncached(acc, ctx, shapes, cost);
   if (auto it = AccessCache.find(key); it != AccessCache.end())
-    return it->second.result;
+    return *it->second.result;
   accessKey(acc, ctx, shapes, cost, true, bareKey, bareHold);
-  std::optional<AccessResult> found;
+  std::shared_ptr<const AccessResult> r;
   if (auto it = AccessCache.find(bareKey); it != AccessCache.end())
-    found = it->second.result;
-  AccessResult r = found ? std::move(*found)
-                         : analyzeAccessUncached(acc, ctx, shapes, cost);
+    r = it->second.result;
+  else
+    r = std::make_shared<const AccessResult>(
+        analyzeAccessUncached(acc, ctx, shapes, cost));
   if (AccessCache.size() + 2 > AccessCacheLimit)
     AccessCache.clear();
   AccessCache.emplace(std::move(key), CachedAccess{std::move(hold), r});
   AccessCache.emplace(std::move(bareKey), CachedAccess{std::move(bareHold), r});
-  return r;
+  return *r;
 }
 
 // The tuples of iterations nested loops run in the representative block's
