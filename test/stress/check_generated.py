@@ -5,7 +5,8 @@ must finish each with a complete report, never crash.
   check_generated.py <warplint> [--scale K]
 
 Each input's run must exit 0 with a JSON report that names every kernel of
-the file; the time bound is the ctest TIMEOUT (test/CMakeLists.txt).
+the file, and a SARIF log with one result per finding shown; the time bound
+is the ctest TIMEOUT (test/CMakeLists.txt).
 """
 import argparse
 import json
@@ -47,8 +48,20 @@ def main():
             elif any(f['status'] != 'ok' for f in d['files']):
                 failures.append('%s: file status %s' % (name, d['files']))
             else:
-                print('ok: %s (%d kernels, %d accesses)' %
-                      (name, len(got), len(d['accesses'])))
+                # SARIF, written result by result: one per finding shown.
+                shown = sum(1 for x in d['diagnostics'] if not x.get('repeat'))
+                s = subprocess.run([args.warplint, '--format=sarif', path],
+                                   capture_output=True, text=True)
+                results = (json.loads(s.stdout)['runs'][0]['results']
+                           if s.returncode == 0 else None)
+                if results is None or len(results) != shown:
+                    failures.append('%s: sarif exit %d, %s results for %d '
+                                    'findings' % (name, s.returncode,
+                                                  results and len(results),
+                                                  shown))
+                    continue
+                print('ok: %s (%d kernels, %d accesses, %d findings)' %
+                      (name, len(got), len(d['accesses']), shown))
     for f in failures:
         print('FAIL: ' + f)
     return 1 if failures else 0
