@@ -263,25 +263,31 @@ static bool startsOwnSegment(const std::vector<int> &direct,
 }
 
 size_t Context::dataAddressedLoads() const {
-  if (!DataLoadsCounted || DataLoadsAtoms != atoms.size() ||
+  if (!DataLoads || DataLoadsAtoms != atoms.size() ||
       DataLoadsGeneration != generation) {
-    DataLoads = 0;
+    // A load's atom keeps its address when markWarpUniformData() makes it
+    // one value per warp for a block shape: the count is the kernel's,
+    // whichever shape is being judged.
+    size_t loads = 0;
     for (const Atom &a : atoms) {
-      if (a.kind != AtomKind::Data || !a.loadAddress)
+      if (!a.loadAddress)
         continue;
       bool data = false;
       visitNodes(a.loadAddress, [&](const Node &n) {
-        data |= n.op == Op::Data && size_t(n.value) < atoms.size() &&
-                atoms[size_t(n.value)].kind == AtomKind::Data;
+        if (n.op == Op::Data || n.op == Op::Unknown)
+          if (size_t(n.value) < atoms.size()) {
+            const Atom &x = atoms[size_t(n.value)];
+            data |= x.kind == AtomKind::Data || x.loadAddress;
+          }
         return !data;
       });
-      DataLoads += data;
+      loads += data;
     }
-    DataLoadsCounted = true;
+    DataLoads = loads;
     DataLoadsAtoms = atoms.size();
     DataLoadsGeneration = generation;
   }
-  return DataLoads;
+  return *DataLoads;
 }
 
 int dataEstimateWarps(const Context &ctx) {

@@ -20,6 +20,7 @@
 #include <array>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -162,7 +163,7 @@ public:
     LoopForms = o.LoopForms;
     serial = newContextSerial();
     RepValues.reset();
-    DataLoadsCounted = false;
+    DataLoads.reset();
     return *this;
   }
   int addAtom(std::string name, AtomKind kind, std::string why = "");
@@ -229,14 +230,15 @@ public:
   std::shared_ptr<const std::vector<int64_t>> representativeValues() const;
 
   /// Loads whose address reads a datum loaded per lane (`a[b[i]]`, each
-  /// link of a chain `x = a[x + 1]; x = a[x + 2]; ...`): counted once per
+  /// link of a chain `x = a[x + 1]; x = a[x + 2]; ...`), whether or not a
+  /// block shape makes the datum one value per warp: counted once per
   /// state of the atoms (DataAddresses.cpp).
   size_t dataAddressedLoads() const;
 
 private:
-  mutable size_t DataLoads = 0, DataLoadsAtoms = 0;
+  mutable std::optional<size_t> DataLoads;
+  mutable size_t DataLoadsAtoms = 0;
   mutable uint64_t DataLoadsGeneration = 0;
-  mutable bool DataLoadsCounted = false;
   mutable std::vector<LoopForm> LoopForms;
   mutable std::shared_ptr<const std::vector<int64_t>> RepValues;
   mutable size_t RepAtoms = 0;

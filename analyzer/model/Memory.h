@@ -277,6 +277,14 @@ std::optional<AccessResult> analyzeDataRows(const Access &access,
                                             const Context &ctx,
                                             const std::vector<Shape> &shapes);
 
+/// Warps (of every warp and environment) each of analyzeDataAddress()'s
+/// draws evaluates in `ctx`'s kernel: 64, fewer in a kernel with more than
+/// DataPairLoads loads addressed by data (generated chains of thousands of
+/// them), so that its estimates together cost what DataPairLoads loads'
+/// would; at least MinDataPairs.
+int dataEstimateWarps(const Context &ctx);
+constexpr int MaxDataPairs = 64, MinDataPairs = 8, DataPairLoads = 64;
+
 /// An address that depends on data loaded per lane (`x[col[n]]`,
 /// `hist[key & 255]`, a binary search's probe): its figure depends on
 /// values the model cannot know. Estimates it twice on shapes[0], with
@@ -289,14 +297,6 @@ std::optional<AccessResult> analyzeDataRows(const Access &access,
 /// `whyNot`, where given, gets the reason when no figure comes out because
 /// the address depends on itself (EvalStop: a pointer chased through the
 /// data it loads) or is too deep to evaluate.
-/// Warps (of every warp and environment) each of analyzeDataAddress()'s
-/// draws evaluates in `ctx`'s kernel: 64, fewer in a kernel with more than
-/// DataPairLoads loads addressed by data (generated chains of thousands of
-/// them), so that its estimates together cost what DataPairLoads loads'
-/// would; at least MinDataPairs.
-int dataEstimateWarps(const Context &ctx);
-constexpr int MaxDataPairs = 64, MinDataPairs = 8, DataPairLoads = 64;
-
 std::optional<AccessResult> analyzeDataAddress(const Access &access,
                                                const Context &ctx,
                                                const Shape &shape,

@@ -548,10 +548,13 @@ void writeJson(llvm::json::OStream &j, const Report &r, Object extra) {
   llvm::sort(keys);
   j.object([&] {
     for (const std::string &k : keys) {
-      if (auto it = s.lists.find(k); it != s.lists.end())
-        j.attributeBegin(k), it->second(j), j.attributeEnd();
-      else
+      if (auto it = s.lists.find(k); it == s.lists.end()) {
         j.attribute(k, *s.o.get(k));
+      } else {
+        j.attributeBegin(k);
+        it->second(j);
+        j.attributeEnd();
+      }
     }
   });
 }
