@@ -1878,8 +1878,11 @@ public:
   /// Conditions at least this deep are kept (shallower ones cost less to
   /// evaluate than to look up).
   static constexpr uint32_t MinDepth = 12;
-  /// Entries kept before the cache starts again (about 40 bytes each).
-  static constexpr size_t MaxEntries = size_t(1) << 18;
+  /// The results' table grows to this many 20-byte slots (10 MiB), and
+  /// starts again once three quarters of them are in use.
+  static constexpr size_t MaxSlots = size_t(1) << 19;
+  /// Conditions whose reads are kept before those start again.
+  static constexpr size_t MaxConditions = size_t(1) << 14;
 
   struct Result {
     LaneMask lanes = 0;
@@ -1890,9 +1893,9 @@ public:
   struct ReadSet {
     LaneExpr node; // kept alive: its address stays its identity
     std::vector<int> atoms, loops;
-    /// Lookups that found an entry, and those that did not: a condition
-    /// each evaluation meets under other iterations (an access's own
-    /// loops) is not kept past MinTries with few found.
+    /// Lookups within other conditions that found an entry, and those that
+    /// did not: a condition each evaluation meets under other iterations
+    /// (an access's own loops) is not kept past MinTries with few found.
     uint32_t found = 0, missed = 0;
     bool kept = true;
   };
@@ -1910,7 +1913,7 @@ public:
     }
     auto it = Reads.find(e.get());
     if (it == Reads.end()) {
-      if (Reads.size() >= MaxEntries / 16)
+      if (Reads.size() >= MaxConditions)
         clear();
       ReadSet r;
       r.node = e;
@@ -1932,10 +1935,13 @@ public:
     ReadSet &r = it->second;
     if (!r.kept)
       return nullptr;
+    // Two independent multiplicative chains of one step per value (a
+    // condition deep in a nest reads every loop around it, so the steps
+    // are the cost of a lookup), each mixed in full at the end.
     uint64_t h1 = 0x243f6a8885a308d3ull, h2 = 0x13198a2e03707344ull;
     auto add = [&](uint64_t v) {
-      h1 = mixKey(h1 ^ v);
-      h2 = mixKey(h2 + v * 0x9e3779b97f4a7c15ull);
+      h1 = (h1 ^ v) * 0x100000001b3ull;
+      h2 = ((h2 + v) ^ (h2 >> 29)) * 0x9e3779b97f4a7c15ull;
     };
     add(uint64_t(uintptr_t(e.get())));
     add(positive);
@@ -1950,41 +1956,129 @@ public:
     for (int l : r.loops)
       add(size_t(l) < env.loopIter.size() ? uint64_t(env.loopIter[size_t(l)])
                                           : 0);
-    out = {h1, h2};
+    out = {mixKey(h1), mixKey(h2 ^ h1)};
     return &r;
   }
-  const Result *find(const std::pair<uint64_t, uint64_t> &k) const {
-    auto it = Results.find(k);
-    return it == Results.end() ? nullptr : &it->second;
+  const Result *find(const std::pair<uint64_t, uint64_t> &k) {
+    const Result *r = lookup(k);
+    ++(r ? Counts.found : Counts.missed);
+    return r;
   }
+  CondCacheCounts Counts;
   void put(const std::pair<uint64_t, uint64_t> &k, Result r) {
-    if (Results.size() >= MaxEntries)
-      Results.clear();
-    Results.emplace(k, r);
+    if (4 * (Count + 1) > 3 * Slots.size()) {
+      if (Slots.size() >= MaxSlots)
+        clearResults();
+      else
+        grow();
+    }
+    if (insert(k, r))
+      ++Count;
   }
 
 private:
+  const Result *lookup(const std::pair<uint64_t, uint64_t> &k) {
+    if (Slots.empty())
+      return nullptr;
+    const Slot want = slot(k, {}, Gen);
+    for (size_t i = size_t(k.first) & (Slots.size() - 1);;
+         i = (i + 1) & (Slots.size() - 1)) {
+      const Slot &s = Slots[i];
+      if (s.gen() != Gen)
+        return nullptr;
+      if (s.sameKey(want)) {
+        Found = {s.lanes, uint8_t(s.tag & 15)};
+        return &Found;
+      }
+    }
+  }
   static uint64_t mixKey(uint64_t x) {
     x += 0x9e3779b97f4a7c15ull;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
   }
-  struct PairHash {
-    size_t operator()(const std::pair<uint64_t, uint64_t> &k) const {
-      return size_t(k.first ^ (k.second << 1));
+  /// The results: open addressing over the key's first half, a slot in
+  /// use where it carries the current generation (so that starting again,
+  /// once per kernel, costs no pass over the table).
+  /// A slot's key is the key's 96 bits (its first 64 also place it); its
+  /// tag, the generation it was written in and the result's flags.
+  struct Slot {
+    uint32_t k[3] = {0, 0, 0};
+    LaneMask lanes = 0;
+    uint32_t tag = 0;
+    uint32_t gen() const { return tag >> 4; }
+    bool sameKey(const Slot &o) const {
+      return k[0] == o.k[0] && k[1] == o.k[1] && k[2] == o.k[2];
     }
   };
+  static Slot slot(const std::pair<uint64_t, uint64_t> &k, Result r,
+                   uint32_t gen) {
+    Slot s;
+    s.k[0] = uint32_t(k.first);
+    s.k[1] = uint32_t(k.first >> 32);
+    s.k[2] = uint32_t(k.second);
+    s.lanes = r.lanes;
+    s.tag = gen << 4 | (r.flags & 15);
+    return s;
+  }
+  static constexpr uint32_t MaxGen = (uint32_t(1) << 28) - 1;
+  bool insert(const std::pair<uint64_t, uint64_t> &k, Result r) {
+    const Slot put = slot(k, r, Gen);
+    for (size_t i = size_t(k.first) & (Slots.size() - 1);;
+         i = (i + 1) & (Slots.size() - 1)) {
+      Slot &s = Slots[i];
+      if (s.gen() == Gen && !s.sameKey(put))
+        continue;
+      bool added = s.gen() != Gen;
+      s = put;
+      return added;
+    }
+  }
+  void grow() {
+    std::vector<Slot> old;
+    old.swap(Slots);
+    Slots.assign(std::max<size_t>(1024, 2 * old.size()), Slot());
+    const uint32_t was = Gen;
+    Gen = 1;
+    Count = 0;
+    for (const Slot &s : old)
+      if (s.gen() == was) {
+        Slot &to = Slots[place(s)];
+        to = s;
+        to.tag = Gen << 4 | (s.tag & 15);
+        ++Count;
+      }
+  }
+  /// Where a slot moved into a table without it goes.
+  size_t place(const Slot &s) const {
+    size_t i = (size_t(s.k[1]) << 32 | s.k[0]) & (Slots.size() - 1);
+    while (Slots[i].gen() == Gen)
+      i = (i + 1) & (Slots.size() - 1);
+    return i;
+  }
+  void clearResults() {
+    Count = 0;
+    if (++Gen > MaxGen) { // wrapped: no slot may look current
+      std::fill(Slots.begin(), Slots.end(), Slot());
+      Gen = 1;
+    }
+  }
   void clear() {
     Reads.clear();
-    Results.clear();
+    clearResults();
   }
   uint64_t Serial = 0, Generation = 0;
   std::unordered_map<const Node *, ReadSet> Reads;
-  std::unordered_map<std::pair<uint64_t, uint64_t>, Result, PairHash> Results;
+  std::vector<Slot> Slots; // a power of two in size, or empty
+  size_t Count = 0;
+  uint32_t Gen = 1;
+  Result Found;
 };
 thread_local CondCache Conds;
 } // namespace
+
+CondCacheCounts condCacheCounts() { return Conds.Counts; }
 
 LaneMask WarpEval::cond(const LaneExpr &e, bool positive) {
   switch (e->op) {
@@ -2012,11 +2106,14 @@ LaneMask WarpEval::cond(const LaneExpr &e, bool positive) {
       }
     }
     // Within the evaluation of a kept condition, deeper ones are looked up
-    // but not kept (their flags would not be theirs alone).
+    // but not kept (their flags would not be theirs alone). Only those
+    // lookups tell whether keeping a condition pays: at the top, each
+    // environment and warp of a branch meets its own condition once, and
+    // every lookup misses until a branch nested in it asks.
+    if (reads && InSubEval && ++reads->missed >= CondCache::MinTries &&
+        reads->found * 4 < reads->missed)
+      reads->kept = false;
     if (reads && !InSubEval) {
-      if (++reads->missed >= CondCache::MinTries &&
-          reads->found * 4 < reads->missed)
-        reads->kept = false;
       // The flags kept are the condition's alone. An evaluation that finds
       // its loops evaluated already (by this WarpEval, or by another
       // environment through shared sequences) sets none for them: unless

@@ -405,6 +405,14 @@ std::vector<char> sequenceInvariantLoops(const Context &ctx);
 /// varies by lane. False where that is not shown.
 bool exitsTogether(const Context &ctx, int loop);
 
+/// Lookups of deep conditions (WarpEval::cond) this thread made that found
+/// the lanes kept from an earlier evaluation, and those that did not (for
+/// tests and benchmarks: the lanes are the same either way).
+struct CondCacheCounts {
+  uint64_t found = 0, missed = 0;
+};
+CondCacheCounts condCacheCounts();
+
 /// Values of warp-uniform expressions (Node::uniform) shared by the
 /// evaluations of every warp of one environment and shape: such a value
 /// reads neither the warp nor its lanes nor a loop. Only values whose

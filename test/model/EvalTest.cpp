@@ -314,6 +314,61 @@ TEST(Eval, DeepConditionsAreKeptWithTheirFlags) {
   EXPECT_EQ(fourth.mask(p.mask), AllLanes);
 }
 
+// Each branch of a nest is evaluated afresh per environment and warp: its
+// own lookups all miss. The branch nested in it finds those lanes (its
+// condition is built on the enclosing one), past the table's first growth,
+// and they are the lanes the conditions select.
+TEST(Eval, DeepConditionsAreFoundByTheBranchesNestedInThem) {
+  Context ctx;
+  int n = ctx.addAtom("n", AtomKind::Uniform);
+  LaneExpr deep;
+  for (int k = 0; k < 12; ++k) {
+    int L = ctx.addLoop({"i" + std::to_string(k), cst(0), loopVar(k) + cst(1),
+                         bin(Op::Lt, loopVar(k), unknown(n))});
+    LaneExpr here =
+        bin(Op::LAnd, loopActive(L), bin(Op::Ne, loopVar(L), threadIdx(0)));
+    deep = deep ? bin(Op::LAnd, deep, here) : here;
+  }
+  const LaneExpr nested =
+      bin(Op::LAnd, deep, bin(Op::Ne, threadIdx(0), cst(70)));
+  PreparedConditions pd = prepareConditions(ctx, deep);
+  PreparedConditions pn = prepareConditions(ctx, nested);
+  // Every loop at iteration v leaves out the thread v; the nested branch
+  // also thread 70.
+  auto expected = [](int warp, int v, bool inner) {
+    LaneMask m = AllLanes;
+    for (int t : {v, inner ? 70 : -1})
+      if (t >= 32 * warp && t < 32 * warp + 32)
+        m &= ~(LaneMask(1) << (t - 32 * warp));
+    return m;
+  };
+  constexpr int Values = 128, Warps = 8; // 1,024 keys: the table grows
+  std::vector<Env> envs(Values);
+  for (int v = 0; v < Values; ++v)
+    envs[size_t(v)].loopIter.assign(12, v);
+  const CondCacheCounts before = condCacheCounts();
+  for (int v = 0; v < Values; ++v)
+    for (int w = 0; w < Warps; ++w) {
+      WarpEval ev(pd.ctx, Block256, envs[size_t(v)], w);
+      ASSERT_EQ(ev.mask(pd.mask), expected(w, v, false)) << v << " " << w;
+    }
+  const CondCacheCounts between = condCacheCounts();
+  // Every key is new: nothing found (the conditions within the deep one are
+  // looked up too, until they are seen never to be found).
+  EXPECT_EQ(between.found, before.found);
+  EXPECT_GE(between.missed - before.missed, uint64_t(Values * Warps));
+  for (int v = 0; v < Values; ++v)
+    for (int w = 0; w < Warps; ++w) {
+      WarpEval ev(pn.ctx, Block256, envs[size_t(v)], w);
+      ASSERT_EQ(ev.mask(pn.mask), expected(w, v, true)) << v << " " << w;
+      EXPECT_TRUE(ev.assumedGuard); // the loops' bounds, kept with the lanes
+    }
+  // Each nested evaluation misses its own condition and finds the deep one.
+  const CondCacheCounts after = condCacheCounts();
+  EXPECT_EQ(after.found - between.found, uint64_t(Values * Warps));
+  EXPECT_EQ(after.missed - between.missed, uint64_t(Values * Warps));
+}
+
 TEST(Eval, LoopRecurrence) {
   // for (s = 128; s > 0; s >>= 1): iteration 3 has s = 16.
   Context ctx;
