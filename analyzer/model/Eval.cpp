@@ -1998,11 +1998,11 @@ private:
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
   }
-  /// The results: open addressing over the key's first half, a slot in
-  /// use where it carries the current generation (so that starting again,
-  /// once per kernel, costs no pass over the table).
-  /// A slot's key is the key's 96 bits (its first 64 also place it); its
-  /// tag, the generation it was written in and the result's flags.
+  /// The results, by open addressing: a slot holds 96 bits of the key (its
+  /// first 64 also place it), the lanes, and a tag of the result's flags
+  /// and the generation it was written in. A slot is in use where that is
+  /// the current generation, so starting again (once per kernel) costs no
+  /// pass over the table.
   struct Slot {
     uint32_t k[3] = {0, 0, 0};
     LaneMask lanes = 0;
