@@ -1959,8 +1959,8 @@ public:
     out = {mixKey(h1), mixKey(h2 ^ h1)};
     return &r;
   }
-  const Result *find(const std::pair<uint64_t, uint64_t> &k) {
-    const Result *r = lookup(k);
+  std::optional<Result> find(const std::pair<uint64_t, uint64_t> &k) {
+    std::optional<Result> r = lookup(k);
     ++(r ? Counts.found : Counts.missed);
     return r;
   }
@@ -1977,19 +1977,17 @@ public:
   }
 
 private:
-  const Result *lookup(const std::pair<uint64_t, uint64_t> &k) {
+  std::optional<Result> lookup(const std::pair<uint64_t, uint64_t> &k) const {
     if (Slots.empty())
-      return nullptr;
+      return std::nullopt;
     const Slot want = slot(k, {}, Gen);
     for (size_t i = size_t(k.first) & (Slots.size() - 1);;
          i = (i + 1) & (Slots.size() - 1)) {
       const Slot &s = Slots[i];
       if (s.gen() != Gen)
-        return nullptr;
-      if (s.sameKey(want)) {
-        Found = {s.lanes, uint8_t(s.tag & 15)};
-        return &Found;
-      }
+        return std::nullopt;
+      if (s.sameKey(want))
+        return Result{s.lanes, uint8_t(s.tag & 15)};
     }
   }
   static uint64_t mixKey(uint64_t x) {
@@ -2043,19 +2041,9 @@ private:
     Gen = 1;
     Count = 0;
     for (const Slot &s : old)
-      if (s.gen() == was) {
-        Slot &to = Slots[place(s)];
-        to = s;
-        to.tag = Gen << 4 | (s.tag & 15);
-        ++Count;
-      }
-  }
-  /// Where a slot moved into a table without it goes.
-  size_t place(const Slot &s) const {
-    size_t i = (size_t(s.k[1]) << 32 | s.k[0]) & (Slots.size() - 1);
-    while (Slots[i].gen() == Gen)
-      i = (i + 1) & (Slots.size() - 1);
-    return i;
+      if (s.gen() == was)
+        Count += insert({uint64_t(s.k[1]) << 32 | s.k[0], s.k[2]},
+                        {s.lanes, uint8_t(s.tag & 15)});
   }
   void clearResults() {
     Count = 0;
@@ -2073,7 +2061,6 @@ private:
   std::vector<Slot> Slots; // a power of two in size, or empty
   size_t Count = 0;
   uint32_t Gen = 1;
-  Result Found;
 };
 thread_local CondCache Conds;
 } // namespace
@@ -2096,7 +2083,7 @@ LaneMask WarpEval::cond(const LaneExpr &e, bool positive) {
         En.dataSeed == 0)
       reads = Conds.key(e, positive, Ctx, Sh, En, Warp, k);
     if (reads) {
-      if (const CondCache::Result *r = Conds.find(k)) {
+      if (std::optional<CondCache::Result> r = Conds.find(k)) {
         ++reads->found;
         usedDataCondition |= (r->flags & CondCache::Data) != 0;
         assumedGuard |= (r->flags & CondCache::Guard) != 0;

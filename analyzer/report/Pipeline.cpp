@@ -181,13 +181,12 @@ void RunLedger::commit(KernelOutput &&out, bool keep,
     // report has none yet, else moved over and their old storage freed at
     // once (a kernel of 20,000 accesses held two copies of its records).
     auto append = [](auto &to, auto &from) {
-      if (to.empty()) {
-        to.swap(from);
-      } else {
+      if (to.empty())
+        to = std::move(from);
+      else
         to.insert(to.end(), std::make_move_iterator(from.begin()),
                   std::make_move_iterator(from.end()));
-      }
-      std::remove_reference_t<decltype(from)>().swap(from);
+      from = std::decay_t<decltype(from)>(); // its storage, freed now
     };
     append(report.kernels, out.kernels);
     append(report.accesses, out.accesses);
