@@ -469,6 +469,13 @@ private:
   bool fieldWrite(const Expr *lhs, const Val &value);
   Val fieldOf(const Val &obj, const FieldDecl *f, const Expr *e);
   Val opaqueRecord(bool varying);
+  /// The value of a call to a built-in index's conversion to dim3 or uint3
+  /// or to a thread block's or the grid's member (cooperative groups), which
+  /// the walker knows without its body; none for any other call.
+  std::optional<Val> indexCall(const CallExpr *c);
+  /// A dim3 or uint3 (`t`) whose x, y and z are of(0), of(1) and of(2).
+  Val indexVector(QualType t, const std::function<LaneExpr(int)> &of,
+                  const Expr *at);
   /// Does any field of `r` (or of an object in it) differ between lanes?
   bool recordVaries(const RecordVal &r);
   Val construct(const CXXConstructExpr *c);

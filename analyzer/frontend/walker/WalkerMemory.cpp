@@ -846,6 +846,128 @@ static int tileCollective(const CallExpr *c, const FunctionDecl *fd,
   return 0;
 }
 
+/// Which built-in index `e` names: 0 threadIdx, 1 blockIdx, 2 blockDim,
+/// 3 gridDim; -1 for anything else.
+static int builtinIndexVar(const Expr *e) {
+  auto *dre =
+      dyn_cast_or_null<DeclRefExpr>(e ? e->IgnoreParenImpCasts() : nullptr);
+  const CXXRecordDecl *rd =
+      dre ? dre->getType()->getAsCXXRecordDecl() : nullptr;
+  if (!rd || !rd->getName().starts_with("__cuda_builtin_"))
+    return -1;
+  StringRef n = dre->getDecl()->getName();
+  return n == "threadIdx"  ? 0
+         : n == "blockIdx" ? 1
+         : n == "blockDim" ? 2
+         : n == "gridDim"  ? 3
+                           : -1;
+}
+
+/// A group of cooperative groups that `obj` is: 1 a thread block, 2 the
+/// grid; 0 for anything else (tiles are tileSizeOf()'s).
+static int cgGroupOf(const Expr *obj) {
+  if (!obj)
+    return 0;
+  QualType t = obj->IgnoreParenImpCasts()->getType().getNonReferenceType();
+  if (t->isPointerType())
+    t = t->getPointeeType();
+  const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
+  if (!rd || rd->getQualifiedNameAsString().find("cooperative_groups") ==
+                 std::string::npos)
+    return 0;
+  return rd->getName() == "thread_block" ? 1
+         : rd->getName() == "grid_group" ? 2
+                                         : 0;
+}
+
+Val Walker::indexVector(QualType t, const std::function<LaneExpr(int)> &of,
+                        const Expr *at) {
+  const RecordDecl *rd = t->getAsRecordDecl();
+  rd = rd ? rd->getDefinition() : nullptr;
+  if (!rd)
+    return opaqueRecord(true);
+  auto r = std::make_shared<RecordVal>();
+  for (const FieldDecl *f : rd->fields())
+    if (int d = builtinDim(f->getName()); d >= 0)
+      r->fields[f] = intVal(withOrigin(of(d), origin(at)));
+  return recordVal(r);
+}
+
+std::optional<Val> Walker::indexCall(const CallExpr *c) {
+  const FunctionDecl *fd = c->getDirectCallee();
+  StringRef name = fd && fd->getIdentifier() ? fd->getName() : "";
+  // A built-in index taken whole, as a dim3 or uint3 (`dim3 t = threadIdx;`,
+  // a helper's dim3 parameter given blockIdx, as cooperative groups' own
+  // helpers are): the vector of its components. (The conversion operator's
+  // body reads them through `this`, which names no index.)
+  auto *conv = dyn_cast_or_null<CXXConversionDecl>(fd);
+  if (auto *mc = dyn_cast<CXXMemberCallExpr>(c); mc && conv)
+    if (int var = builtinIndexVar(mc->getImplicitObjectArgument());
+        var >= 0 && c->getType()->isRecordType())
+      return indexVector(
+          c->getType(),
+          [var](int d) {
+            return var == 0   ? threadIdx(d)
+                   : var == 1 ? blockIdx(d)
+                   : var == 2 ? blockDim(d)
+                              : gridDim(d);
+          },
+          c);
+  // A thread block's and the grid's members, as cooperative groups define
+  // them: the thread's rank in the block (x fastest) or in the grid (the
+  // block's rank, x fastest, times the block's size, plus that), the
+  // sizes, and the index vectors.
+  if (int group = cgGroupOf(calledOn(c))) {
+    auto product = [](LaneExpr (*of)(int)) {
+      return bin(Op::Mul, of(0), bin(Op::Mul, of(1), of(2)));
+    };
+    const LaneExpr blockRank = bin(
+        Op::Add, blockIdx(0),
+        bin(Op::Mul, gridDim(0),
+            bin(Op::Add, blockIdx(1), bin(Op::Mul, gridDim(1), blockIdx(2)))));
+    LaneExpr v;
+    std::function<LaneExpr(int)> vec;
+    if (group == 1) {
+      if (name == "thread_rank")
+        v = linearThreadIndex();
+      else if (name == "size" || name == "num_threads")
+        v = product(blockDim);
+      else if (name == "group_index")
+        vec = blockIdx;
+      else if (name == "thread_index")
+        vec = threadIdx;
+      else if (name == "group_dim" || name == "dim_threads")
+        vec = blockDim;
+    } else {
+      if (name == "thread_rank")
+        v = bin(Op::Add, bin(Op::Mul, blockRank, product(blockDim)),
+                linearThreadIndex());
+      else if (name == "block_rank")
+        v = blockRank;
+      else if (name == "size" || name == "num_threads")
+        v = bin(Op::Mul, product(gridDim), product(blockDim));
+      else if (name == "num_blocks")
+        v = product(gridDim);
+      else if (name == "block_index")
+        vec = blockIdx;
+      else if (name == "dim_blocks")
+        vec = gridDim;
+      else if (name == "thread_index")
+        vec = [](int d) {
+          return bin(Op::Add, bin(Op::Mul, blockIdx(d), blockDim(d)),
+                     threadIdx(d));
+        };
+      else if (name == "dim_threads")
+        vec = [](int d) { return bin(Op::Mul, gridDim(d), blockDim(d)); };
+    }
+    if (v)
+      return intVal(withOrigin(v, origin(c)));
+    if (vec && c->getType()->isRecordType())
+      return indexVector(c->getType(), vec, c);
+  }
+  return std::nullopt;
+}
+
 Val Walker::call(const CallExpr *c) {
   const FunctionDecl *fd = c->getDirectCallee();
   // A function warplint does not walk may write memory (a barrier makes
@@ -853,6 +975,8 @@ Val Walker::call(const CallExpr *c) {
   if (!fd || !fd->hasBody())
     LoadedValues.clear();
   StringRef name = fd && fd->getIdentifier() ? fd->getName() : "";
+  if (std::optional<Val> v = indexCall(c))
+    return *v;
   // A tile's rank: its thread's lane within the tile, and the tile's index
   // among the block's tiles (tiles are consecutive lanes of a warp); its
   // size, and the number of tiles in the block.

@@ -113,6 +113,10 @@ std::optional<Val> Walker::objectOf(const Expr *base, bool arrow) {
       return Env[v];
     return std::nullopt;
   }
+  // A vector a call gives whole (`block.group_index().x`).
+  if (auto *c = dyn_cast<CallExpr>(base); c && !arrow)
+    if (std::optional<Val> v = indexCall(c); v && v->isRecord())
+      return v;
   if (auto *d = dyn_cast<DeclRefExpr>(base)) {
     auto *v = dyn_cast<VarDecl>(d->getDecl());
     if (!v || spaceOf(v) != Space::Local)
