@@ -610,6 +610,10 @@ private:
   LaneExpr laneIndex();
   /// threadIdx linearized over the block (x fastest).
   LaneExpr linearThreadIndex();
+  /// A PTX special register an asm statement reads (`laneid`, `tid` with
+  /// `dim` "x", the `lanemask_*` masks...); null for one the model does not
+  /// know (`%warpid` is a hardware slot, not the warp's index).
+  LaneExpr specialRegister(StringRef name, StringRef dim);
   /// Alternatives (AccessSite::alternatives) for the next recordIntrinsic.
   std::vector<std::pair<LaneExpr, std::string>> NextAlternatives;
   /// While inline PTX is walked: the end of its statement, where nvcc's

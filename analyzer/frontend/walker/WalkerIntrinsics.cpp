@@ -755,6 +755,34 @@ int ptxBytes(StringRef mods) {
 }
 } // namespace
 
+LaneExpr Walker::specialRegister(StringRef name, StringRef dim) {
+  const int d = dim.empty() ? -1 : dim[0] - 'x';
+  // The lane's bit, and the lanes below, at or below, above, at or above
+  // it, as 32-bit masks.
+  const LaneExpr bit = bin(Op::Shl, cst(1), laneIndex());
+  const LaneExpr below = bin(Op::Sub, bit, cst(1));
+  const LaneExpr upTo = bin(Op::Sub, bin(Op::Shl, cst(2), laneIndex()), cst(1));
+  const LaneExpr lanes32 = cst(0xffffffffll);
+  if (name == "laneid")
+    return laneIndex();
+  if (name == "lanemask_eq")
+    return bit;
+  if (name == "lanemask_lt")
+    return below;
+  if (name == "lanemask_le")
+    return upTo;
+  if (name == "lanemask_gt")
+    return bin(Op::Xor, upTo, lanes32);
+  if (name == "lanemask_ge")
+    return bin(Op::Xor, below, lanes32);
+  if (d < 0 || d > 2)
+    return nullptr;
+  return name == "tid"     ? threadIdx(d)
+         : name == "ntid"  ? blockDim(d)
+         : name == "ctaid" ? blockIdx(d)
+                           : gridDim(d);
+}
+
 void Walker::asmStmt(const GCCAsmStmt *a) {
   struct Restore {
     SourceLocation &at, saved;
@@ -801,8 +829,12 @@ void Walker::asmStmt(const GCCAsmStmt *a) {
   static const llvm::Regex ldSt(
       "(^|[ \t\n{}])(ld|st)((\\.(global|shared|const))(::cta)?)?"
       "((\\.[A-Za-z0-9_:]+)*)[ \t\n]+([^;]*)");
-  static const llvm::Regex laneid(
-      "mov\\.u32[ \t\n]+(%[0-9]+)[ \t\n]*,[ \t\n]*%laneid");
+  // A special register read into an operand: `mov.u32 %0, %%laneid;` (the
+  // template spells a register's `%` as `%%`).
+  static const llvm::Regex sreg(
+      "mov\\.[bsu]32[ \t\n]+(%[0-9]+|%\\[[A-Za-z_][A-Za-z0-9_]*\\])[ \t\n]*,"
+      "[ \t\n]*%%?(laneid|tid|ntid|ctaid|nctaid|lanemask_(eq|lt|le|gt|ge))"
+      "(\\.([xyz]))?[ \t\n]*$");
   static const llvm::Regex cvta(
       "cvta\\.to\\.shared(::cta)?\\.u(32|64)[ \t\n]+(%[0-9]+)[ \t\n]*,"
       "[ \t\n]*(%[0-9]+)");
@@ -853,8 +885,9 @@ void Walker::asmStmt(const GCCAsmStmt *a) {
                  what);
       continue;
     }
-    if (laneid.match(inst, &m)) {
-      outputs[operandRef(a, m[1]).index] = intVal(laneIndex());
+    if (sreg.match(inst, &m)) {
+      if (LaneExpr v = specialRegister(m[2], m[5]))
+        outputs[operandRef(a, m[1]).index] = intVal(v);
       continue;
     }
     if (cvta.match(inst, &m)) {
