@@ -917,6 +917,13 @@ std::optional<Val> Walker::indexCall(const CallExpr *c) {
   // them: the thread's rank in the block (x fastest) or in the grid (the
   // block's rank, x fastest, times the block's size, plus that), the
   // sizes, and the index vectors.
+  static const StringRef members[] = {
+      "thread_rank",  "size",        "num_threads", "group_index",
+      "thread_index", "group_dim",   "dim_threads", "block_rank",
+      "num_blocks",   "block_index", "dim_blocks"};
+  if (std::find(std::begin(members), std::end(members), name) ==
+      std::end(members))
+    return std::nullopt;
   if (int group = cgGroupOf(calledOn(c))) {
     auto product = [](LaneExpr (*of)(int)) {
       return bin(Op::Mul, of(0), bin(Op::Mul, of(1), of(2)));
