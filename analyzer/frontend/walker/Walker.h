@@ -415,6 +415,10 @@ private:
   std::optional<int64_t> constant(const Expr *e);
 
   static int builtinDim(StringRef name);
+  /// The index the built-in variable `var` gives per dimension (threadIdx,
+  /// blockIdx, blockDim, gridDim); null for any other name.
+  using IndexFn = LaneExpr (*)(int);
+  static IndexFn builtinIndex(StringRef var);
 
   /// threadIdx.x and friends: a property access on a builtin variable.
   LaneExpr builtin(const Expr *e);

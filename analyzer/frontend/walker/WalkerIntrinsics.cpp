@@ -756,26 +756,25 @@ int ptxBytes(StringRef mods) {
 } // namespace
 
 LaneExpr Walker::specialRegister(StringRef name, StringRef dim) {
-  const int d = dim.empty() ? -1 : dim[0] - 'x';
-  // The lane's bit, and the lanes below, at or below, above, at or above
-  // it, as 32-bit masks.
-  const LaneExpr bit = bin(Op::Shl, cst(1), laneIndex());
-  const LaneExpr below = bin(Op::Sub, bit, cst(1));
-  const LaneExpr upTo = bin(Op::Sub, bin(Op::Shl, cst(2), laneIndex()), cst(1));
-  const LaneExpr lanes32 = cst(0xffffffffll);
   if (name == "laneid")
     return laneIndex();
-  if (name == "lanemask_eq")
-    return bit;
-  if (name == "lanemask_lt")
-    return below;
-  if (name == "lanemask_le")
-    return upTo;
-  if (name == "lanemask_gt")
-    return bin(Op::Xor, upTo, lanes32);
-  if (name == "lanemask_ge")
-    return bin(Op::Xor, below, lanes32);
-  if (d < 0 || d > 2)
+  if (name.consume_front("lanemask_")) {
+    // The lanes at, below, at or below, above, at or above the lane, as
+    // 32-bit masks.
+    // (k << lane) - 1: the lanes below the lane (k = 1), or at or below it
+    // (k = 2).
+    auto below = [&](int64_t k) {
+      return bin(Op::Sub, bin(Op::Shl, cst(k), laneIndex()), cst(1));
+    };
+    auto others = [](LaneExpr m) { return bin(Op::Xor, m, cst(0xffffffffll)); };
+    return name == "eq"   ? bin(Op::Shl, cst(1), laneIndex())
+           : name == "lt" ? below(1)
+           : name == "le" ? below(2)
+           : name == "gt" ? others(below(2))
+                          : others(below(1));
+  }
+  const int d = builtinDim(dim);
+  if (d < 0)
     return nullptr;
   return name == "tid"     ? threadIdx(d)
          : name == "ntid"  ? blockDim(d)

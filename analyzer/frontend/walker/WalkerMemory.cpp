@@ -744,19 +744,28 @@ const Expr *Walker::atomicRefTarget(const Expr *obj) {
   return nullptr;
 }
 
-/// N of a cooperative_groups::thread_block_tile<N, ...> (through references
-/// and pointers), else 0.
-static int tileSizeOf(QualType t) {
+/// The cooperative groups class named `name` that `t` (or what it refers
+/// or points to) is; null for any other type.
+static const CXXRecordDecl *groupClass(QualType t, StringRef name) {
   if (t.isNull())
-    return 0;
+    return nullptr;
   t = t.getNonReferenceType();
   if (t->isPointerType())
     t = t->getPointeeType();
-  auto *sd = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      t->getAsCXXRecordDecl());
-  if (!sd || sd->getName() != "thread_block_tile" ||
-      sd->getQualifiedNameAsString().find("cooperative_groups") ==
+  const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
+  if (!rd || rd->getName() != name ||
+      rd->getQualifiedNameAsString().find("cooperative_groups") ==
           std::string::npos)
+    return nullptr;
+  return rd;
+}
+
+/// N of a cooperative_groups::thread_block_tile<N, ...> (through references
+/// and pointers), else 0.
+static int tileSizeOf(QualType t) {
+  auto *sd = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      groupClass(t, "thread_block_tile"));
+  if (!sd)
     return 0;
   const TemplateArgumentList &args = sd->getTemplateArgs();
   if (args.size() < 1 || args[0].getKind() != TemplateArgument::Integral)
@@ -846,38 +855,15 @@ static int tileCollective(const CallExpr *c, const FunctionDecl *fd,
   return 0;
 }
 
-/// Which built-in index `e` names: 0 threadIdx, 1 blockIdx, 2 blockDim,
-/// 3 gridDim; -1 for anything else.
-static int builtinIndexVar(const Expr *e) {
-  auto *dre =
-      dyn_cast_or_null<DeclRefExpr>(e ? e->IgnoreParenImpCasts() : nullptr);
-  const CXXRecordDecl *rd =
-      dre ? dre->getType()->getAsCXXRecordDecl() : nullptr;
-  if (!rd || !rd->getName().starts_with("__cuda_builtin_"))
-    return -1;
-  StringRef n = dre->getDecl()->getName();
-  return n == "threadIdx"  ? 0
-         : n == "blockIdx" ? 1
-         : n == "blockDim" ? 2
-         : n == "gridDim"  ? 3
-                           : -1;
-}
-
 /// A group of cooperative groups that `obj` is: 1 a thread block, 2 the
 /// grid; 0 for anything else (tiles are tileSizeOf()'s).
 static int cgGroupOf(const Expr *obj) {
   if (!obj)
     return 0;
-  QualType t = obj->IgnoreParenImpCasts()->getType().getNonReferenceType();
-  if (t->isPointerType())
-    t = t->getPointeeType();
-  const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
-  if (!rd || rd->getQualifiedNameAsString().find("cooperative_groups") ==
-                 std::string::npos)
-    return 0;
-  return rd->getName() == "thread_block" ? 1
-         : rd->getName() == "grid_group" ? 2
-                                         : 0;
+  QualType t = obj->IgnoreParenImpCasts()->getType();
+  return groupClass(t, "thread_block") ? 1
+         : groupClass(t, "grid_group") ? 2
+                                       : 0;
 }
 
 Val Walker::indexVector(QualType t, const std::function<LaneExpr(int)> &of,
@@ -900,19 +886,16 @@ std::optional<Val> Walker::indexCall(const CallExpr *c) {
   // a helper's dim3 parameter given blockIdx, as cooperative groups' own
   // helpers are): the vector of its components. (The conversion operator's
   // body reads them through `this`, which names no index.)
-  auto *conv = dyn_cast_or_null<CXXConversionDecl>(fd);
-  if (auto *mc = dyn_cast<CXXMemberCallExpr>(c); mc && conv)
-    if (int var = builtinIndexVar(mc->getImplicitObjectArgument());
-        var >= 0 && c->getType()->isRecordType())
-      return indexVector(
-          c->getType(),
-          [var](int d) {
-            return var == 0   ? threadIdx(d)
-                   : var == 1 ? blockIdx(d)
-                   : var == 2 ? blockDim(d)
-                              : gridDim(d);
-          },
-          c);
+  auto *mc = dyn_cast<CXXMemberCallExpr>(c);
+  if (mc && isa_and_nonnull<CXXConversionDecl>(fd) &&
+      c->getType()->isRecordType())
+    if (auto *dre = dyn_cast<DeclRefExpr>(
+            mc->getImplicitObjectArgument()->IgnoreParenImpCasts())) {
+      const CXXRecordDecl *rd = dre->getType()->getAsCXXRecordDecl();
+      if (IndexFn of = builtinIndex(dre->getDecl()->getName());
+          of && rd && rd->getName().starts_with("__cuda_builtin_"))
+        return indexVector(c->getType(), of, c);
+    }
   // A thread block's and the grid's members, as cooperative groups define
   // them: the thread's rank in the block (x fastest) or in the grid (the
   // block's rank, x fastest, times the block's size, plus that), the
@@ -925,13 +908,9 @@ std::optional<Val> Walker::indexCall(const CallExpr *c) {
       std::end(members))
     return std::nullopt;
   if (int group = cgGroupOf(calledOn(c))) {
-    auto product = [](LaneExpr (*of)(int)) {
+    auto product = [](IndexFn of) {
       return bin(Op::Mul, of(0), bin(Op::Mul, of(1), of(2)));
     };
-    const LaneExpr blockRank = bin(
-        Op::Add, blockIdx(0),
-        bin(Op::Mul, gridDim(0),
-            bin(Op::Add, blockIdx(1), bin(Op::Mul, gridDim(1), blockIdx(2)))));
     LaneExpr v;
     std::function<LaneExpr(int)> vec;
     if (group == 1) {
@@ -946,6 +925,11 @@ std::optional<Val> Walker::indexCall(const CallExpr *c) {
       else if (name == "group_dim" || name == "dim_threads")
         vec = blockDim;
     } else {
+      const LaneExpr blockRank =
+          bin(Op::Add, blockIdx(0),
+              bin(Op::Mul, gridDim(0),
+                  bin(Op::Add, blockIdx(1),
+                      bin(Op::Mul, gridDim(1), blockIdx(2)))));
       if (name == "thread_rank")
         v = bin(Op::Add, bin(Op::Mul, blockRank, product(blockDim)),
                 linearThreadIndex());

@@ -206,6 +206,14 @@ int Walker::builtinDim(StringRef name) {
   return name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
 }
 
+Walker::IndexFn Walker::builtinIndex(StringRef var) {
+  return var == "threadIdx"  ? threadIdx
+         : var == "blockIdx" ? blockIdx
+         : var == "blockDim" ? blockDim
+         : var == "gridDim"  ? gridDim
+                             : nullptr;
+}
+
 bool Walker::hasEffects(const Expr *e, int depth) const {
   if (!e || !e->HasSideEffects(AC, /*IncludePossibleEffects=*/true))
     return false;
@@ -270,12 +278,8 @@ LaneExpr Walker::builtin(const Expr *e) {
   int d = builtinDim(member);
   if (!dre || d < 0)
     return nullptr;
-  StringRef var = dre->getDecl()->getName();
-  if (var == "threadIdx") return threadIdx(d);
-  if (var == "blockIdx") return blockIdx(d);
-  if (var == "blockDim") return blockDim(d);
-  if (var == "gridDim") return gridDim(d);
-  return nullptr;
+  IndexFn of = builtinIndex(dre->getDecl()->getName());
+  return of ? of(d) : nullptr;
 }
 
 Val Walker::rvalue(const Expr *e) {
