@@ -846,7 +846,11 @@ uint64_t WarpEval::setOverride(int loop, const Lanes &v) {
   // cleared, so the variable never reads as if no override were set.
   if (st.hasOverride)
     Shadowed.push_back(st.override);
-  ++st.overrides;
+  if (st.overrides++ == 0) {
+    const uint32_t bit = loopBit(loop);
+    ++OverCount[__builtin_ctz(bit)];
+    OverBits |= bit;
+  }
   st.override = v;
   st.hasOverride = true;
   uint64_t saved = Gen;
@@ -861,6 +865,9 @@ void WarpEval::clearOverride(int loop, uint64_t saved) {
     Shadowed.pop_back();
   } else {
     st.hasOverride = false;
+    const uint32_t bit = loopBit(loop);
+    if (--OverCount[__builtin_ctz(bit)] == 0)
+      OverBits &= ~bit;
   }
   Gen = saved;
 }
@@ -1322,14 +1329,22 @@ int64_t WarpEval::uniformValueOf(const LaneExpr &e) {
 }
 
 Lanes WarpEval::memoValue(const LaneExpr &e) {
-  if (e.use_count() <= 1 || e->depth < 3)
+  // Under a loop override (a loop's iterations stepped through), a value
+  // that reads none of the loops overridden is the same at every step (the
+  // other loops' values are kept per warp): kept across them, under a
+  // generation of its own that only overrides read (the evaluations without
+  // one stay as they were).
+  const bool across =
+      Gen != 0 && !(e->loopBits & OverBits) && !En.dataSeed && e->depth >= 2;
+  if (!across && (e.use_count() <= 1 || e->depth < 3))
     return compute(e);
   MemoEntry *m = memoFind(e.get());
-  if (m && m->gen == Gen)
+  if (m && (m->gen == Gen || (across && (m->gen == 0 || m->gen == AnyLoop))))
     return m->value;
-  uint64_t gen = Gen;
+  uint64_t gen = across ? AnyLoop : Gen;
+  const uint64_t before = Gen;
   Lanes v = compute(e);
-  if (gen != Gen)
+  if (before != Gen)
     return v;
   // compute() may have added entries: look again before adding one.
   if ((m = memoFind(e.get()))) {

@@ -542,6 +542,8 @@ private:
   // The first entries in place (a WarpEval is built per warp and sample:
   // an allocation each cost more than the search), the rest in Memo; the
   // index numbers them in that order.
+  /// The generation of a memo entry that holds for every loop override.
+  static constexpr uint64_t AnyLoop = ~uint64_t(0);
   static constexpr size_t InlineMemo = 16;
   MemoEntry SmallMemo[InlineMemo];
   size_t SmallCount = 0;
@@ -574,6 +576,10 @@ private:
     int overrides = 0; // overrides set and not cleared
   };
   std::vector<Lanes> Shadowed; // overrides an inner one hides, innermost last
+  /// The loops with an override in force, as Node::loopBits, with how many
+  /// of them share each bit.
+  uint32_t OverBits = 0;
+  uint8_t OverCount[32] = {};
   LoopSequences *Seq = nullptr;
   // Loop ids in use, parallel to States: an expression uses few loops, and
   // a dense table sized by every loop of an inlined kernel cost more to

@@ -140,8 +140,13 @@ static LaneExpr intern(Op op, int64_t v, LaneExpr a, LaneExpr b, LaneExpr c,
   n->origin = origin;
   n->depth = depth + 1;
   n->originFree = origin == -1;
-  for (const LaneExpr *x : {&n->a, &n->b, &n->c})
+  n->loopBits = op == Op::LoopVar || op == Op::LoopActive ? loopBit(v)
+                : op == Op::LoopFinal                     ? ~uint32_t(0)
+                                                          : 0;
+  for (const LaneExpr *x : {&n->a, &n->b, &n->c}) {
     n->originFree &= !*x || (*x)->originFree;
+    n->loopBits |= *x ? (*x)->loopBits : 0;
+  }
   if (!n->a) {
     n->constantLeaves = op == Op::Const || op == Op::LoopVar;
     n->uniform = op == Op::Const || op == Op::BlockIdx || op == Op::BlockDim ||

@@ -85,7 +85,17 @@ struct Node {
   /// thread index, data, a loop or a lane rank. The evaluator computes such
   /// a value once for the warp, not once per lane.
   bool uniform = false;
+  /// The loops whose variable or lanes a node below reads, one bit per loop
+  /// id (ids from 31 on share bit 31; a loop's final value sets every bit):
+  /// with no data drawn, the value is the same whatever iteration the
+  /// evaluator sets for a loop not among them.
+  uint32_t loopBits = 0;
 };
+
+/// A loop id's bit in Node::loopBits.
+inline uint32_t loopBit(int64_t loop) {
+  return uint32_t(1) << (loop >= 0 && loop < 31 ? loop : 31);
+}
 
 /// Deepest expression the model builds; deeper ones become a TooDeep node,
 /// reported as "not evaluated" with that reason.

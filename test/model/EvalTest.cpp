@@ -527,6 +527,59 @@ TEST(Eval, UpdatesFreeOfTheVariableAreNotStepped) {
 // adds those loops' states while the variable's own is being filled, which
 // moves them (found by fuzz_model as a use after free under AddressSanitizer;
 // test/fuzz/regressions/fuzz_model/free-update-moves-loop-states).
+// A node records the loops it reads (Node::loopBits): what a loop's
+// stepping may change. Under an override of a loop (its iterations stepped
+// through, a bisected exit), a value that reads none of the overridden
+// loops is kept across the steps; each step must still see the value a
+// fresh evaluation at that iteration gives.
+TEST(Eval, ValuesFreeOfTheSteppedLoopAreKeptAcrossItsSteps) {
+  const LaneExpr t = threadIdx(0);
+  EXPECT_EQ(t->loopBits, 0u);
+  EXPECT_EQ((t + loopVar(3))->loopBits, loopBit(3));
+  EXPECT_EQ(bin(Op::Lt, loopVar(1), loopVar(40))->loopBits,
+            loopBit(1) | loopBit(31));
+  EXPECT_EQ(loopActive(2)->loopBits, loopBit(2));
+  EXPECT_EQ(loopFinal(0)->loopBits, ~uint32_t(0));
+  // for (o = 0; ...; ++o) for (c = t / 3; 2 * c + 1 < 2 * min(t / 3 +
+  // (o * 7) % 11 + 2, 40); ++c): the inner bound reads the outer loop, not
+  // the inner one.
+  Context ctx;
+  int outer = ctx.addLoop(
+      {"o", cst(0), loopVar(0) + cst(1), bin(Op::Lt, loopVar(0), cst(6))});
+  LaneExpr start = bin(Op::Div, t, cst(3));
+  LaneExpr bound =
+      bin(Op::Min,
+          start + bin(Op::Rem, bin(Op::Mul, loopVar(outer), cst(7)), cst(11)) +
+              cst(2),
+          cst(40));
+  int inner =
+      ctx.addLoop({"c", start, loopVar(1) + cst(1),
+                   bin(Op::Lt, loopVar(1) * cst(2) + cst(1), bound * cst(2))});
+  for (int o = 0; o < 6; ++o) {
+    Env env;
+    env.loopIter = {o, 0};
+    WarpEval stepped(ctx, Block64, env, 1);
+    std::vector<LaneMask> seq = stepped.loopActiveSequence(inner, 16);
+    ASSERT_FALSE(seq.empty());
+    for (int k = 0; k < 16; ++k) {
+      // Lane x (thread 32 + x) is inside while c = t / 3 + k is below the
+      // bound.
+      LaneMask want = 0;
+      for (int x = 0; x < WarpSize; ++x) {
+        int64_t st = (32 + x) / 3;
+        if (st + k < std::min<int64_t>(st + (o * 7) % 11 + 2, 40))
+          want |= LaneMask(1) << x;
+      }
+      env.loopIter = {o, k};
+      WarpEval fresh(ctx, Block64, env, 1);
+      EXPECT_EQ(k < int(seq.size()) ? seq[size_t(k)] : 0u, want)
+          << "outer iteration " << o << ", inner iteration " << k;
+      EXPECT_EQ(fresh.mask(loopActive(inner)), want)
+          << "outer iteration " << o << ", inner iteration " << k;
+    }
+  }
+}
+
 TEST(Eval, FreeUpdatesThatReadOtherLoops) {
   const LaneExpr t = threadIdx(0);
   Context fast, slow;
