@@ -38,10 +38,11 @@ bench_speed = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench_speed)
 
 
-def clang_seconds(path, runs):
+def clang_seconds(path, runs, warplint):
     """Median wall time of clang's device-only parse of `path`."""
     cuda = '/usr/local/cuda' if os.path.isdir('/usr/local/cuda/include') else ''
-    cmd = bench_speed.clang_command(path, cuda, ['-I', os.path.dirname(path)])
+    cmd = bench_speed.clang_command(path, cuda, ['-I', os.path.dirname(path)],
+                                    warplint)
     return statistics.median(bench_speed.measure(cmd)[0] for _ in range(runs))
 
 
@@ -198,7 +199,7 @@ def main():
     for f in files:
         opened, lat, count, lines, typed = measure(args.warplint, f,
                                                    args.edits, args.bursts)
-        clang = clang_seconds(os.path.abspath(f), args.runs)
+        clang = clang_seconds(os.path.abspath(f), args.runs, args.warplint)
         med = statistics.median(lat) if lat else float('nan')
         print('%-40s %6d %9.3f %9.3f %9.3f %9.3f %9.3f %6d' % (
             os.path.relpath(f)[-40:], lines, opened, med,

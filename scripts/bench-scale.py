@@ -106,7 +106,8 @@ def main():
             c_t, w_t, c_m, w_m, codes = [], [], [], [], set()
             for _ in range(args.runs):
                 t, m, rc = bench_speed.measure(
-                    bench_speed.clang_command(path, cuda))
+                    bench_speed.clang_command(path, cuda,
+                                              warplint=args.warplint))
                 c_t.append(t)
                 c_m.append(m)
                 t, m, rc2 = bench_speed.measure([args.warplint] + wl_extra +

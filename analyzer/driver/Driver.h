@@ -25,7 +25,7 @@ namespace warplint {
 /// What the command line asks for, checked.
 struct Invocation {
   bool merge = false, listRules = false, lsp = false, dumpConfig = false,
-       verifyConfig = false;
+       verifyConfig = false, printParseCommands = false;
   /// The run's options: its files, compile commands, toolkit, outputs and
   /// limits, with the command line's configuration applied. Each file's own
   /// options come from `configure` (set by main).

@@ -132,6 +132,12 @@ static cl::opt<bool> VerifyConfig(
     cl::desc("Check the configuration files that apply to the input files "
              "(or the current directory) and exit"),
     cl::cat(Category));
+static cl::opt<bool> PrintParseCommands(
+    "print-parse-commands",
+    cl::desc("Print the Clang command each input file is parsed with (its "
+             "compile command translated, warplint's flags added), one line "
+             "per file, and exit"),
+    cl::cat(Category));
 static cl::opt<bool> ListRules("list-rules",
                                cl::desc("List the rules and exit"),
                                cl::cat(Category));
@@ -505,6 +511,7 @@ std::optional<int> parseInvocation(int argc, const char **argv,
   inv.lsp = Lsp;
   inv.dumpConfig = DumpConfig;
   inv.verifyConfig = VerifyConfig;
+  inv.printParseCommands = PrintParseCommands;
   opts.files.assign(Files.begin(), Files.end());
   opts.buildPath = BuildPath;
   opts.fixedArgs = fixed;

@@ -102,6 +102,8 @@ int runAnalysis(Invocation &inv, const char *argv0) {
     opts.files = runFiles;
   }
 
+  if (inv.printParseCommands)
+    return printParseCommands(opts, outs()) ? 0 : 2;
   Report report;
   if (!analyzeFiles(opts, report))
     return 2;

@@ -37,6 +37,34 @@ run baddb -p "$TMP/nowhere" "$TMP/src/k.cu"
 expect_rc baddb 2
 expect_in baddb err "cannot load compile_commands.json"
 
+# --print-parse-commands: the Clang command the file is parsed with, one
+# line: nvcc's flags translated (no nvcc spelling left), the build's macros
+# and include paths kept, nothing analyzed; clang itself parses the file
+# with it (what the speed benchmarks compare warplint's time against).
+run print -p "$TMP/build" --print-parse-commands "$TMP/src/k.cu"
+expect_rc print 0
+[ "$(wc -l <"$TMP/print.out")" = 1 ] || fail "print: not one line: $(cat "$TMP/print.out")"
+for want in -DSTRIDE=32 "-I$TMP/src" -fgpu-rdc -D__CUDACC_RELAXED_CONSTEXPR__ \
+  --cuda-device-only -fsyntax-only "$TMP/src/k.cu"; do
+  expect_in print out " $want"
+done
+for nvcc_only in --expt-relaxed-constexpr --generate-code -lineinfo \
+  -forward-unknown-to-host-compiler -Xcompiler; do
+  expect_not_in print out "$nvcc_only"
+done
+expect_not_in print out "adjacent lanes"
+if command -v clang++-22 >/dev/null; then
+  python3 - "$TMP/print.out" <<'PY' || fail "print: clang++-22 does not parse the file with the printed command"
+import shlex, subprocess, sys
+cmd = shlex.split(open(sys.argv[1]).read())
+sys.exit(subprocess.run(['clang++-22'] + cmd[1:], capture_output=True).returncode)
+PY
+  checks=$((checks + 1))
+fi
+run printbad -p "$TMP/nowhere" --print-parse-commands "$TMP/src/k.cu"
+expect_rc printbad 2
+expect_in printbad err "cannot load compile_commands.json"
+
 # An entry with no command at all (found by fuzzing: it aborted) is an
 # error for its file.
 mkdir -p "$TMP/emptycmd"

@@ -82,8 +82,8 @@ def main():
                 path = generate.write(tmp, shape, n0 * mult)
                 c_t, w_t, c_m, w_m, codes = [], [], [], [], set()
                 for _ in range(args.runs):
-                    t, m, rc = timed(bench_speed.clang_command(path, cuda),
-                                     args.timeout)
+                    t, m, rc = timed(bench_speed.clang_command(
+                        path, cuda, warplint=args.warplint), args.timeout)
                     c_t.append(t)
                     c_m.append(m)
                     t, m, rc2 = timed([args.warplint] + wl_extra + [path],

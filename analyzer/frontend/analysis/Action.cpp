@@ -19,6 +19,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
@@ -813,18 +814,45 @@ void enableCrashRecovery() {
   }
 }
 
+/// The -p database, if one is named: false (the error said) when it cannot
+/// be loaded.
+static bool userDatabase(const ToolOptions &opts,
+                         std::unique_ptr<CompilationDatabase> &db) {
+  if (opts.buildPath.empty())
+    return true;
+  std::string err;
+  db = loadProjectDatabase(opts.buildPath, err);
+  if (!db)
+    llvm::errs() << "warplint: error: cannot load compile_commands.json from '"
+                 << opts.buildPath << "': " << err << "\n";
+  return db != nullptr;
+}
+
+bool printParseCommands(const ToolOptions &runOpts, llvm::raw_ostream &os) {
+  std::unique_ptr<CompilationDatabase> db;
+  if (!userDatabase(runOpts, db))
+    return false;
+  for (const std::string &f : runOpts.files) {
+    ToolOptions own = runOpts;
+    if (runOpts.configure)
+      runOpts.configure(f, own);
+    ParseCommand pc = parseCommand(f, own, db.get());
+    for (const std::string &e : pc.errors)
+      llvm::errs() << "warplint: " << f << ": " << e << "\n";
+    for (size_t i = 0; i < pc.argv.size(); ++i) {
+      os << (i ? " " : "");
+      llvm::sys::printArg(os, pc.argv[i], /*Quote=*/false);
+    }
+    os << "\n";
+  }
+  return true;
+}
+
 bool analyzeFiles(const ToolOptions &runOpts, Report &report) {
   enableCrashRecovery();
   std::unique_ptr<CompilationDatabase> userDb;
-  if (!runOpts.buildPath.empty()) {
-    std::string err;
-    userDb = loadProjectDatabase(runOpts.buildPath, err);
-    if (!userDb) {
-      llvm::errs() << "warplint: error: cannot load compile_commands.json from '"
-                   << runOpts.buildPath << "': " << err << "\n";
-      return false;
-    }
-  }
+  if (!userDatabase(runOpts, userDb))
+    return false;
   // Launches in the run's other files and the database's bind the kernels a
   // file does not launch itself.
   std::vector<std::string> projectFiles;

@@ -103,6 +103,11 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> ownFileSystem();
 /// could not be loaded (a usage error: nothing was analyzed).
 bool analyzeFiles(const ToolOptions &opts, Report &report);
 
+/// Prints, one line per file of opts.files, the Clang command the file is
+/// parsed with, shell-quoted. False (with the error on stderr) if the
+/// compile database could not be loaded.
+bool printParseCommands(const ToolOptions &opts, llvm::raw_ostream &os);
+
 /// Turns on the recovery of crashes in parses and analyses (LLVM's
 /// CrashRecoveryContext), with its handlers on the crashing thread's
 /// alternate signal stack where it has one, so that a stack overflow is
