@@ -147,6 +147,17 @@ private:
   std::vector<Example> envs;
 };
 
+/// By shape: whether `cond` has one value across the lanes of each warp
+/// (uniformInWarps()), so that no warp of the shape can split on it.
+std::vector<char> uniformShapes(const LaneExpr &cond, const Context &ctx,
+                                const std::vector<Shape> &shapes) {
+  const LaneVariation src = warpVaryingSources(cond, ctx);
+  std::vector<char> out;
+  for (const Shape &sh : shapes)
+    out.push_back(uniformInWarps(src, sh));
+  return out;
+}
+
 /// Which (shape, assignment) pairs split a warp, in forEachWarp's order (a
 /// pair's warps all come before the next pair's). The result asks two
 /// things of them: whether every pair splits (divergent) and whether any
@@ -169,6 +180,9 @@ public:
       return true;
     return !splits[pair] && !(whole && any);
   }
+  /// Pair (s, a), which cannot split a warp (its condition has one value
+  /// across each warp's lanes), is known to run every warp without one.
+  void cannotSplit() { whole = true; }
   /// A warp of pair (s, a) with `active` lanes before the test and `taken`
   /// after it (an if's condition; a loop's iteration `iteration`, -1 for
   /// an if): counts the representative pair's warps and splits, and keeps
@@ -224,6 +238,7 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
   // Sample only the unknowns that survive the guard rules.
   Props p = unionProps(pc.ctx, {pc.mask, pm.mask});
   SplitSearch splits(shapes.size(), unknownAssignments(ctx, p).size());
+  const std::vector<char> uniform = uniformShapes(pc.mask, pc.ctx, shapes);
   FillCounter takenFill, restFill;
   ExamplePicker example;
   forEachWarp(
@@ -232,6 +247,8 @@ BranchResult analyzeBranch(const LaneExpr &cond, const LaneExpr &mask,
         // Past the representative run, a shape and assignment only answer
         // whether the branch splits a warp at all (and give the first split
         // found, which only the representative run replaces).
+        if ((s != 0 || a != 0) && uniform[s])
+          return splits.cannotSplit();
         if (!splits.needed(s, a))
           return;
         WarpEval ev(pc.ctx, shapes[s], env, w, shared);
@@ -276,6 +293,8 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
   // Lanes that leave together never split: the other shapes and
   // assignments, which only ask whether the loop splits, need no warp.
   const bool together = exitsTogether(pc, loop);
+  const std::vector<char> uniform =
+      uniformShapes(pc.loops[loop].cond, pc, shapes);
   constexpr int MaxIterations = 64;
   FillCounter bodyFill;
   ExamplePicker example;
@@ -284,6 +303,8 @@ BranchResult analyzeLoopExit(int loop, const LaneExpr &mask, const Context &ctx,
       [&](size_t s, size_t a, const Env &env, int w, LoopSequences *shared) {
         // Past the representative run, a shape and assignment only answer
         // whether the loop splits a warp at all.
+        if ((s != 0 || a != 0) && uniform[s])
+          return splits.cannotSplit();
         if (!splits.needed(s, a) || ((s != 0 || a != 0) && together))
           return;
         WarpEval ev(pc, shapes[s], env, w, shared);

@@ -287,6 +287,28 @@ void visitWithLoops(const LaneExpr &root, const Context &ctx,
     visitNodes(roots[i], visit);
 }
 
+LaneVariation warpVaryingSources(const LaneExpr &e, const Context &ctx) {
+  LaneVariation src;
+  if (!e)
+    return src;
+  visitWithLoops(e, ctx, [&](const Node &n) {
+    if (n.op == Op::ThreadIdx && n.value >= 0 && n.value < 3)
+      src.thread[n.value] = true;
+    src.other |= n.op == Op::LaneRank || n.op == Op::TooDeep ||
+                 (n.op == Op::Data && size_t(n.value) < ctx.atoms.size() &&
+                  ctx.atoms[n.value].kind == AtomKind::Data);
+    return true;
+  });
+  return src;
+}
+
+bool uniformInWarps(const LaneVariation &src, const Shape &shape) {
+  return !src.other && (!src.thread[0] || shape.x == 1) &&
+         (!src.thread[1] || shape.y == 1 || shape.x % WarpSize == 0) &&
+         (!src.thread[2] || shape.z == 1 ||
+          (int64_t(shape.x) * shape.y) % WarpSize == 0);
+}
+
 void classifyAtoms(Context &ctx, const std::vector<LaneExpr> &exprs,
                    const std::vector<LaneExpr> &offsets) {
   std::vector<LaneExpr> roots = exprs;

@@ -405,6 +405,20 @@ std::vector<char> sequenceInvariantLoops(const Context &ctx);
 /// varies by lane. False where that is not shown.
 bool exitsTogether(const Context &ctx, int loop);
 
+/// What can tell the lanes of a warp apart in a value (with the loops it
+/// reads, as visitWithLoops() walks them): which thread indices it reads,
+/// and whether it reads anything else per lane (a lane rank, data loaded
+/// per lane, a value too deep to follow).
+struct LaneVariation {
+  bool thread[3] = {false, false, false};
+  bool other = false;
+};
+LaneVariation warpVaryingSources(const LaneExpr &e, const Context &ctx);
+/// Every warp of a block of `shape` has one value of it: what it reads per
+/// lane is threadIdx.y or .z alone, and the block's rows (planes) fill
+/// whole warps (`blockDim = (32, 4)`: a warp is one value of threadIdx.y).
+bool uniformInWarps(const LaneVariation &src, const Shape &shape);
+
 /// Lookups of deep conditions (WarpEval::cond) this thread made that found
 /// the lanes kept from an earlier evaluation, and those that did not (for
 /// tests and benchmarks: the lanes are the same either way).

@@ -122,6 +122,47 @@ TEST(Divergence, LoopTripCounts) {
   EXPECT_FALSE(analyzeLoopExit(G, nullptr, ctx3, {B256}).maybe);
 }
 
+// A condition that reads threadIdx.y alone has one value across a warp
+// wherever the block's rows are whole warps ((32, 4)), and splits warps
+// where they are not ((16, 8): a warp holds two rows). Those shapes are not
+// evaluated warp by warp; the answers are those of evaluating them.
+TEST(Divergence, RowsOfWholeWarpsCannotSplit) {
+  const Shape rows32{32, 4, 1}, rows16{16, 8, 1}, planes{16, 2, 4};
+  Context ctx;
+  int n = ctx.addAtom("n", AtomKind::Parameter);
+  // if ((threadIdx.y + n) % 2 == 0), and for (i = 0; i < threadIdx.y; ++i).
+  LaneExpr byRow = eq(bin(Op::Rem, threadIdx(1) + unknown(n), cst(2)), cst(0));
+  int L = ctx.addLoop(
+      {"i", cst(0), loopVar(0) + cst(1), lt(loopVar(0), threadIdx(1))});
+  LaneVariation v = warpVaryingSources(byRow, ctx);
+  EXPECT_TRUE(uniformInWarps(v, rows32));
+  EXPECT_FALSE(uniformInWarps(v, rows16));
+  // (16, 2, 4): a warp is two rows of one plane.
+  EXPECT_FALSE(uniformInWarps(v, planes));
+  EXPECT_TRUE(uniformInWarps(warpVaryingSources(threadIdx(2), ctx), planes));
+  EXPECT_TRUE(uniformInWarps(warpVaryingSources(threadIdx(2), ctx), rows32));
+  EXPECT_FALSE(uniformInWarps(warpVaryingSources(tid(), ctx), rows32));
+  EXPECT_TRUE(
+      uniformInWarps(warpVaryingSources(ctx.loops[L].cond, ctx), rows32));
+  for (bool loop : {false, true}) {
+    auto run = [&](std::vector<Shape> shapes) {
+      return loop ? analyzeLoopExit(L, nullptr, ctx, shapes)
+                  : analyzeBranch(byRow, nullptr, ctx, shapes);
+    };
+    BranchResult whole = run({rows32});
+    EXPECT_TRUE(whole.evaluated) << loop;
+    EXPECT_FALSE(whole.maybe) << loop;
+    EXPECT_FALSE(whole.divergent) << loop;
+    // Split in the second shape only: maybe, not divergent.
+    BranchResult mixed = run({rows32, rows16});
+    EXPECT_TRUE(mixed.maybe) << loop;
+    EXPECT_FALSE(mixed.divergent) << loop;
+    BranchResult split = run({rows16});
+    EXPECT_TRUE(split.maybe) << loop;
+    EXPECT_TRUE(split.divergent) << loop;
+  }
+}
+
 // What only the lanes past a bound run is drawn where the index crosses
 // it: the first such warp of the grid at the representative n (1024), or,
 // where no warp of the grid has one, warp 0 with n set inside it.
