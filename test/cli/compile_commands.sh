@@ -61,6 +61,26 @@ sys.exit(subprocess.run(['clang++-22'] + cmd[1:], capture_output=True).returncod
 PY
   checks=$((checks + 1))
 fi
+# A command's relative paths are its directory's: the printed command says
+# the directory, and runs from anywhere.
+mkdir -p "$TMP/rel" "$TMP/inc"
+echo '#define STRIDE 8' >"$TMP/inc/stride.h"
+printf '#include "stride.h"\n#include "k.cu"\n' >"$TMP/src/relk.cu"
+cat >"$TMP/rel/compile_commands.json" <<JSON
+[{"directory": "$TMP/rel", "command": "nvcc -I../inc -c ../src/relk.cu", "file": "../src/relk.cu"}]
+JSON
+run printrel -p "$TMP/rel" --print-parse-commands "$TMP/src/relk.cu"
+expect_rc printrel 0
+expect_in printrel out " -working-directory=$TMP/rel "
+expect_in printrel out " -I../inc "
+if command -v clang++-22 >/dev/null; then
+  (cd / && python3 - "$TMP/printrel.out" <<'PY') || fail "printrel: clang++-22 does not parse the file from / with the printed command"
+import shlex, subprocess, sys
+cmd = shlex.split(open(sys.argv[1]).read())
+sys.exit(subprocess.run(['clang++-22'] + cmd[1:], capture_output=True).returncode)
+PY
+  checks=$((checks + 1))
+fi
 run printbad -p "$TMP/nowhere" --print-parse-commands "$TMP/src/k.cu"
 expect_rc printbad 2
 expect_in printbad err "cannot load compile_commands.json"

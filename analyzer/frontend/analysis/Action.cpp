@@ -839,9 +839,16 @@ bool printParseCommands(const ToolOptions &runOpts, llvm::raw_ostream &os) {
     ParseCommand pc = parseCommand(f, own, db.get());
     for (const std::string &e : pc.errors)
       llvm::errs() << "warplint: " << f << ": " << e << "\n";
-    for (size_t i = 0; i < pc.argv.size(); ++i) {
+    // A compile command's relative paths are its directory's: said in the
+    // command, so that it runs from anywhere.
+    std::vector<std::string> argv = pc.argv;
+    llvm::SmallString<256> here;
+    llvm::sys::fs::current_path(here);
+    if (!pc.dir.empty() && pc.dir != here.str() && !argv.empty())
+      argv.insert(argv.begin() + 1, "-working-directory=" + pc.dir);
+    for (size_t i = 0; i < argv.size(); ++i) {
       os << (i ? " " : "");
-      llvm::sys::printArg(os, pc.argv[i], /*Quote=*/false);
+      llvm::sys::printArg(os, argv[i], /*Quote=*/false);
     }
     os << "\n";
   }
