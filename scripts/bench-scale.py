@@ -104,10 +104,10 @@ def main():
             with open(path, 'w') as f:
                 f.write(text)
             c_t, w_t, c_m, w_m, codes = [], [], [], [], set()
+            clang = bench_speed.clang_command(path, cuda,
+                                              warplint=args.warplint)
             for _ in range(args.runs):
-                t, m, rc = bench_speed.measure(
-                    bench_speed.clang_command(path, cuda,
-                                              warplint=args.warplint))
+                t, m, rc = bench_speed.measure(clang)
                 c_t.append(t)
                 c_m.append(m)
                 t, m, rc2 = bench_speed.measure([args.warplint] + wl_extra +

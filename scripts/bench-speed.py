@@ -123,9 +123,9 @@ def main():
         c_t, w_t, c_m, w_m = [], [], [], []
         ok = True
         both = True  # every failed run failed both ways
+        clang = clang_command(f, cuda, args.extra_arg + own, args.warplint)
         for _ in range(args.runs):
-            t, m, rc = measure(clang_command(f, cuda, args.extra_arg + own,
-                                             args.warplint))
+            t, m, rc = measure(clang)
             c_t.append(t)
             c_m.append(m)
             t, m, rc2 = measure([args.warplint] + wl_extra +

@@ -593,7 +593,7 @@ private:
   /// The loops with an override in force, as Node::loopBits, with how many
   /// of them share each bit.
   uint32_t OverBits = 0;
-  uint8_t OverCount[32] = {};
+  int OverCount[32] = {};
   LoopSequences *Seq = nullptr;
   // Loop ids in use, parallel to States: an expression uses few loops, and
   // a dense table sized by every loop of an inlined kernel cost more to

@@ -94,6 +94,11 @@ JSON
 run emptycmd -p "$TMP/emptycmd" "$TMP/src/k.cu"
 expect_rc emptycmd 2
 expect_in emptycmd err "the compile database's command for this file is empty"
+run emptycmd_print -p "$TMP/emptycmd" --print-parse-commands "$TMP/src/k.cu"
+expect_rc emptycmd_print 2
+expect_in emptycmd_print err "error: $TMP/src/k.cu: the compile database's command for this file is empty"
+[ -s "$TMP/emptycmd_print.out" ] && fail "emptycmd_print: printed a command: $(cat "$TMP/emptycmd_print.out")"
+checks=$((checks + 1))
 
 # CMake's Makefiles generator passes include paths and definitions in an
 # options file (relative to the entry's directory); nvcc options CUDA 13

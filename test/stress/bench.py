@@ -56,7 +56,7 @@ def timed(cmd, timeout):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--warplint',
-                    default=os.path.join(ROOT, 'build', 'analyzer', 'warplint'))
+                    default=os.path.join(ROOT, 'build', 'warplint'))
     ap.add_argument('--runs', type=int, default=3)
     ap.add_argument('--scale', type=float, default=1)
     ap.add_argument('--shapes', default=','.join(generate.SHAPES))
@@ -81,9 +81,10 @@ def main():
             for mult in (1, 2, 4):
                 path = generate.write(tmp, shape, n0 * mult)
                 c_t, w_t, c_m, w_m, codes = [], [], [], [], set()
+                clang = bench_speed.clang_command(path, cuda,
+                                                  warplint=args.warplint)
                 for _ in range(args.runs):
-                    t, m, rc = timed(bench_speed.clang_command(
-                        path, cuda, warplint=args.warplint), args.timeout)
+                    t, m, rc = timed(clang, args.timeout)
                     c_t.append(t)
                     c_m.append(m)
                     t, m, rc2 = timed([args.warplint] + wl_extra + [path],

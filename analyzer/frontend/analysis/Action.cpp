@@ -832,19 +832,29 @@ bool printParseCommands(const ToolOptions &runOpts, llvm::raw_ostream &os) {
   std::unique_ptr<CompilationDatabase> db;
   if (!userDatabase(runOpts, db))
     return false;
+  // A compile command's relative paths are its directory's: said in the
+  // command where that is not this one, so that it runs from anywhere.
+  llvm::SmallString<256> here;
+  llvm::sys::fs::current_path(here);
+  bool ok = true;
   for (const std::string &f : runOpts.files) {
+    // What would fail the file's analysis fails this too, said as there.
     ToolOptions own = runOpts;
     if (runOpts.configure)
-      runOpts.configure(f, own);
+      if (std::string why = runOpts.configure(f, own); !why.empty()) {
+        llvm::errs() << f << ": error: " << why << "\n";
+        ok = false;
+        continue;
+      }
     ParseCommand pc = parseCommand(f, own, db.get());
     for (const std::string &e : pc.errors)
-      llvm::errs() << "warplint: " << f << ": " << e << "\n";
-    // A compile command's relative paths are its directory's: said in the
-    // command, so that it runs from anywhere.
+      llvm::errs() << "warplint: error: " << f << ": " << e << "\n";
+    if (!pc.errors.empty() || pc.argv.empty()) {
+      ok = false;
+      continue;
+    }
     std::vector<std::string> argv = pc.argv;
-    llvm::SmallString<256> here;
-    llvm::sys::fs::current_path(here);
-    if (!pc.dir.empty() && pc.dir != here.str() && !argv.empty())
+    if (!pc.dir.empty() && pc.dir != here.str())
       argv.insert(argv.begin() + 1, "-working-directory=" + pc.dir);
     for (size_t i = 0; i < argv.size(); ++i) {
       os << (i ? " " : "");
@@ -852,7 +862,7 @@ bool printParseCommands(const ToolOptions &runOpts, llvm::raw_ostream &os) {
     }
     os << "\n";
   }
-  return true;
+  return ok;
 }
 
 bool analyzeFiles(const ToolOptions &runOpts, Report &report) {

@@ -104,8 +104,9 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> ownFileSystem();
 bool analyzeFiles(const ToolOptions &opts, Report &report);
 
 /// Prints, one line per file of opts.files, the Clang command the file is
-/// parsed with, shell-quoted. False (with the error on stderr) if the
-/// compile database could not be loaded.
+/// parsed with, shell-quoted. False (the errors on stderr) if the compile
+/// database could not be loaded or a file has no command (its
+/// configuration or its compile command is in error: no line for it).
 bool printParseCommands(const ToolOptions &opts, llvm::raw_ostream &os);
 
 /// Turns on the recovery of crashes in parses and analyses (LLVM's
