@@ -4,11 +4,12 @@
 
 #include <algorithm>
 #include <array>
-#include <functional>
 #include <cmath>
+#include <functional>
 #include <map>
-#include <vector>
 #include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 namespace warplint {
 using namespace memory_detail;
@@ -31,28 +32,181 @@ std::string memory_detail::dataReason(const LaneExpr &e, const Context &ctx) {
   return why;
 }
 
+namespace memory_detail {
+// One warp and environment of a class's evaluations: the lane-varying
+// part's values and the mask's lanes, with the flags they set.
+struct LaneRecord {
+  std::vector<uint64_t> words; // the evaluation's key, checked on a hit
+  Lanes lanes;
+  LaneMask active = 0, present = 0;
+  bool data = false, guard = false, tail = false;
+  /// The evaluation set a flag: the whole address is evaluated instead.
+  bool flagged = false;
+};
+struct LaneClass {
+  std::vector<LaneExpr> hold; // the key's nodes, alive while it is
+  std::unordered_map<uint64_t, LaneRecord> records;
+};
+} // namespace memory_detail
+
+namespace {
+// Per thread, as the nodes are. A class seen once is remembered by its
+// key's hash alone (most accesses share their class with none), with the
+// key's nodes held: a node freed and built again would have another
+// address, and the class another key.
+thread_local std::unordered_map<KeyWords, LaneClass, KeyWordsHash> LaneClasses;
+thread_local std::unordered_map<uint64_t, std::vector<LaneExpr>>
+    LaneClassesSeen;
+thread_local size_t LaneRecords = 0;
+thread_local size_t LanesShared = 0; // laneEvaluationsShared()
+// About 400 bytes a record: a few MB, the evaluations of a few thousand
+// warps and environments of a handful of classes (a stencil kernel's).
+// The classes and classes seen once hold a few hundred bytes each.
+constexpr size_t LaneRecordLimit = 1 << 14;
+constexpr size_t LaneClassLimit = 1 << 12, LaneSeenLimit = 1 << 13;
+
+uint64_t wordsHash(const std::vector<uint64_t> &w) {
+  uint64_t h = 1469598103934665603ull;
+  for (uint64_t x : w)
+    h = (h ^ x) * 1099511628211ull;
+  return h;
+}
+} // namespace
+
+// What one evaluation of a class reads of its warp and environment.
+static void laneRecordWords(std::vector<uint64_t> &w, const LaneShare &share,
+                            const Shape &sh, const Env &env, int warp) {
+  w.clear();
+  w.insert(w.end(),
+           {uint64_t(sh.x), uint64_t(sh.y), uint64_t(sh.z), uint64_t(warp),
+            uint64_t(env.blockIdx[0]), uint64_t(env.blockIdx[1]),
+            uint64_t(env.blockIdx[2]), uint64_t(env.gridDim[0]),
+            uint64_t(env.gridDim[1]), uint64_t(env.gridDim[2])});
+  size_t iters = env.loopIter.size();
+  while (iters > 0 && env.loopIter[iters - 1] == 0)
+    --iters;
+  w.push_back(iters);
+  for (size_t i = 0; i < iters; ++i)
+    w.push_back(uint64_t(int64_t(env.loopIter[i])));
+  for (int u : share.unknowns)
+    w.push_back(uint64_t(env.unknowns[size_t(u)]));
+}
+
+// The class's lanes for this warp and environment, found or evaluated
+// (null where the evaluation set a flag: the caller evaluates the whole
+// address instead, as it would without the class).
+static const LaneRecord *classLanes(const LaneShare &share,
+                                    const LaneExpr &mask, const Context &ctx,
+                                    const Shape &sh, const Env &env, int w,
+                                    LoopSequences &seq,
+                                    UniformValues *uniforms) {
+  thread_local std::vector<uint64_t> words;
+  laneRecordWords(words, share, sh, env, w);
+  const uint64_t h = wordsHash(words);
+  auto &records = share.cls->records;
+  if (auto it = records.find(h); it != records.end()) {
+    if (it->second.words != words || it->second.flagged)
+      return nullptr;
+    ++LanesShared;
+    return &it->second;
+  }
+  WarpEval ev(ctx, sh, env, w, &seq);
+  ev.shareUniforms(uniforms);
+  LaneRecord rec;
+  rec.active = ev.mask(mask);
+  rec.present = ev.present();
+  if (rec.active)
+    rec.lanes = ev.value(share.lanePart);
+  rec.flagged = ev.undefined || ev.loopUnended || ev.stopped != EvalStop::None;
+  rec.data = ev.usedDataCondition;
+  rec.guard = ev.assumedGuard;
+  rec.tail = ev.assumedTail;
+  if (++LaneRecords > LaneRecordLimit) {
+    for (auto &[key, cls] : LaneClasses)
+      cls.records.clear();
+    LaneRecords = 1;
+  }
+  rec.words = words;
+  const LaneRecord &kept = records.emplace(h, std::move(rec)).first->second;
+  return kept.flagged ? nullptr : &kept;
+}
+
+// The uniform part's value for this environment (kept in `uniforms` for
+// its other warps), or false where evaluating it set a flag.
+static bool uniformPartValue(const LaneShare &share, const Context &ctx,
+                             const Shape &sh, const Env &env, int w,
+                             UniformValues *uniforms, int64_t &u) {
+  const LaneExpr &e = share.uniformPart;
+  if (constValue(e, u))
+    return true;
+  if (uniforms)
+    if (auto it = uniforms->values.find(e.get());
+        it != uniforms->values.end()) {
+      u = it->second;
+      return true;
+    }
+  WarpEval ev(ctx, sh, env, w);
+  ev.shareUniforms(uniforms);
+  u = ev.value(e)[0];
+  if (ev.usedDataCondition || ev.assumedGuard || ev.assumedTail ||
+      ev.undefined || ev.loopUnended || ev.stopped != EvalStop::None)
+    return false;
+  if (uniforms)
+    uniforms->values.emplace(e.get(), u);
+  return true;
+}
+
 void memory_detail::warpFigures(WarpFigures &f, const Access &acc,
                                 const LaneExpr &mask, const Context &ctx,
                                 const Shape &sh, const Env &env,
                                 const CostModel &cost, int w,
-                                LoopSequences &seq, UniformValues *uniforms) {
-  WarpEval ev(ctx, sh, env, w, &seq);
-  ev.shareUniforms(uniforms);
+                                LoopSequences &seq, UniformValues *uniforms,
+                                const LaneShare *share) {
   f.cost = Cost();
   f.nDist = 0;
   f.spacing = -1;
   f.uneven = false;
   f.alike = true;
-  f.active = ev.mask(mask);
-  f.present = ev.present();
   Lanes addr;
-  if (f.active) {
-    addr = ev.value(acc.offset);
-    f.cost = cost(addr, f.active, acc.elementBytes);
+  const LaneRecord *rec = nullptr;
+  int64_t u = 0;
+  if (share && share->cls && !env.dataSeed) {
+    rec = classLanes(*share, mask, ctx, sh, env, w, seq, uniforms);
+    if (rec && rec->active &&
+        !uniformPartValue(*share, ctx, sh, env, w, uniforms, u))
+      rec = nullptr;
+  }
+  if (rec) {
+    f.active = rec->active;
+    f.present = rec->present;
+    if (f.active) {
+      for (int l = 0; l < WarpSize; ++l)
+        addr[l] = wrapAdd(rec->lanes[l], u);
+      f.cost = cost(addr, f.active, acc.elementBytes);
+    }
+    f.data = rec->data;
+    f.guard = rec->guard;
+    f.tail = rec->tail;
+    f.undefined = f.unended = false;
+    f.stopped = EvalStop::None;
+  } else {
+    WarpEval ev(ctx, sh, env, w, &seq);
+    ev.shareUniforms(uniforms);
+    f.active = ev.mask(mask);
+    f.present = ev.present();
+    if (f.active) {
+      addr = ev.value(acc.offset);
+      f.cost = cost(addr, f.active, acc.elementBytes);
+    }
+    f.data = ev.usedDataCondition;
+    f.guard = ev.assumedGuard;
+    f.tail = ev.assumedTail;
+    f.undefined = ev.undefined;
+    f.unended = ev.loopUnended;
+    f.stopped = ev.stopped;
   }
   f.sparse = f.cost;
-  if (f.active && ev.usedDataCondition &&
-      __builtin_popcount(f.active) > SparseMaskLanes) {
+  if (f.active && f.data && __builtin_popcount(f.active) > SparseMaskLanes) {
     // Which lanes the data picks is unknown: draws of a few of them, the
     // same draws for the same warp whatever else is evaluated.
     int lanes[WarpSize], n = 0;
@@ -94,12 +248,6 @@ void memory_detail::warpFigures(WarpFigures &f, const Access &acc,
     }
     prev = l;
   }
-  f.data = ev.usedDataCondition;
-  f.guard = ev.assumedGuard;
-  f.tail = ev.assumedTail;
-  f.undefined = ev.undefined;
-  f.unended = ev.loopUnended;
-  f.stopped = ev.stopped;
 }
 
 void memory_detail::accumulate(const WarpFigures &f, Totals &t,
@@ -491,6 +639,13 @@ AccessResult::worstIteration(const std::vector<Iteration> &its) {
 }
 
 size_t accessesEvaluated() { return Evaluated; }
+size_t laneEvaluationsShared() { return LanesShared; }
+void clearAccessCaches() {
+  AccessCache.clear();
+  LaneClasses.clear();
+  LaneClassesSeen.clear();
+  LaneRecords = 0;
+}
 
 AccessResult analyzeAccess(const Access &acc, const Context &ctx,
                            const std::vector<Shape> &shapes,
@@ -569,6 +724,102 @@ iterationTuples(const Context &ctx, const Shape &shape, Env env,
   return out;
 }
 
+// The terms of `e` times `coef` (and the uniform `factor`, where given):
+// sums, differences, negations, shifts by a constant and products by a
+// constant or a uniform value are distributed, exactly in the integers
+// modulo 2^64 the evaluator computes in; any other node is a term whole.
+// False past `budget` nodes.
+struct LinearTerm {
+  LaneExpr node; // null: the constant 1
+  int64_t coef;
+};
+static bool linearTerms(const LaneExpr &e, int64_t coef, const LaneExpr &factor,
+                        std::vector<LinearTerm> &out, int &budget) {
+  if (--budget < 0)
+    return false;
+  int64_t c = 0;
+  if (!e->uniform)
+    switch (e->op) {
+    case Op::Add:
+      return linearTerms(e->a, coef, factor, out, budget) &&
+             linearTerms(e->b, coef, factor, out, budget);
+    case Op::Sub:
+      return linearTerms(e->a, coef, factor, out, budget) &&
+             linearTerms(e->b, wrapNeg(coef), factor, out, budget);
+    case Op::Neg:
+      return linearTerms(e->a, wrapNeg(coef), factor, out, budget);
+    case Op::Mul:
+      if (constValue(e->b, c))
+        return linearTerms(e->a, wrapMul(coef, c), factor, out, budget);
+      if (constValue(e->a, c))
+        return linearTerms(e->b, wrapMul(coef, c), factor, out, budget);
+      for (const auto &[x, y] : {std::pair(e->a, e->b), std::pair(e->b, e->a)})
+        if (y->uniform)
+          return linearTerms(x, coef, factor ? bin(Op::Mul, factor, y) : y, out,
+                             budget);
+      break;
+    case Op::Shl:
+      if (constValue(e->b, c) && c >= 0 && c <= 62)
+        return linearTerms(e->a, wrapMul(coef, int64_t(1) << c), factor, out,
+                           budget);
+      break;
+    default:
+      break;
+    }
+  if (constValue(e, c))
+    out.push_back({factor, wrapMul(coef, c)});
+  else
+    out.push_back({factor ? bin(Op::Mul, e, factor) : e, coef});
+  return true;
+}
+
+// `offset` as a lane-varying part plus a uniform one (both without
+// origins, so that the same part written on two lines is one node); false
+// where it has no uniform part, or is too large to be worth splitting.
+static bool splitUniformPart(const LaneExpr &offset, LaneExpr &lanePart,
+                             LaneExpr &uniformPart) {
+  constexpr int MaxSplitNodes = 256;
+  if (!offset || offset->uniform || offset->depth > 64)
+    return false;
+  std::vector<LinearTerm> terms;
+  int budget = MaxSplitNodes;
+  if (!linearTerms(offset, 1, nullptr, terms, budget))
+    return false;
+  OriginFreeMemo memo;
+  int64_t constant = 0;
+  std::vector<std::pair<const Node *, LinearTerm>> lane, uni;
+  for (LinearTerm &t : terms) {
+    if (!t.node) {
+      constant = wrapAdd(constant, t.coef);
+      continue;
+    }
+    t.node = withoutOrigins(t.node, memo);
+    auto &to = t.node->uniform ? uni : lane;
+    auto it = std::find_if(to.begin(), to.end(), [&](const auto &x) {
+      return x.first == t.node.get();
+    });
+    if (it != to.end())
+      it->second.coef = wrapAdd(it->second.coef, t.coef);
+    else
+      to.push_back({t.node.get(), t});
+  }
+  if (uni.empty() && constant == 0)
+    return false;
+  auto sum = [](std::vector<std::pair<const Node *, LinearTerm>> &ts,
+                int64_t start) {
+    std::sort(ts.begin(), ts.end(),
+              [](const auto &x, const auto &y) { return x.first < y.first; });
+    LaneExpr r = cst(start);
+    for (const auto &[key, t] : ts)
+      if (t.coef != 0)
+        r = bin(Op::Add, r, bin(Op::Mul, t.node, cst(t.coef)));
+    return r;
+  };
+  lanePart = sum(lane, 0);
+  uniformPart = sum(uni, constant);
+  return true;
+}
+
 static AccessResult analyzeAccessUncached(const Access &acc,
                                           const Context &ctx,
                                           const std::vector<Shape> &shapes,
@@ -636,6 +887,36 @@ static AccessResult analyzeAccessUncached(const Access &acc,
     work += size_t(sh.warps()) * size_t(enumeration.size()) *
             assignments.size();
   const bool subsample = work > 4096 && (assignments.size() > 1 || shapes.size() > 1);
+  // Accesses whose addresses differ by a uniform amount (a stencil's
+  // neighbours, the arrays indexed alike) share their lanes' evaluations:
+  // from the second access of a class on.
+  LaneShare share;
+  if (work >= 64 &&
+      splitUniformPart(acc.offset, share.lanePart, share.uniformPart)) {
+    AccessKey classKey;
+    std::vector<LaneExpr> hold;
+    Access part = acc;
+    part.offset = share.lanePart;
+    if (accessKey(part, ctx, shapes, cost, true, classKey, hold)) {
+      if (LaneClasses.size() >= LaneClassLimit ||
+          LaneClassesSeen.size() >= LaneSeenLimit) {
+        LaneClasses.clear();
+        LaneClassesSeen.clear();
+        LaneRecords = 0;
+      }
+      auto it = LaneClasses.find(classKey);
+      if (it == LaneClasses.end() &&
+          !LaneClassesSeen.emplace(KeyWordsHash()(classKey), hold).second)
+        it = LaneClasses
+                 .emplace(std::move(classKey), LaneClass{std::move(hold), {}})
+                 .first;
+      if (it != LaneClasses.end()) {
+        share.cls = &it->second;
+        share.unknowns =
+            unionProps(prep.ctx, {share.lanePart, prep.mask}).unknowns;
+      }
+    }
+  }
   // Per environment (block and loop iteration) of the representative run:
   // an unrolled loop is one instruction per iteration, so the worst one is
   // reported next to the mean.
@@ -732,12 +1013,12 @@ static AccessResult analyzeAccessUncached(const Access &acc,
                                    period->warps);
           if (!have[at])
             warpFigures(seen[at], acc, prep.mask, prep.ctx, shapes[s], env,
-                        cost, w, seq, &uniforms[size_t(e)]);
+                        cost, w, seq, &uniforms[size_t(e)], &share);
           have[at] = 1;
           f = &seen[at];
         } else {
           warpFigures(own, acc, prep.mask, prep.ctx, shapes[s], env, cost, w,
-                      seq, &uniforms[size_t(e)]);
+                      seq, &uniforms[size_t(e)], &share);
         }
         Totals *also =
             sub && w % subWarps == 0 && e % subEnvStep == 0 ? sub : nullptr;

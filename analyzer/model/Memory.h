@@ -316,7 +316,13 @@ AccessResult analyzeAccess(const Access &access, const Context &ctx,
 /// Accesses this thread has evaluated (not answered from the table of
 /// finished results that analyzeAccess keeps): for tests.
 size_t accessesEvaluated();
-
+/// Warp evaluations this thread has answered from another access of the
+/// same class (an address a uniform amount away, the same mask): for tests.
+size_t laneEvaluationsShared();
+/// Forgets this thread's finished results and shared evaluations, as a new
+/// thread starts: for tests that compare an access analyzed alone with the
+/// same access analyzed after others.
+void clearAccessCaches();
 
 } // namespace warplint
 

@@ -97,13 +97,32 @@ struct WarpFigures {
   int64_t reach = 0;                 // Totals::reach
 };
 
+/// An access whose address is a lane-varying part plus a warp-uniform one
+/// (`mu(i - 2, j, k)` and `la(i, j + 1, k)` of a stencil: the same lanes
+/// moved by a uniform amount). The lane-varying part's values and the
+/// mask's lanes, per warp and environment, are shared by every access of
+/// the class: the same part, mask, context facts and block shapes.
+struct LaneClass;
+struct LaneShare {
+  LaneExpr lanePart;    // offset - uniformPart, exactly (mod 2^64)
+  LaneExpr uniformPart; // Node::uniform
+  LaneClass *cls = nullptr;
+  /// What the class's evaluations read of an environment besides its
+  /// blocks, grid and loop iterations: these unknowns' values.
+  std::vector<int> unknowns;
+};
+
 /// Fills `f` (in place: it is filled for every warp of every sample).
 /// `uniforms`, where given, holds the uniform values of `env` and `sh`
-/// (WarpEval::shareUniforms).
+/// (WarpEval::shareUniforms). `share`, where given, is the access's class:
+/// the lane-varying part and mask are looked up there, or evaluated and
+/// kept, and the uniform part added (the same figures as an evaluation of
+/// the whole address).
 void warpFigures(WarpFigures &f, const Access &acc, const LaneExpr &mask,
                  const Context &ctx, const Shape &sh, const Env &env,
                  const CostModel &cost, int w, LoopSequences &seq,
-                 UniformValues *uniforms = nullptr);
+                 UniformValues *uniforms = nullptr,
+                 const LaneShare *share = nullptr);
 
 /// Words for a cache key: every fact of `ctx` an analysis of `roots` may
 /// read (the atoms and loops they use), with `node` naming each expression

@@ -398,6 +398,86 @@ TEST(Scale, AnExpressionWrittenAgainIsAnsweredOnce) {
   EXPECT_EQ(accessesEvaluated(), before + 2);
 }
 
+// A stencil's neighbours over a pitch the host sets: `in[o + (x + dx) +
+// ni * (y + dy)]` for several (dx, dy), and arrays indexed alike. Their
+// addresses are one lane-varying part moved by a uniform amount, whose
+// evaluations the accesses after the first two take from the class; each
+// access's figures are the ones it gets analyzed alone. A uniform part
+// that divides by a sampled unknown (zero among its samples) and a
+// lane-varying part that is not a sum of terms (a remainder) are evaluated
+// as written; a remainder's lanes, and a mask's, depend on the block, so
+// each block is its own evaluation.
+TEST(Scale, NeighboursAUniformAmountApartShareTheirLanes) {
+  Context ctx;
+  LaneExpr ni = unknown(ctx.addAtom("ni", AtomKind::Parameter));
+  LaneExpr o = unknown(ctx.addAtom("o", AtomKind::Parameter));
+  LaneExpr m = unknown(ctx.addAtom("m", AtomKind::Parameter));
+  LaneExpr x = blockIdx(0) * blockDim(0) + threadIdx(0);
+  LaneExpr y = blockIdx(1) * blockDim(1) + threadIdx(1);
+  std::vector<Access> accs;
+  for (auto [dx, dy] : {std::pair(0, 0), std::pair(-1, 0), std::pair(1, 0),
+                        std::pair(0, -1), std::pair(0, 1), std::pair(2, 1)})
+    accs.push_back(
+        {(o + (x + cst(dx)) + ni * (y + cst(dy))) * cst(4), nullptr, 4});
+  // A row of 8-byte elements: another class.
+  accs.push_back({(o + x + ni * y) * cst(8), nullptr, 8});
+  // o / m: a division, by zero in some samples.
+  accs.push_back({(bin(Op::Div, o, m) + x + ni * y) * cst(4), nullptr, 4});
+  // (x + 1) % ni three times, rows apart: lanes that depend on the block.
+  for (int dy : {0, 1, 2})
+    accs.push_back(
+        {(bin(Op::Rem, x + cst(1), ni) + ni * (y + cst(dy)) + cst(3)) * cst(4),
+         nullptr, 4});
+  // Under a mask that reads the block: every third column.
+  LaneExpr third = bin(Op::Ne, bin(Op::Rem, x, cst(3)), cst(0));
+  for (int dx : {0, 1, 2})
+    accs.push_back({(o + x + cst(dx) + ni * y) * cst(4), third, 4});
+  std::vector<LaneExpr> offsets;
+  for (const Access &a : accs)
+    offsets.push_back(a.offset);
+  classifyAtoms(ctx, offsets);
+  const std::vector<Shape> shapes{Shape{16, 8, 1}, Shape{32, 4, 1}};
+  std::vector<AccessResult> alone;
+  for (const Access &a : accs) {
+    clearAccessCaches();
+    alone.push_back(analyzeAccess(a, ctx, shapes, globalSectors));
+  }
+  clearAccessCaches();
+  const size_t shared = laneEvaluationsShared();
+  for (size_t i = 0; i < accs.size(); ++i) {
+    AccessResult r = analyzeAccess(accs[i], ctx, shapes, globalSectors);
+    const AccessResult &a = alone[i];
+    ASSERT_EQ(r.evaluated, a.evaluated) << i;
+    EXPECT_EQ(r.exact, a.exact) << i;
+    EXPECT_DOUBLE_EQ(r.actual, a.actual) << i;
+    EXPECT_DOUBLE_EQ(r.ideal, a.ideal) << i;
+    EXPECT_DOUBLE_EQ(r.activeLanes, a.activeLanes) << i;
+    EXPECT_DOUBLE_EQ(r.minRatio, a.minRatio) << i;
+    EXPECT_DOUBLE_EQ(r.maxRatio, a.maxRatio) << i;
+    EXPECT_DOUBLE_EQ(r.minRatioRealistic, a.minRatioRealistic) << i;
+    EXPECT_DOUBLE_EQ(r.maxRatioRealistic, a.maxRatioRealistic) << i;
+    EXPECT_DOUBLE_EQ(r.minVerdictRealistic, a.minVerdictRealistic) << i;
+    ASSERT_EQ(r.samples.size(), a.samples.size()) << i;
+    for (size_t k = 0; k < r.samples.size(); ++k) {
+      EXPECT_DOUBLE_EQ(r.samples[k].actual, a.samples[k].actual) << i;
+      EXPECT_DOUBLE_EQ(r.samples[k].ratio, a.samples[k].ratio) << i;
+    }
+    if (i == 1) { // the class's second access fills it
+      EXPECT_EQ(laneEvaluationsShared(), shared) << i;
+    }
+  }
+  // The neighbours from the third on, the division's access where its
+  // uniform part is defined, and the third remainder found their lanes.
+  EXPECT_GT(laneEvaluationsShared(), shared + 5 * 64);
+  // The neighbours differ: the figures are not one access's.
+  EXPECT_NE(alone[0].samples.size(), 0u);
+  bool differ = false;
+  for (size_t i = 1; i < 6; ++i)
+    for (size_t k = 0; k < alone[i].samples.size(); ++k)
+      differ |= alone[i].samples[k].actual != alone[0].samples[k].actual;
+  EXPECT_TRUE(differ);
+}
+
 TEST(Merges, ReplacingALoopVariableKeepsWhatDoesNotUseIt) {
   // buff[t * 4 + i] at iteration i = 2k + 1 (the second of a merged pair).
   Context ctx;
