@@ -105,6 +105,8 @@ size_t internedNodes() {
   return n;
 }
 
+size_t internedSlotsUsed() { return Table.used; }
+
 static LaneExpr intern(Op op, int64_t v, LaneExpr a, LaneExpr b, LaneExpr c,
                        int origin) {
   uint32_t depth = 0;
@@ -118,19 +120,30 @@ static LaneExpr intern(Op op, int64_t v, LaneExpr a, LaneExpr b, LaneExpr c,
   Table.reserveOne();
   const size_t mask = Table.slots.size() - 1;
   size_t i = hash & mask;
+  // The first dead slot of this hash, reused for the new node: a value
+  // built and freed again and again (a constant each access makes) would
+  // otherwise leave a dead slot per build, all in one run that every
+  // lookup of it walks, until the next rehash.
+  Slot *reuse = nullptr;
   for (; Table.slots[i].hash; i = (i + 1) & mask) {
-    const Slot &s = Table.slots[i];
+    Slot &s = Table.slots[i];
     if (s.hash != hash)
       continue;
-    // A dead node's key is not known: its slot stays until the next rehash.
-    if (LaneExpr live = s.node.lock())
+    // A dead node's key is not known: its slot stays until the next rehash,
+    // or a node of the same hash takes it.
+    if (LaneExpr live = s.node.lock()) {
       if (key == Key{live->op, live->value, live->a.get(), live->b.get(),
                      live->c.get(), live->origin})
         return live;
+    } else if (!reuse) {
+      reuse = &s;
+    }
   }
-  Slot &slot = Table.slots[i];
-  slot.hash = hash;
-  ++Table.used;
+  Slot &slot = reuse ? *reuse : Table.slots[i];
+  if (!reuse) {
+    slot.hash = hash;
+    ++Table.used;
+  }
   auto n = std::make_shared<Node>();
   n->op = op;
   n->value = v;

@@ -103,6 +103,8 @@ constexpr uint32_t MaxDepth = 400;
 
 /// Live nodes in this thread's hash-consing table (for tests).
 size_t internedNodes();
+/// Slots of that table holding an entry, live or dead (for tests).
+size_t internedSlotsUsed();
 
 bool isComparison(Op op);
 bool isLogical(Op op);

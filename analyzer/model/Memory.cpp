@@ -809,11 +809,13 @@ static bool splitUniformPart(const LaneExpr &offset, LaneExpr &lanePart,
                 int64_t start) {
     std::sort(ts.begin(), ts.end(),
               [](const auto &x, const auto &y) { return x.first < y.first; });
-    LaneExpr r = cst(start);
+    LaneExpr r = start != 0 ? cst(start) : nullptr;
     for (const auto &[key, t] : ts)
-      if (t.coef != 0)
-        r = bin(Op::Add, r, bin(Op::Mul, t.node, cst(t.coef)));
-    return r;
+      if (t.coef != 0) {
+        LaneExpr term = t.coef == 1 ? t.node : bin(Op::Mul, t.node, cst(t.coef));
+        r = r ? bin(Op::Add, r, term) : term;
+      }
+    return r ? r : cst(0);
   };
   lanePart = sum(lane, 0);
   uniformPart = sum(uni, constant);
