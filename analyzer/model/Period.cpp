@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 #include <unordered_map>
+#include <vector>
 
 namespace warplint {
 namespace {
@@ -71,11 +72,20 @@ public:
       : Ctx(ctx), Sh(sh), En(env), TMax(tmax) {}
 
   Info of(const LaneExpr &e) {
-    auto it = Memo.find(e.get());
-    if (it != Memo.end())
-      return it->second;
+    // An address has a few dozen nodes: searched in order while there are
+    // few (a hash node per entry cost more than the search), through the
+    // map past that.
+    for (const auto &[n, info] : Small)
+      if (n == e.get())
+        return info;
+    if (Small.size() == SmallMemo)
+      if (auto it = Memo.find(e.get()); it != Memo.end())
+        return it->second;
     Info i = node(*e);
-    Memo.emplace(e.get(), i);
+    if (Small.size() < SmallMemo)
+      Small.emplace_back(e.get(), i);
+    else
+      Memo.emplace(e.get(), i);
     return i;
   }
 
@@ -84,6 +94,8 @@ private:
   const Shape &Sh;
   const Env &En;
   int64_t TMax;
+  static constexpr size_t SmallMemo = 32;
+  std::vector<std::pair<const Node *, Info>> Small;
   std::unordered_map<const Node *, Info> Memo;
 
   Info node(const Node &n) {
