@@ -812,7 +812,8 @@ static bool splitUniformPart(const LaneExpr &offset, LaneExpr &lanePart,
     LaneExpr r = start != 0 ? cst(start) : nullptr;
     for (const auto &[key, t] : ts)
       if (t.coef != 0) {
-        LaneExpr term = t.coef == 1 ? t.node : bin(Op::Mul, t.node, cst(t.coef));
+        LaneExpr term =
+            t.coef == 1 ? t.node : bin(Op::Mul, t.node, cst(t.coef));
         r = r ? bin(Op::Add, r, term) : term;
       }
     return r ? r : cst(0);
