@@ -119,6 +119,7 @@ def main():
         if args.only_jobs:
             return 0
     ratios, mem_ratios, tot_c, tot_w, failed = [], [], 0.0, 0.0, 0
+    failed_both = 0
     for f, own in files:
         c_t, w_t, c_m, w_m = [], [], [], []
         ok = True
@@ -150,6 +151,7 @@ def main():
             mem_ratios.append(wm / cm)
         else:
             failed += 1
+            failed_both += both
         name = os.path.relpath(f, ROOT) if f.startswith(ROOT) else f
         print('%-58s %9.3f %9.3f %6.2f %9.1f %9.1f %6.2f%s' % (
             name[-58:], ct, wt, wt / ct, cm, wm, wm / cm,
@@ -160,8 +162,9 @@ def main():
         p90 = srt[min(len(srt) - 1, int(round(0.9 * (len(srt) - 1))))]
         print()
         if failed:
-            print('%d file%s left out of the figures: a run failed' %
-                  (failed, '' if failed == 1 else 's'))
+            print('%d file%s left out of the figures: %d failed in both '
+                  'tools, %d in one run' % (failed, '' if failed == 1 else 's',
+                                            failed_both, failed - failed_both))
         print('files: %d; time ratio warplint/clang: median %.2f, p90 %.2f, '
               'worst %.2f (best %.2f); total %.2f s vs %.2f s (%.2f); median '
               'memory ratio %.2f (worst %.2f)'
