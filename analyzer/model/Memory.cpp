@@ -8,7 +8,6 @@
 #include <functional>
 #include <map>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace warplint {
@@ -64,13 +63,6 @@ thread_local size_t LanesShared = 0; // laneEvaluationsShared()
 // The classes and classes seen once hold a few hundred bytes each.
 constexpr size_t LaneRecordLimit = 1 << 14;
 constexpr size_t LaneClassLimit = 1 << 12, LaneSeenLimit = 1 << 13;
-
-uint64_t wordsHash(const std::vector<uint64_t> &w) {
-  uint64_t h = 1469598103934665603ull;
-  for (uint64_t x : w)
-    h = (h ^ x) * 1099511628211ull;
-  return h;
-}
 } // namespace
 
 // What one evaluation of a class reads of its warp and environment.
@@ -909,7 +901,7 @@ static AccessResult analyzeAccessUncached(const Access &acc,
       }
       auto it = LaneClasses.find(classKey);
       if (it == LaneClasses.end() &&
-          !LaneClassesSeen.emplace(KeyWordsHash()(classKey), hold).second)
+          !LaneClassesSeen.emplace(wordsHash(classKey.words), hold).second)
         it = LaneClasses
                  .emplace(std::move(classKey), LaneClass{std::move(hold), {}})
                  .first;

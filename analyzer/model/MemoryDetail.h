@@ -143,12 +143,16 @@ struct KeyWords {
   std::vector<uint64_t> words;
   bool operator==(const KeyWords &o) const { return words == o.words; }
 };
+/// FNV-1a over the words.
+inline uint64_t wordsHash(const std::vector<uint64_t> &words) {
+  uint64_t h = 1469598103934665603ull;
+  for (uint64_t w : words)
+    h = (h ^ w) * 1099511628211ull;
+  return h;
+}
 struct KeyWordsHash {
   size_t operator()(const KeyWords &k) const {
-    uint64_t h = 1469598103934665603ull;
-    for (uint64_t w : k.words)
-      h = (h ^ w) * 1099511628211ull;
-    return size_t(h);
+    return size_t(wordsHash(k.words));
   }
 };
 
