@@ -1075,6 +1075,7 @@ def summarize(rows, stray, runs):
                                  if x['classification'] == 'warning-not-executed'),
             diagnostics_not_executed=sum(x['count'] for x in st),
             agree=sum(1 for x in r if x['agree']),
+            with_figure=sum(1 for x in r if x['predicted'] is not None),
             agree_rate=round(sum(1 for x in r if x['agree']) / len(r), 4) if r else 1.0,
             agree_alt=sum(1 for x in r if x['agree_alt']),
             agree_estimated=sum(1 for x in r if x['agree'] and x['estimated']),
@@ -1087,6 +1088,7 @@ def summarize(rows, stray, runs):
     a = sum(v['agree'] for v in s.values())
     s['total'] = collections.OrderedDict(
         lines=n, agree=a, agree_rate=round(a / n, 4) if n else 1.0,
+        with_figure=sum(v['with_figure'] for v in s.values()),
         agree_alt=sum(v['agree_alt'] for k, v in s.items() if k in SPACES))
     s['runs'] = collections.OrderedDict(
         programs=len(runs),
@@ -1150,6 +1152,12 @@ def print_table(gpu, s, how):
     print('total   figure within %d%%: %d of %d lines (%s) [other aggregate: %d]' % (
         round(100 * TOLERANCE), t['agree'], t['lines'], pct(t['agree'], t['lines']),
         t['agree_alt']))
+    # A line without a figure (no access found, or none evaluated nor
+    # estimated) counts against the line above; here it is apart.
+    print('total   lines with a figure: %d of %d (%s); of those, within %d%%: '
+          '%d (%s)' % (t['with_figure'], t['lines'],
+                       pct(t['with_figure'], t['lines']), round(100 * TOLERANCE),
+                       t['agree'], pct(t['agree'], t['with_figure'])))
     r = s['runs']
     print('runs    %d programs, %d crashes%s, %d timeouts%s, %d files failed to parse%s'
           % (r['programs'], len(r['crashes']),

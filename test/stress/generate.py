@@ -18,6 +18,9 @@ size times K. The shapes (each grows along one dimension of the input):
            (`x = a[x]`, linked lists, values carried through two loops)
   kernels  n small kernels, each a guarded element-wise copy (a file of
            generated kernels: the per-kernel cost)
+  launches one host function that sets up and makes n launches, each with
+           its own size, block width (`block.x = ...`) and grid (`grid =
+           dim3(...)`): the launch sites' search for the values they read
 
 test/stress/bench.py measures them at n, 2n and 4n against clang's parse;
 the ctest stress/generated runs the small sizes for crashes.
@@ -27,7 +30,7 @@ import os
 import sys
 
 BASE = {'sum': 200, 'nest': 8, 'chain': 100, 'line': 500, 'many': 1000,
-        'selfref': 50, 'kernels': 500}
+        'selfref': 50, 'kernels': 500, 'launches': 200}
 
 HEAD = '#include <cuda_runtime.h>\n'
 
@@ -116,9 +119,25 @@ def shape_kernels(n):
         for k in range(n))
 
 
+def shape_launches(n):
+    body = ''.join(
+        '  int n%d = %d;\n'
+        '  block.x = %d;\n'
+        '  grid = dim3((n%d + block.x - 1) / block.x);\n'
+        '  copy<<<grid, block>>>(in, out, n%d, %d);\n' %
+        (k, 1024 * (k % 5 + 1), 32 * (k % 8 + 1), k, k, k % 3 + 1)
+        for k in range(n))
+    return (HEAD + '__global__ void copy(const float *in, float *out, int n,'
+            ' int stride) {\n'
+            '  int i = blockIdx.x * blockDim.x + threadIdx.x;\n'
+            '  if (i < n)\n    out[i] = in[i * stride];\n}\n'
+            'void run(const float *in, float *out) {\n'
+            '  dim3 grid, block;\n' + body + '}\n')
+
+
 SHAPES = {'sum': shape_sum, 'nest': shape_nest, 'chain': shape_chain,
           'line': shape_line, 'many': shape_many, 'selfref': shape_selfref,
-          'kernels': shape_kernels}
+          'kernels': shape_kernels, 'launches': shape_launches}
 
 
 def write(folder, shape, n):

@@ -3,10 +3,122 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Path.h"
+
+#include <unordered_map>
 
 namespace warplint {
 namespace host {
+
+namespace {
+// Every write of a variable in one function body, by the variable, in the
+// order a traversal meets them. The questions below are asked per launch
+// and per variable a launch reads; each walked the whole body, so a host
+// function setting up a thousand launches took a thousand walks of itself
+// (quadratic). Within a HostIndexScope a body is walked once and each
+// question filters its variable's writes, with the same answers.
+struct Write {
+  enum Kind : uint8_t {
+    Plain,   // v = E
+    Other,   // v op= E, ++v, v--, &v
+    Element, // v[i] = E (any assignment operator)
+    WholeOp, // v = E through a class's operator= (dim3's)
+    Member,  // v.x = E, v.y = E, v.z = E
+  } kind;
+  const Expr *rhs = nullptr;
+  const CaseStmt *label = nullptr; // Plain: the switch case it falls under
+  SourceLocation at;               // Plain, WholeOp, Member
+  int dim = -1;                    // Member: 0, 1, 2
+  Write(Kind k, const Expr *rhs = nullptr, const CaseStmt *label = nullptr,
+        SourceLocation at = {}, int dim = -1)
+      : kind(k), rhs(rhs), label(label), at(at), dim(dim) {}
+};
+using BodyWrites = llvm::DenseMap<const Decl *, std::vector<Write>>;
+struct ScopeIndex {
+  std::unordered_map<const Stmt *, BodyWrites> bodies;
+  llvm::DenseMap<const Decl *, bool> unchanged; // objectUnchanged's answers
+};
+thread_local ScopeIndex *Index = nullptr;
+
+const Decl *referenced(const Expr *e) {
+  auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  return d ? d->getDecl() : nullptr;
+}
+
+// The writes of `root`, walked once per scope (null outside one).
+const BodyWrites *writesIn(const Stmt *root) {
+  if (!Index || !root)
+    return nullptr;
+  auto [it, added] = Index->bodies.try_emplace(root);
+  if (!added)
+    return &it->second;
+  struct Finder : CaseTracking<Finder> {
+    BodyWrites &Out;
+    explicit Finder(BodyWrites &o) : Out(o) {}
+    void add(const Decl *d, Write w) {
+      if (d)
+        Out[d].push_back(w);
+    }
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      if (!b->isAssignmentOp())
+        return true;
+      const Expr *lhs = b->getLHS()->IgnoreParenImpCasts();
+      if (auto *s = dyn_cast<ArraySubscriptExpr>(lhs)) {
+        add(referenced(s->getBase()), Write(Write::Element));
+        return true;
+      }
+      const bool plain = b->getOpcode() == BO_Assign;
+      if (const Decl *d = referenced(lhs)) {
+        if (plain)
+          add(d,
+              Write(Write::Plain, b->getRHS(), currentCase, b->getBeginLoc()));
+        else
+          add(d, Write(Write::Other));
+        return true;
+      }
+      auto *m = dyn_cast<MemberExpr>(lhs);
+      if (!plain || !m)
+        return true;
+      const IdentifierInfo *id = m->getMemberDecl()->getIdentifier();
+      if (!id)
+        return true;
+      StringRef n = id->getName();
+      int dim = n == "x" ? 0 : n == "y" ? 1 : n == "z" ? 2 : -1;
+      if (dim >= 0)
+        add(referenced(m->getBase()),
+            Write(Write::Member, b->getRHS(), nullptr, b->getBeginLoc(), dim));
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *u) {
+      if (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf)
+        add(referenced(u->getSubExpr()), Write(Write::Other));
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *c) {
+      if (c->getOperator() == OO_Equal && c->getNumArgs() == 2)
+        add(referenced(c->getArg(0)),
+            Write(Write::WholeOp, c->getArg(1), nullptr, c->getBeginLoc()));
+      return true;
+    }
+  } f(it->second);
+  f.TraverseStmt(const_cast<Stmt *>(root));
+  return &it->second;
+}
+
+const std::vector<Write> &writesOf(const BodyWrites &w, const Decl *v) {
+  static const std::vector<Write> none;
+  auto it = w.find(v);
+  return it == w.end() ? none : it->second;
+}
+} // namespace
+
+HostIndexScope::HostIndexScope() : Saved(Index) { Index = new ScopeIndex(); }
+
+HostIndexScope::~HostIndexScope() {
+  delete Index;
+  Index = static_cast<ScopeIndex *>(Saved);
+}
 
 const Expr *lastWholeAssignmentBefore(const VarDecl *v, const Expr *use,
                                       SourceLocation *at) {
@@ -14,6 +126,23 @@ const Expr *lastWholeAssignmentBefore(const VarDecl *v, const Expr *use,
   if (!fd || !fd->getBody() || !use || use->getBeginLoc().isInvalid())
     return nullptr;
   const SourceManager &sm = fd->getASTContext().getSourceManager();
+  if (const BodyWrites *w = writesIn(fd->getBody())) {
+    const SourceLocation useAt = use->getBeginLoc();
+    const Expr *last = nullptr;
+    SourceLocation lastAt;
+    for (const Write &x : writesOf(*w, v)) {
+      if ((x.kind != Write::Plain && x.kind != Write::WholeOp) ||
+          x.at.isInvalid() || !sm.isBeforeInTranslationUnit(x.at, useAt))
+        continue;
+      if (!last || sm.isBeforeInTranslationUnit(lastAt, x.at)) {
+        last = x.rhs;
+        lastAt = x.at;
+      }
+    }
+    if (at)
+      *at = lastAt;
+    return last;
+  }
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *V;
     const SourceManager &SM;
@@ -58,6 +187,20 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v,
   if (!fd || !fd->getBody())
     return out;
   const SourceManager &sm = fd->getASTContext().getSourceManager();
+  if (const BodyWrites *w = writesIn(fd->getBody())) {
+    for (const Write &x : writesOf(*w, v)) {
+      if (x.kind != Write::Member)
+        continue;
+      if (use && use->getBeginLoc().isValid() && x.at.isValid() &&
+          !sm.isBeforeInTranslationUnit(x.at, use->getBeginLoc()))
+        continue;
+      if (after.isValid() && x.at.isValid() &&
+          !sm.isBeforeInTranslationUnit(after, x.at))
+        continue;
+      out[x.dim] = x.rhs;
+    }
+    return out;
+  }
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *V;
     std::map<int, const Expr *> &Out;
@@ -136,6 +279,18 @@ Changes assignmentsIn(const Stmt *root,
 }
 
 Changes changesIn(const VarDecl *v, const Stmt *root) {
+  if (const BodyWrites *w = writesIn(root)) {
+    Changes out;
+    for (const Write &x : writesOf(*w, v)) {
+      if (x.kind == Write::Plain) {
+        out.plain.push_back(x.rhs);
+        out.cases.push_back(x.label);
+      } else if (x.kind == Write::Other || x.kind == Write::Element) {
+        out.other = true;
+      }
+    }
+    return out;
+  }
   return assignmentsIn(root, [v](const Expr *e) {
     auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
     return d && d->getDecl() == v;
@@ -147,7 +302,19 @@ Changes changesOf(const VarDecl *v) {
   return changesIn(v, fd ? fd->getBody() : nullptr);
 }
 
+static bool objectUnchangedWalk(const VarDecl *obj);
+
 bool objectUnchanged(const VarDecl *obj) {
+  if (!Index)
+    return objectUnchangedWalk(obj);
+  if (auto it = Index->unchanged.find(obj); it != Index->unchanged.end())
+    return it->second;
+  const bool r = objectUnchangedWalk(obj);
+  Index->unchanged[obj] = r;
+  return r;
+}
+
+static bool objectUnchangedWalk(const VarDecl *obj) {
   auto *fd = dyn_cast_or_null<FunctionDecl>(obj->getParentFunctionOrMethod());
   if (!fd || !fd->getBody() || reassigned(obj))
     return false;

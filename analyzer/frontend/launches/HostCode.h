@@ -94,6 +94,22 @@ template <class Derived> struct CaseTracking : RecursiveASTVisitor<Derived> {
   }
 };
 
+/// While one lives (on this thread), the questions about a variable's
+/// writes (changesIn, changesOf, lastWholeAssignmentBefore,
+/// memberAssignments) walk each function body once and answer from its
+/// writes; outside one, each walks the body. The answers are the same.
+/// Statements are keyed by address: a scope must end before its AST does.
+class HostIndexScope {
+public:
+  HostIndexScope();
+  ~HostIndexScope();
+  HostIndexScope(const HostIndexScope &) = delete;
+  HostIndexScope &operator=(const HostIndexScope &) = delete;
+
+private:
+  void *Saved;
+};
+
 /// The plain assignments and other changes `root` makes to what `is`
 /// names (a variable, a field of the object a constructor builds).
 Changes assignmentsIn(const Stmt *root,

@@ -473,6 +473,7 @@ using namespace host;
 LaunchSites collectLaunchSites(ASTContext &ac,
                                const CallsByFunction *incoming) {
   LaunchSites out;
+  HostIndexScope index; // each host function's writes, walked once
   LaunchVisitor v(ac, out);
   v.Facts.incoming = incoming;
   v.TraverseDecl(ac.getTranslationUnitDecl());
