@@ -6,6 +6,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
+#include <array>
 #include <unordered_map>
 
 namespace warplint {
@@ -34,7 +36,50 @@ struct Write {
         SourceLocation at = {}, int dim = -1)
       : kind(k), rhs(rhs), label(label), at(at), dim(dim) {}
 };
-using BodyWrites = llvm::DenseMap<const Decl *, std::vector<Write>>;
+// One variable's writes, and, built at the first question that needs
+// them, its whole and member assignments ordered by location (stable: walk
+// order among equal locations), so that a question about one launch of
+// thousands searches them rather than scanning them all.
+struct VarWrites {
+  std::vector<Write> all; // walk order
+  bool ordered = false;
+  std::vector<uint32_t> whole;  // Plain and WholeOp with a location
+  std::vector<uint32_t> member; // Member with a location
+  // The latest in walk order of member[0 .. k) per dimension (-1: none),
+  // and of the member assignments without a location.
+  std::array<std::vector<int>, 3> memberUpTo;
+  std::array<int, 3> memberUnplaced = {-1, -1, -1};
+  void order(const SourceManager &sm) {
+    if (ordered)
+      return;
+    ordered = true;
+    for (uint32_t i = 0; i < all.size(); ++i) {
+      const Write &x = all[i];
+      if ((x.kind == Write::Plain || x.kind == Write::WholeOp) &&
+          x.at.isValid())
+        whole.push_back(i);
+      if (x.kind == Write::Member) {
+        if (x.at.isValid())
+          member.push_back(i);
+        else
+          memberUnplaced[size_t(x.dim)] = int(i);
+      }
+    }
+    auto before = [&](uint32_t a, uint32_t b) {
+      return sm.isBeforeInTranslationUnit(all[a].at, all[b].at);
+    };
+    std::stable_sort(whole.begin(), whole.end(), before);
+    std::stable_sort(member.begin(), member.end(), before);
+    for (int d = 0; d < 3; ++d) {
+      std::vector<int> &up = memberUpTo[size_t(d)];
+      up.assign(member.size() + 1, -1);
+      for (size_t k = 0; k < member.size(); ++k)
+        up[k + 1] =
+            all[member[k]].dim == d ? std::max(up[k], int(member[k])) : up[k];
+    }
+  }
+};
+using BodyWrites = llvm::DenseMap<const Decl *, VarWrites>;
 struct ScopeIndex {
   std::unordered_map<const Stmt *, BodyWrites> bodies;
   llvm::DenseMap<const Decl *, bool> unchanged; // objectUnchanged's answers
@@ -47,7 +92,7 @@ const Decl *referenced(const Expr *e) {
 }
 
 // The writes of `root`, walked once per scope (null outside one).
-const BodyWrites *writesIn(const Stmt *root) {
+BodyWrites *writesIn(const Stmt *root) {
   if (!Index || !root)
     return nullptr;
   auto [it, added] = Index->bodies.try_emplace(root);
@@ -58,7 +103,7 @@ const BodyWrites *writesIn(const Stmt *root) {
     explicit Finder(BodyWrites &o) : Out(o) {}
     void add(const Decl *d, Write w) {
       if (d)
-        Out[d].push_back(w);
+        Out[d].all.push_back(w);
     }
     bool VisitBinaryOperator(BinaryOperator *b) {
       if (!b->isAssignmentOp())
@@ -106,8 +151,8 @@ const BodyWrites *writesIn(const Stmt *root) {
   return &it->second;
 }
 
-const std::vector<Write> &writesOf(const BodyWrites &w, const Decl *v) {
-  static const std::vector<Write> none;
+VarWrites &writesOf(BodyWrites &w, const Decl *v) {
+  static thread_local VarWrites none;
   auto it = w.find(v);
   return it == w.end() ? none : it->second;
 }
@@ -126,22 +171,29 @@ const Expr *lastWholeAssignmentBefore(const VarDecl *v, const Expr *use,
   if (!fd || !fd->getBody() || !use || use->getBeginLoc().isInvalid())
     return nullptr;
   const SourceManager &sm = fd->getASTContext().getSourceManager();
-  if (const BodyWrites *w = writesIn(fd->getBody())) {
+  if (BodyWrites *w = writesIn(fd->getBody())) {
+    // The walk below keeps the first, in walk order, of the latest
+    // assignments before the use: in location order (stable), the first of
+    // the run of equal locations that ends where the use's begins.
+    VarWrites &vw = writesOf(*w, v);
+    vw.order(sm);
     const SourceLocation useAt = use->getBeginLoc();
-    const Expr *last = nullptr;
-    SourceLocation lastAt;
-    for (const Write &x : writesOf(*w, v)) {
-      if ((x.kind != Write::Plain && x.kind != Write::WholeOp) ||
-          x.at.isInvalid() || !sm.isBeforeInTranslationUnit(x.at, useAt))
-        continue;
-      if (!last || sm.isBeforeInTranslationUnit(lastAt, x.at)) {
-        last = x.rhs;
-        lastAt = x.at;
-      }
+    auto end =
+        std::partition_point(vw.whole.begin(), vw.whole.end(), [&](uint32_t i) {
+          return sm.isBeforeInTranslationUnit(vw.all[i].at, useAt);
+        });
+    if (end == vw.whole.begin()) {
+      if (at)
+        *at = SourceLocation();
+      return nullptr;
     }
+    const SourceLocation lastAt = vw.all[*(end - 1)].at;
+    auto first = std::partition_point(vw.whole.begin(), end, [&](uint32_t i) {
+      return sm.isBeforeInTranslationUnit(vw.all[i].at, lastAt);
+    });
     if (at)
       *at = lastAt;
-    return last;
+    return vw.all[*first].rhs;
   }
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *V;
@@ -187,17 +239,33 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v,
   if (!fd || !fd->getBody())
     return out;
   const SourceManager &sm = fd->getASTContext().getSourceManager();
-  if (const BodyWrites *w = writesIn(fd->getBody())) {
-    for (const Write &x : writesOf(*w, v)) {
-      if (x.kind != Write::Member)
-        continue;
-      if (use && use->getBeginLoc().isValid() && x.at.isValid() &&
-          !sm.isBeforeInTranslationUnit(x.at, use->getBeginLoc()))
-        continue;
-      if (after.isValid() && x.at.isValid() &&
-          !sm.isBeforeInTranslationUnit(after, x.at))
-        continue;
-      out[x.dim] = x.rhs;
+  if (BodyWrites *w = writesIn(fd->getBody())) {
+    // The walk below keeps, per member, the last assignment in walk order
+    // between `after` and the use (those without a location always): in
+    // location order, a range of the assignments.
+    VarWrites &vw = writesOf(*w, v);
+    vw.order(sm);
+    auto lo = vw.member.begin(), hi = vw.member.end();
+    if (use && use->getBeginLoc().isValid())
+      hi = std::partition_point(lo, hi, [&](uint32_t i) {
+        return sm.isBeforeInTranslationUnit(vw.all[i].at, use->getBeginLoc());
+      });
+    if (after.isValid())
+      lo = std::partition_point(lo, hi, [&](uint32_t i) {
+        return !sm.isBeforeInTranslationUnit(after, vw.all[i].at);
+      });
+    for (int d = 0; d < 3; ++d) {
+      int last = vw.memberUnplaced[size_t(d)];
+      if (lo == vw.member.begin()) {
+        last = std::max(
+            last, vw.memberUpTo[size_t(d)][size_t(hi - vw.member.begin())]);
+      } else {
+        for (auto i = lo; i != hi; ++i)
+          if (vw.all[*i].dim == d)
+            last = std::max(last, int(*i));
+      }
+      if (last >= 0)
+        out[d] = vw.all[size_t(last)].rhs;
     }
     return out;
   }
@@ -279,9 +347,9 @@ Changes assignmentsIn(const Stmt *root,
 }
 
 Changes changesIn(const VarDecl *v, const Stmt *root) {
-  if (const BodyWrites *w = writesIn(root)) {
+  if (BodyWrites *w = writesIn(root)) {
     Changes out;
-    for (const Write &x : writesOf(*w, v)) {
+    for (const Write &x : writesOf(*w, v).all) {
       if (x.kind == Write::Plain) {
         out.plain.push_back(x.rhs);
         out.cases.push_back(x.label);
