@@ -86,6 +86,15 @@ struct ScopeIndex {
 };
 thread_local ScopeIndex *Index = nullptr;
 
+// 0, 1, 2 for a member named x, y, z (dim3's); -1 for any other.
+int memberDim(const MemberExpr *m) {
+  const IdentifierInfo *id = m->getMemberDecl()->getIdentifier();
+  if (!id)
+    return -1;
+  StringRef n = id->getName();
+  return n == "x" ? 0 : n == "y" ? 1 : n == "z" ? 2 : -1;
+}
+
 const Decl *referenced(const Expr *e) {
   auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
   return d ? d->getDecl() : nullptr;
@@ -125,12 +134,7 @@ BodyWrites *writesIn(const Stmt *root) {
       auto *m = dyn_cast<MemberExpr>(lhs);
       if (!plain || !m)
         return true;
-      const IdentifierInfo *id = m->getMemberDecl()->getIdentifier();
-      if (!id)
-        return true;
-      StringRef n = id->getName();
-      int dim = n == "x" ? 0 : n == "y" ? 1 : n == "z" ? 2 : -1;
-      if (dim >= 0)
+      if (int dim = memberDim(m); dim >= 0)
         add(referenced(m->getBase()),
             Write(Write::Member, b->getRHS(), nullptr, b->getBeginLoc(), dim));
       return true;
@@ -293,12 +297,7 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v,
       auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
       if (!d || d->getDecl() != V)
         return true;
-      const IdentifierInfo *id = m->getMemberDecl()->getIdentifier();
-      if (!id)
-        return true;
-      StringRef n = id->getName();
-      int dim = n == "x" ? 0 : n == "y" ? 1 : n == "z" ? 2 : -1;
-      if (dim >= 0)
+      if (int dim = memberDim(m); dim >= 0)
         Out[dim] = b->getRHS();
       return true;
     }
