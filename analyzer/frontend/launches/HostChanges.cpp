@@ -18,8 +18,8 @@ namespace {
 // order a traversal meets them. The questions below are asked per launch
 // and per variable a launch reads; each walked the whole body, so a host
 // function setting up a thousand launches took a thousand walks of itself
-// (quadratic). Within a HostIndexScope a body is walked once and each
-// question filters its variable's writes, with the same answers.
+// (quadratic). Each question now answers from its variable's writes;
+// within a HostIndexScope a body's writes are gathered once for all.
 struct Write {
   enum Kind : uint8_t {
     Plain,   // v = E
@@ -100,13 +100,17 @@ const Decl *referenced(const Expr *e) {
   return d ? d->getDecl() : nullptr;
 }
 
-// The writes of `root`, walked once per scope (null outside one).
-BodyWrites *writesIn(const Stmt *root) {
-  if (!Index || !root)
-    return nullptr;
-  auto [it, added] = Index->bodies.try_emplace(root);
-  if (!added)
-    return &it->second;
+// The writes of `root`: walked once per scope, or, outside one, into
+// `scratch` for this question alone.
+BodyWrites &writesIn(const Stmt *root, BodyWrites &scratch) {
+  BodyWrites *kept = &scratch;
+  if (Index) {
+    auto [it, added] = Index->bodies.try_emplace(root);
+    if (!added)
+      return it->second;
+    kept = &it->second;
+  }
+  BodyWrites &out = *kept;
   struct Finder : CaseTracking<Finder> {
     BodyWrites &Out;
     explicit Finder(BodyWrites &o) : Out(o) {}
@@ -150,9 +154,10 @@ BodyWrites *writesIn(const Stmt *root) {
             Write(Write::WholeOp, c->getArg(1), nullptr, c->getBeginLoc()));
       return true;
     }
-  } f(it->second);
-  f.TraverseStmt(const_cast<Stmt *>(root));
-  return &it->second;
+  } f(out);
+  if (root)
+    f.TraverseStmt(const_cast<Stmt *>(root));
+  return out;
 }
 
 VarWrites &writesOf(BodyWrites &w, const Decl *v) {
@@ -175,134 +180,66 @@ const Expr *lastWholeAssignmentBefore(const VarDecl *v, const Expr *use,
   if (!fd || !fd->getBody() || !use || use->getBeginLoc().isInvalid())
     return nullptr;
   const SourceManager &sm = fd->getASTContext().getSourceManager();
-  if (BodyWrites *w = writesIn(fd->getBody())) {
-    // The walk below keeps the first, in walk order, of the latest
-    // assignments before the use: in location order (stable), the first of
-    // the run of equal locations that ends where the use's begins.
-    VarWrites &vw = writesOf(*w, v);
-    vw.order(sm);
-    const SourceLocation useAt = use->getBeginLoc();
-    auto end =
-        std::partition_point(vw.whole.begin(), vw.whole.end(), [&](uint32_t i) {
-          return sm.isBeforeInTranslationUnit(vw.all[i].at, useAt);
-        });
-    if (end == vw.whole.begin()) {
-      if (at)
-        *at = SourceLocation();
-      return nullptr;
-    }
-    const SourceLocation lastAt = vw.all[*(end - 1)].at;
-    auto first = std::partition_point(vw.whole.begin(), end, [&](uint32_t i) {
-      return sm.isBeforeInTranslationUnit(vw.all[i].at, lastAt);
-    });
+  // The first, in walk order, of the latest assignments before the use:
+  // in location order (stable), the first of the run of equal locations
+  // that ends where the use's begins.
+  BodyWrites scratch;
+  VarWrites &vw = writesOf(writesIn(fd->getBody(), scratch), v);
+  vw.order(sm);
+  const SourceLocation useAt = use->getBeginLoc();
+  auto end =
+      std::partition_point(vw.whole.begin(), vw.whole.end(), [&](uint32_t i) {
+        return sm.isBeforeInTranslationUnit(vw.all[i].at, useAt);
+      });
+  if (end == vw.whole.begin()) {
     if (at)
-      *at = lastAt;
-    return vw.all[*first].rhs;
+      *at = SourceLocation();
+    return nullptr;
   }
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const VarDecl *V;
-    const SourceManager &SM;
-    SourceLocation Use;
-    const Expr *Last = nullptr;
-    SourceLocation LastAt;
-    Finder(const VarDecl *v, const SourceManager &sm, SourceLocation use)
-        : V(v), SM(sm), Use(use) {}
-    void consider(const Expr *lhs, const Expr *rhs, SourceLocation at) {
-      auto *d = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
-      if (!d || d->getDecl() != V || at.isInvalid() ||
-          !SM.isBeforeInTranslationUnit(at, Use))
-        return;
-      if (!Last || SM.isBeforeInTranslationUnit(LastAt, at)) {
-        Last = rhs;
-        LastAt = at;
-      }
-    }
-    bool VisitBinaryOperator(BinaryOperator *b) {
-      if (b->getOpcode() == BO_Assign)
-        consider(b->getLHS(), b->getRHS(), b->getBeginLoc());
-      return true;
-    }
-    // A class's assignment operator (dim3's implicit copy or move).
-    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *c) {
-      if (c->getOperator() == OO_Equal && c->getNumArgs() == 2)
-        consider(c->getArg(0), c->getArg(1), c->getBeginLoc());
-      return true;
-    }
-  } f(v, sm, use->getBeginLoc());
-  f.TraverseStmt(fd->getBody());
+  const SourceLocation lastAt = vw.all[*(end - 1)].at;
+  auto first = std::partition_point(vw.whole.begin(), end, [&](uint32_t i) {
+    return sm.isBeforeInTranslationUnit(vw.all[i].at, lastAt);
+  });
   if (at)
-    *at = f.LastAt;
-  return f.Last;
+    *at = lastAt;
+  return vw.all[*first].rhs;
 }
 
-std::map<int, const Expr *> memberAssignments(const VarDecl *v,
-                                              const Expr *use,
+std::map<int, const Expr *> memberAssignments(const VarDecl *v, const Expr *use,
                                               SourceLocation after) {
   std::map<int, const Expr *> out;
   auto *fd = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
   if (!fd || !fd->getBody())
     return out;
   const SourceManager &sm = fd->getASTContext().getSourceManager();
-  if (BodyWrites *w = writesIn(fd->getBody())) {
-    // The walk below keeps, per member, the last assignment in walk order
-    // between `after` and the use (those without a location always): in
-    // location order, a range of the assignments.
-    VarWrites &vw = writesOf(*w, v);
-    vw.order(sm);
-    auto lo = vw.member.begin(), hi = vw.member.end();
-    if (use && use->getBeginLoc().isValid())
-      hi = std::partition_point(lo, hi, [&](uint32_t i) {
-        return sm.isBeforeInTranslationUnit(vw.all[i].at, use->getBeginLoc());
-      });
-    if (after.isValid())
-      lo = std::partition_point(lo, hi, [&](uint32_t i) {
-        return !sm.isBeforeInTranslationUnit(after, vw.all[i].at);
-      });
-    for (int d = 0; d < 3; ++d) {
-      int last = vw.memberUnplaced[size_t(d)];
-      if (lo == vw.member.begin()) {
-        last = std::max(
-            last, vw.memberUpTo[size_t(d)][size_t(hi - vw.member.begin())]);
-      } else {
-        for (auto i = lo; i != hi; ++i)
-          if (vw.all[*i].dim == d)
-            last = std::max(last, int(*i));
-      }
-      if (last >= 0)
-        out[d] = vw.all[size_t(last)].rhs;
+  // Per member, the last assignment in walk order between `after` and
+  // the use (those without a location always): in location order, a
+  // range of the assignments.
+  BodyWrites scratch;
+  VarWrites &vw = writesOf(writesIn(fd->getBody(), scratch), v);
+  vw.order(sm);
+  auto lo = vw.member.begin(), hi = vw.member.end();
+  if (use && use->getBeginLoc().isValid())
+    hi = std::partition_point(lo, hi, [&](uint32_t i) {
+      return sm.isBeforeInTranslationUnit(vw.all[i].at, use->getBeginLoc());
+    });
+  if (after.isValid())
+    lo = std::partition_point(lo, hi, [&](uint32_t i) {
+      return !sm.isBeforeInTranslationUnit(after, vw.all[i].at);
+    });
+  for (int d = 0; d < 3; ++d) {
+    int last = vw.memberUnplaced[size_t(d)];
+    if (lo == vw.member.begin()) {
+      last = std::max(last,
+                      vw.memberUpTo[size_t(d)][size_t(hi - vw.member.begin())]);
+    } else {
+      for (auto i = lo; i != hi; ++i)
+        if (vw.all[*i].dim == d)
+          last = std::max(last, int(*i));
     }
-    return out;
+    if (last >= 0)
+      out[d] = vw.all[size_t(last)].rhs;
   }
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const VarDecl *V;
-    std::map<int, const Expr *> &Out;
-    const SourceManager &SM;
-    const Expr *Use;
-    SourceLocation After;
-    Finder(const VarDecl *v, std::map<int, const Expr *> &o,
-           const SourceManager &sm, const Expr *use, SourceLocation after)
-        : V(v), Out(o), SM(sm), Use(use), After(after) {}
-    bool VisitBinaryOperator(BinaryOperator *b) {
-      if (b->getOpcode() != BO_Assign)
-        return true;
-      if (Use && Use->getBeginLoc().isValid() && b->getBeginLoc().isValid() &&
-          !SM.isBeforeInTranslationUnit(b->getBeginLoc(), Use->getBeginLoc()))
-        return true;
-      if (After.isValid() && b->getBeginLoc().isValid() &&
-          !SM.isBeforeInTranslationUnit(After, b->getBeginLoc()))
-        return true;
-      auto *m = dyn_cast<MemberExpr>(b->getLHS()->IgnoreParenImpCasts());
-      if (!m)
-        return true;
-      auto *d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
-      if (!d || d->getDecl() != V)
-        return true;
-      if (int dim = memberDim(m); dim >= 0)
-        Out[dim] = b->getRHS();
-      return true;
-    }
-  } f(v, out, sm, use, after);
-  f.TraverseStmt(fd->getBody());
   return out;
 }
 
@@ -346,22 +283,19 @@ Changes assignmentsIn(const Stmt *root,
 }
 
 Changes changesIn(const VarDecl *v, const Stmt *root) {
-  if (BodyWrites *w = writesIn(root)) {
-    Changes out;
-    for (const Write &x : writesOf(*w, v).all) {
-      if (x.kind == Write::Plain) {
-        out.plain.push_back(x.rhs);
-        out.cases.push_back(x.label);
-      } else if (x.kind == Write::Other || x.kind == Write::Element) {
-        out.other = true;
-      }
-    }
+  Changes out;
+  if (!root)
     return out;
+  BodyWrites scratch;
+  for (const Write &x : writesOf(writesIn(root, scratch), v).all) {
+    if (x.kind == Write::Plain) {
+      out.plain.push_back(x.rhs);
+      out.cases.push_back(x.label);
+    } else if (x.kind == Write::Other || x.kind == Write::Element) {
+      out.other = true;
+    }
   }
-  return assignmentsIn(root, [v](const Expr *e) {
-    auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-    return d && d->getDecl() == v;
-  });
+  return out;
 }
 
 Changes changesOf(const VarDecl *v) {

@@ -96,8 +96,8 @@ template <class Derived> struct CaseTracking : RecursiveASTVisitor<Derived> {
 
 /// While one lives (on this thread), the questions about a variable's
 /// writes (changesIn, changesOf, lastWholeAssignmentBefore,
-/// memberAssignments) walk each function body once and answer from its
-/// writes; outside one, each walks the body. The answers are the same.
+/// memberAssignments) share one gathering of each function body's writes;
+/// outside one, each question gathers its body's writes for itself.
 /// Statements are keyed by address: a scope must end before its AST does.
 class HostIndexScope {
 public:
