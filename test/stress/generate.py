@@ -21,6 +21,12 @@ size times K. The shapes (each grows along one dimension of the input):
   launches one host function that sets up and makes n launches, each with
            its own size, block width (`block.x = ...`) and grid (`grid =
            dim3(...)`): the launch sites' search for the values they read
+  calls    n host functions, each passing its size on to the next, the
+           last making the launch: the search of the callers for the
+           values a launch's parameters hold
+  devcalls n device functions, each calling the next with an offset, the
+           last making the store: the calls a kernel's accesses are
+           followed through
 
 test/stress/bench.py measures them at n, 2n and 4n against clang's parse;
 the ctest stress/generated runs the small sizes for crashes.
@@ -30,7 +36,8 @@ import os
 import sys
 
 BASE = {'sum': 200, 'nest': 8, 'chain': 100, 'line': 500, 'many': 1000,
-        'selfref': 50, 'kernels': 500, 'launches': 200}
+        'selfref': 50, 'kernels': 500, 'launches': 200, 'calls': 500,
+        'devcalls': 500}
 
 HEAD = '#include <cuda_runtime.h>\n'
 
@@ -135,9 +142,32 @@ def shape_launches(n):
             '  dim3 grid, block;\n' + body + '}\n')
 
 
+def shape_calls(n):
+    funcs = ''.join(
+        'void f%d(float *out, int n, int stride) {\n'
+        '  f%d(out, n + %d, stride);\n}\n' % (k, k - 1, k % 3)
+        for k in range(1, n))
+    return (HEAD + '__global__ void store(float *out, int n, int stride) {\n'
+            '  int i = blockIdx.x * blockDim.x + threadIdx.x;\n'
+            '  if (i < n)\n    out[i * stride] = 1.f;\n}\n'
+            'void f0(float *out, int n, int stride) {\n'
+            '  store<<<(n + 255) / 256, 256>>>(out, n, stride);\n}\n' +
+            funcs + 'void run(float *out) { f%d(out, 1024, 2); }\n' % (n - 1))
+
+
+def shape_devcalls(n):
+    funcs = ''.join(
+        '__device__ void d%d(float *out, int i) { d%d(out, i + %d); }\n' %
+        (k, k - 1, k % 2) for k in range(1, n))
+    return (HEAD + '__device__ void d0(float *out, int i) { out[i * 2] = 1.f; }\n'
+            + funcs + '__global__ void calls(float *out) {\n'
+            '  d%d(out, blockIdx.x * blockDim.x + threadIdx.x);\n}\n' % (n - 1))
+
+
 SHAPES = {'sum': shape_sum, 'nest': shape_nest, 'chain': shape_chain,
           'line': shape_line, 'many': shape_many, 'selfref': shape_selfref,
-          'kernels': shape_kernels, 'launches': shape_launches}
+          'kernels': shape_kernels, 'launches': shape_launches,
+          'calls': shape_calls, 'devcalls': shape_devcalls}
 
 
 def write(folder, shape, n):
