@@ -95,9 +95,16 @@ int memberDim(const MemberExpr *m) {
   return n == "x" ? 0 : n == "y" ? 1 : n == "z" ? 2 : -1;
 }
 
+// The variable `e` names, or the field of `this` (a constructor's).
 const Decl *referenced(const Expr *e) {
-  auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-  return d ? d->getDecl() : nullptr;
+  e = e->IgnoreParenImpCasts();
+  if (auto *d = dyn_cast<DeclRefExpr>(e))
+    return d->getDecl();
+  if (auto *m = dyn_cast<MemberExpr>(e);
+      m && isa<FieldDecl>(m->getMemberDecl()) &&
+      isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()))
+    return m->getMemberDecl();
+  return nullptr;
 }
 
 // The writes of `root`: walked once per scope, or, outside one, into
@@ -243,46 +250,9 @@ std::map<int, const Expr *> memberAssignments(const VarDecl *v, const Expr *use,
   return out;
 }
 
-Changes assignmentsIn(const Stmt *root,
-                      llvm::function_ref<bool(const Expr *)> is) {
-  Changes out;
-  if (!root)
-    return out;
-  struct Finder : CaseTracking<Finder> {
-    llvm::function_ref<bool(const Expr *)> Is;
-    Changes &Out;
-    Finder(llvm::function_ref<bool(const Expr *)> is, Changes &o)
-        : Is(is), Out(o) {}
-    bool VisitBinaryOperator(BinaryOperator *b) {
-      if (!b->isAssignmentOp())
-        return true;
-      const Expr *lhs = b->getLHS()->IgnoreParenImpCasts();
-      if (auto *s = dyn_cast<ArraySubscriptExpr>(lhs)) {
-        Out.other |= Is(s->getBase()); // an element written
-        return true;
-      }
-      if (!Is(lhs))
-        return true;
-      if (b->getOpcode() == BO_Assign) {
-        Out.plain.push_back(b->getRHS());
-        Out.cases.push_back(currentCase);
-      } else {
-        Out.other = true;
-      }
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *u) {
-      if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
-          Is(u->getSubExpr()))
-        Out.other = true;
-      return true;
-    }
-  } f(is, out);
-  f.TraverseStmt(const_cast<Stmt *>(root));
-  return out;
-}
-
-Changes changesIn(const VarDecl *v, const Stmt *root) {
+// The plain assignments and other changes `root` makes to `v`, a
+// variable or a field of `this`.
+static Changes changesTo(const Decl *v, const Stmt *root) {
   Changes out;
   if (!root)
     return out;
@@ -296,6 +266,10 @@ Changes changesIn(const VarDecl *v, const Stmt *root) {
     }
   }
   return out;
+}
+
+Changes changesIn(const VarDecl *v, const Stmt *root) {
+  return changesTo(v, root);
 }
 
 Changes changesOf(const VarDecl *v) {
@@ -450,11 +424,7 @@ std::optional<Changes> constructorAssignments(const CXXConstructorDecl *ctor,
                                               const FieldDecl *field) {
   if (!ctor || !ctor->hasBody())
     return std::nullopt;
-  Changes c = assignmentsIn(ctor->getBody(), [field](const Expr *e) {
-    auto *m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
-    return m && m->getMemberDecl() == field &&
-           isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts());
-  });
+  Changes c = changesTo(field, ctor->getBody());
   if (c.other)
     return std::nullopt;
   return c;

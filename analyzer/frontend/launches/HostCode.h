@@ -110,11 +110,6 @@ private:
   void *Saved;
 };
 
-/// The plain assignments and other changes `root` makes to what `is`
-/// names (a variable, a field of the object a constructor builds).
-Changes assignmentsIn(const Stmt *root,
-                      llvm::function_ref<bool(const Expr *)> is);
-
 Changes changesIn(const VarDecl *v, const Stmt *root);
 
 Changes changesOf(const VarDecl *v);
