@@ -16,6 +16,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -226,14 +227,46 @@ struct HostEval {
   /// values").
   std::shared_ptr<std::vector<std::string>> openLoops =
       std::make_shared<std::vector<std::string>>();
+  /// Where the search for a value reached its bound (MaxSteps steps of
+  /// host calls and expressions) and stopped: "main.cu:54". A value left
+  /// unknown for that says so, not only what it is assumed to be.
+  std::shared_ptr<std::vector<std::string>> stoppedAt =
+      std::make_shared<std::vector<std::string>>();
+  static constexpr int MaxSteps = 16;
+  /// The variables whose values are being searched for, outermost first.
+  std::shared_ptr<std::vector<const VarDecl *>> following =
+      std::make_shared<std::vector<const VarDecl *>>();
 
   /// An evaluation with nothing bound, whose assumptions are this one's.
   HostEval unbound() const;
+
+  /// Whether `depth` is past MaxSteps; if so, notes where `e` is in
+  /// `stoppedAt` (the first place only).
+  bool pastBound(const Expr *e, int depth) const;
 
   /// The argument `p` takes from the bound call, if its function is bound.
   const Expr *boundArgument(const ParmVarDecl *p) const;
 
   std::optional<std::vector<int64_t>> ints(const Expr *e, int depth) const;
+
+  /// `search()`, unless `v` is already being searched for: a variable
+  /// whose value is asked for while it is being searched for depends on
+  /// itself (`t = t * 2` in a host loop, a parameter of a recursive
+  /// launcher), so it has no value to find there, and that is not the
+  /// search's bound (no note in `stoppedAt`).
+  template <class F> auto once(const VarDecl *v, F search) const {
+    std::vector<const VarDecl *> &open = *following;
+    if (std::find(open.begin(), open.end(), v) != open.end())
+      return decltype(search())();
+    open.push_back(v);
+    auto found = search();
+    open.pop_back();
+    return found;
+  }
+
+  /// The values of variable `v`, named by `d` (ints()).
+  std::optional<std::vector<int64_t>>
+  variable(const DeclRefExpr *d, const VarDecl *v, int depth) const;
 
   /// `f` over each pair of values of `a` and `b` (an operator, `std::max`):
   /// none where either has none, `f` gives none, or there are too many.

@@ -18,7 +18,17 @@ HostEval HostEval::unbound() const {
   HostEval h{ac, facts};
   h.defaults = defaults;
   h.openLoops = openLoops;
+  h.stoppedAt = stoppedAt;
+  h.following = following;
   return h;
+}
+
+bool HostEval::pastBound(const Expr *e, int depth) const {
+  if (depth <= MaxSteps)
+    return false;
+  if (e && stoppedAt->empty())
+    stoppedAt->push_back(whereIs(ac, e));
+  return true;
 }
 
 const Expr *HostEval::boundArgument(const ParmVarDecl *p) const {
@@ -66,9 +76,30 @@ static std::optional<int64_t> arithmetic(BinaryOperatorKind op, int64_t x,
   }
 }
 
+std::optional<std::vector<int64_t>>
+HostEval::variable(const DeclRefExpr *d, const VarDecl *v, int depth) const {
+  if (auto loop = facts.loops.find(v); loop != facts.loops.end()) {
+    auto values = loopValues(v, loop->second, depth);
+    if (values)
+      keepGuarded(*values, v, loop->second, d, depth);
+    if (values && values->empty())
+      return std::nullopt;
+    return values;
+  }
+  if (reassigned(v))
+    return assignedValues(v, depth);
+  if (auto *p = dyn_cast<ParmVarDecl>(v))
+    return parameter(p, depth);
+  if (const Expr *range = rangeOf(v))
+    return elements(range, depth);
+  if (v->getInit() && v->isLocalVarDecl())
+    return ints(v->getInit(), depth + 1);
+  return std::nullopt;
+}
+
 std::optional<std::vector<int64_t>> HostEval::ints(const Expr *e,
                                                    int depth) const {
-  if (!e || depth > 8 || e->isValueDependent())
+  if (!e || e->isValueDependent() || pastBound(e, depth))
     return std::nullopt;
   Expr::EvalResult r;
   if (e->EvaluateAsInt(r, ac))
@@ -78,23 +109,7 @@ std::optional<std::vector<int64_t>> HostEval::ints(const Expr *e,
     auto *v = dyn_cast<VarDecl>(d->getDecl());
     if (!v)
       return std::nullopt;
-    if (auto loop = facts.loops.find(v); loop != facts.loops.end()) {
-      auto values = loopValues(v, loop->second, depth);
-      if (values)
-        keepGuarded(*values, v, loop->second, d, depth);
-      if (values && values->empty())
-        return std::nullopt;
-      return values;
-    }
-    if (reassigned(v))
-      return assignedValues(v, depth);
-    if (auto *p = dyn_cast<ParmVarDecl>(v))
-      return parameter(p, depth);
-    if (const Expr *range = rangeOf(v))
-      return elements(range, depth);
-    if (v->getInit() && v->isLocalVarDecl())
-      return ints(v->getInit(), depth + 1);
-    return std::nullopt;
+    return once(v, [&] { return variable(d, v, depth); });
   }
   if (auto *c = dyn_cast<ExplicitCastExpr>(s);
       c && c->getType()->isIntegralOrEnumerationType() &&
@@ -541,7 +556,7 @@ std::optional<std::vector<int64_t>> HostEval::constantArray(const Expr *e,
 
 std::optional<std::vector<std::vector<int64_t>>>
 HostEval::arrayValues(const Expr *base, int depth) const {
-  if (depth > 8)
+  if (pastBound(base, depth))
     return std::nullopt;
   if (auto a = constantArray(base, depth))
     return std::vector<std::vector<int64_t>>{*a};
@@ -550,27 +565,30 @@ HostEval::arrayValues(const Expr *base, int depth) const {
   auto *fd = p ? dyn_cast_or_null<FunctionDecl>(p->getDeclContext()) : nullptr;
   if (!fd || !p->getType()->isPointerType() || reassigned(p))
     return std::nullopt;
-  unsigned index = p->getFunctionScopeIndex();
-  if (const Expr *arg = boundArgument(p))
-    return unbound().arrayValues(arg, depth + 1);
-  if (boundForeign && fd->getCanonicalDecl() == boundFn) {
-    if (index < boundForeign->arrays.size() && boundForeign->arrays[index])
-      return std::vector<std::vector<int64_t>>{*boundForeign->arrays[index]};
-    return std::nullopt;
-  }
-  auto it = facts.calls.find(fd->getCanonicalDecl());
-  if (it == facts.calls.end() || it->second.empty() ||
-      it->second.size() > MaxValues)
-    return std::nullopt;
-  std::vector<std::vector<int64_t>> out;
-  for (const CallExpr *c : it->second) {
-    auto a = index < c->getNumArgs() ? arrayValues(c->getArg(index), depth + 1)
-                                     : std::nullopt;
-    if (!a)
+  return once(p, [&]() -> std::optional<std::vector<std::vector<int64_t>>> {
+    unsigned index = p->getFunctionScopeIndex();
+    if (const Expr *arg = boundArgument(p))
+      return unbound().arrayValues(arg, depth + 1);
+    if (boundForeign && fd->getCanonicalDecl() == boundFn) {
+      if (index < boundForeign->arrays.size() && boundForeign->arrays[index])
+        return std::vector<std::vector<int64_t>>{*boundForeign->arrays[index]};
       return std::nullopt;
-    out.insert(out.end(), a->begin(), a->end());
-  }
-  return out;
+    }
+    auto it = facts.calls.find(fd->getCanonicalDecl());
+    if (it == facts.calls.end() || it->second.empty() ||
+        it->second.size() > MaxValues)
+      return std::nullopt;
+    std::vector<std::vector<int64_t>> out;
+    for (const CallExpr *c : it->second) {
+      auto a = index < c->getNumArgs()
+                   ? arrayValues(c->getArg(index), depth + 1)
+                   : std::nullopt;
+      if (!a)
+        return std::nullopt;
+      out.insert(out.end(), a->begin(), a->end());
+    }
+    return out;
+  });
 }
 
 std::optional<std::vector<int64_t>> HostEval::parameter(const ParmVarDecl *p,
@@ -619,8 +637,8 @@ std::optional<std::vector<Shape>> HostEval::dims(const Expr *e,
                                                  int depth) const {
   // A template's pattern has initializers with no type yet (`dim3
   // b(param.n / 4)` as a ParenListExpr): nothing to read there.
-  if (!e || depth > 8 || e->getType().isNull() || e->isTypeDependent() ||
-      e->isValueDependent())
+  if (!e || e->getType().isNull() || e->isTypeDependent() ||
+      e->isValueDependent() || pastBound(e, depth))
     return std::nullopt;
   e = e->IgnoreParenImpCasts();
   if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
@@ -673,7 +691,7 @@ std::optional<std::vector<Shape>> HostEval::dims(const Expr *e,
       if (auto *p = dyn_cast<ParmVarDecl>(v)) {
         if (!p->getType()->isRecordType() || reassigned(p))
           return std::nullopt;
-        return dimParameter(p, depth);
+        return once(p, [&] { return dimParameter(p, depth); });
       }
       if (v->getInit()) {
         // `dim3 b, t;` declared once and assigned before each launch: the

@@ -84,6 +84,10 @@ struct LaunchSites {
     /// the program gives it a default; "main.cu:73 (10 by default, when
     /// the command line gives none (main.cu:16))".
     std::vector<std::string> commandLine;
+    /// Launches whose value for it was searched to the bound of host calls
+    /// and expressions followed (HostEval::MaxSteps) and not found: where
+    /// the launch is, and where the search stopped.
+    std::vector<std::pair<std::string, std::string>> stopped;
   };
   std::map<const clang::FunctionDecl *, std::map<unsigned, ArgValues>> args;
   /// Every launch of a kernel, in source order: its integer arguments as

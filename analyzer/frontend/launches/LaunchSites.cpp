@@ -370,17 +370,24 @@ public:
         continue;
       LaunchSites::ArgValues &av = Out.args[k][i];
       std::vector<int64_t> values;
+      bool unknown = false;
       for (const HostEval &eval : evals) {
         if (auto vs = eval.ints(arg, 0)) {
           for (int64_t v : *vs)
             if (std::find(values.begin(), values.end(), v) == values.end())
               values.push_back(v);
         } else {
-          av.allConstant = false;
+          unknown = true;
         }
       }
-      std::vector<std::string> defaults;
+      av.allConstant &= !unknown;
+      std::vector<std::string> defaults, stopped;
       take(&HostEval::defaults, defaults);
+      take(&HostEval::stoppedAt, stopped);
+      // The value is not known because the search for it ended at its
+      // bound, not because the host code does not show it.
+      if (unknown && !stopped.empty())
+        av.stopped.push_back({whereIs(call), stopped[0]});
       av.where.push_back(where + assuming(defaults) + openLoops());
       // A value the command line may set is the run's, not the default's
       // (rushlarsen's one node by default, 100000 in its run): the

@@ -214,6 +214,15 @@ launchBindings(const LaunchSites &sites, const FunctionDecl *kernel) {
         text += ", and at " + std::to_string(av.commandLine.size() - 1) +
                 " more launch" + (av.commandLine.size() > 2 ? "es" : "");
       out[index] = {{}, text};
+    } else if (!av.stopped.empty()) {
+      // Named after the first such launch; the others stopped the same way.
+      const auto &[launch, stop] = av.stopped[0];
+      out[index] = {{},
+                    "passed to the launch at " + launch +
+                        " through more host calls and expressions than "
+                        "warplint follows (" +
+                        std::to_string(host::HostEval::MaxSteps) +
+                        " steps): the search stopped at " + stop};
     }
   }
   return out;
