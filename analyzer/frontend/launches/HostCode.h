@@ -190,6 +190,10 @@ struct HostFacts {
   /// The counted loop each loop variable is declared by
   /// (`for (int x = 1; x <= 8; x *= 2)`).
   std::map<const VarDecl *, const ForStmt *> loops;
+  /// Counted loops that start a local declared before them (`int size;
+  /// for (size = 4; size <= 64; size *= 2)`), by that variable: inside
+  /// such a loop's body the variable takes the loop's values.
+  std::map<const VarDecl *, std::vector<const ForStmt *>> assignedLoops;
   /// Calls made in other files of this file's functions.
   const CallsByFunction *incoming = nullptr;
 };
@@ -302,6 +306,10 @@ struct HostEval {
   /// value per iteration, as a range-for over a list does.
   std::optional<std::vector<int64_t>>
   loopValues(const VarDecl *v, const ForStmt *f, int depth) const;
+
+  /// The loop of `assignedLoops` whose body holds `use` of `v` (the
+  /// innermost), or null.
+  const ForStmt *assignedLoopAround(const VarDecl *v, const Expr *use) const;
 
   /// Leaves out of `values` (those of loop `f`'s variable `v`) the ones
   /// that the `if`s between the loop and `use` keep from it: a launch

@@ -86,6 +86,14 @@ HostEval::variable(const DeclRefExpr *d, const VarDecl *v, int depth) const {
       return std::nullopt;
     return values;
   }
+  if (const ForStmt *f = assignedLoopAround(v, d)) {
+    auto values = loopValues(v, f, depth);
+    if (values)
+      keepGuarded(*values, v, f, d, depth);
+    if (values && values->empty())
+      return std::nullopt;
+    return values;
+  }
   if (reassigned(v))
     return assignedValues(v, depth);
   if (auto *p = dyn_cast<ParmVarDecl>(v))
@@ -268,6 +276,31 @@ HostEval::bodyFieldValues(const MemberExpr *m, int depth) const {
   return withDefaults(values, depth);
 }
 
+const ForStmt *HostEval::assignedLoopAround(const VarDecl *v,
+                                            const Expr *use) const {
+  auto it = facts.assignedLoops.find(v);
+  if (it == facts.assignedLoops.end())
+    return nullptr;
+  const SourceManager &sm = ac.getSourceManager();
+  const SourceLocation at = sm.getExpansionLoc(use->getBeginLoc());
+  const ForStmt *inner = nullptr;
+  for (const ForStmt *f : it->second) {
+    const Stmt *body = f->getBody();
+    if (!body)
+      continue;
+    SourceLocation b = sm.getExpansionLoc(body->getBeginLoc()),
+                   e = sm.getExpansionLoc(body->getEndLoc());
+    if (sm.isBeforeInTranslationUnit(at, b) ||
+        sm.isBeforeInTranslationUnit(e, at))
+      continue;
+    // Nested loops: the later start is the inner one.
+    if (!inner ||
+        sm.isBeforeInTranslationUnit(inner->getBeginLoc(), f->getBeginLoc()))
+      inner = f;
+  }
+  return inner;
+}
+
 std::optional<std::vector<int64_t>>
 HostEval::loopValues(const VarDecl *v, const ForStmt *f, int depth) const {
   // The start may take several values: an inner loop of a network whose
@@ -275,7 +308,12 @@ HostEval::loopValues(const VarDecl *v, const ForStmt *f, int depth) const {
   // (j = k >> 1; j > 0; j >>= 1)`, a bitonic sort's steps) runs from each,
   // and its values are those of every run, in the order the launches make
   // them first.
-  auto starts = v->getInit() ? ints(v->getInit(), depth + 1) : std::nullopt;
+  // `for (int x = 4; ...)`, or `for (x = 4; ...)` with x declared before.
+  const Expr *start = v->getInit();
+  if (auto *a = dyn_cast_or_null<BinaryOperator>(f->getInit());
+      a && a->getOpcode() == BO_Assign && isVar(a->getLHS(), v))
+    start = a->getRHS();
+  auto starts = start ? ints(start, depth + 1) : std::nullopt;
   auto *cond = dyn_cast_or_null<BinaryOperator>(
       f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
   if (!starts || starts->empty() || !cond || !isVar(cond->getLHS(), v) ||

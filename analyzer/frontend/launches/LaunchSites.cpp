@@ -120,6 +120,12 @@ public:
       if (auto *v = dyn_cast<VarDecl>(ds->getSingleDecl());
           v && v->getType()->isIntegerType() && v->getInit())
         Facts.loops[v] = f;
+    if (auto *a = dyn_cast_or_null<BinaryOperator>(f->getInit());
+        a && a->getOpcode() == BO_Assign)
+      if (auto *d = dyn_cast<DeclRefExpr>(a->getLHS()->IgnoreParenImpCasts()))
+        if (auto *v = dyn_cast<VarDecl>(d->getDecl());
+            v && v->isLocalVarDecl() && v->getType()->isIntegerType())
+          Facts.assignedLoops[v].push_back(f);
     return true;
   }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *f) {
