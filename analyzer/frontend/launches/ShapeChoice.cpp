@@ -215,14 +215,17 @@ launchBindings(const LaunchSites &sites, const FunctionDecl *kernel) {
                 " more launch" + (av.commandLine.size() > 2 ? "es" : "");
       out[index] = {{}, text};
     } else if (!av.stopped.empty()) {
-      // Named after the first such launch; the others stopped the same way.
+      // The first such launch, and how many more there are.
       const auto &[launch, stop] = av.stopped[0];
-      out[index] = {{},
-                    "passed to the launch at " + launch +
-                        " through more host calls and expressions than "
-                        "warplint follows (" +
-                        std::to_string(host::HostEval::MaxSteps) +
-                        " steps): the search stopped at " + stop};
+      std::string text = "passed to the launch at " + launch +
+                         " through more host calls and expressions than "
+                         "warplint follows (" +
+                         std::to_string(host::HostEval::MaxSteps) +
+                         " steps): the search stopped at " + stop;
+      if (av.stopped.size() > 1)
+        text += ", and at " + std::to_string(av.stopped.size() - 1) +
+                " more launch" + (av.stopped.size() > 2 ? "es" : "");
+      out[index] = {{}, text};
     }
   }
   return out;
