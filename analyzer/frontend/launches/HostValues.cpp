@@ -78,15 +78,11 @@ static std::optional<int64_t> arithmetic(BinaryOperatorKind op, int64_t x,
 
 std::optional<std::vector<int64_t>>
 HostEval::variable(const DeclRefExpr *d, const VarDecl *v, int depth) const {
-  if (auto loop = facts.loops.find(v); loop != facts.loops.end()) {
-    auto values = loopValues(v, loop->second, depth);
-    if (values)
-      keepGuarded(*values, v, loop->second, d, depth);
-    if (values && values->empty())
-      return std::nullopt;
-    return values;
-  }
-  if (const ForStmt *f = assignedLoopAround(v, d)) {
+  // The loop that declares `v`, or one that starts it and holds this use.
+  auto declared = facts.loops.find(v);
+  if (const ForStmt *f = declared != facts.loops.end()
+                             ? declared->second
+                             : assignedLoopAround(v, d)) {
     auto values = loopValues(v, f, depth);
     if (values)
       keepGuarded(*values, v, f, d, depth);

@@ -205,27 +205,28 @@ launchBindings(const LaunchSites &sites, const FunctionDecl *kernel) {
   auto it = sites.args.find(kernel->getCanonicalDecl());
   if (it == sites.args.end())
     return out;
+  // ", and at 2 more launches" after the first of `n` launches named.
+  auto more = [](size_t n) {
+    return n < 2 ? std::string()
+                 : ", and at " + std::to_string(n - 1) + " more launch" +
+                       (n > 2 ? "es" : "");
+  };
   for (const auto &[index, av] : it->second) {
     if (av.allConstant && !av.values.empty()) {
       out[index] = {av.values, launchesText(av.where)};
     } else if (!av.commandLine.empty()) {
-      std::string text = "set by the command line at " + av.commandLine[0];
-      if (av.commandLine.size() > 1)
-        text += ", and at " + std::to_string(av.commandLine.size() - 1) +
-                " more launch" + (av.commandLine.size() > 2 ? "es" : "");
-      out[index] = {{}, text};
+      out[index] = {{},
+                    "set by the command line at " + av.commandLine[0] +
+                        more(av.commandLine.size())};
     } else if (!av.stopped.empty()) {
-      // The first such launch, and how many more there are.
       const auto &[launch, stop] = av.stopped[0];
-      std::string text = "passed to the launch at " + launch +
-                         " through more host calls and expressions than "
-                         "warplint follows (" +
-                         std::to_string(host::HostEval::MaxSteps) +
-                         " steps): the search stopped at " + stop;
-      if (av.stopped.size() > 1)
-        text += ", and at " + std::to_string(av.stopped.size() - 1) +
-                " more launch" + (av.stopped.size() > 2 ? "es" : "");
-      out[index] = {{}, text};
+      out[index] = {{},
+                    "passed to the launch at " + launch +
+                        " through more host calls and expressions than "
+                        "warplint follows (" +
+                        std::to_string(host::HostEval::MaxSteps) +
+                        " steps): the search stopped at " + stop +
+                        more(av.stopped.size())};
     }
   }
   return out;
