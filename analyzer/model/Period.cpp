@@ -2,6 +2,7 @@
 #include "model/Period.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <numeric>
 #include <unordered_map>
@@ -71,22 +72,27 @@ public:
   Rules(const Context &ctx, const Shape &sh, const Env &env, int64_t tmax)
       : Ctx(ctx), Sh(sh), En(env), TMax(tmax) {}
 
-  Info of(const LaneExpr &e) {
+  /// The node's Info, kept for the other nodes that read it. A reference
+  /// into the memo, which never moves an entry: copying an Info (built of
+  /// narrow fields) costs more than its rules.
+  const Info &of(const LaneExpr &e) {
     // An address has a few dozen nodes: searched in order while there are
     // few (a hash node per entry cost more than the search), through the
-    // map past that.
-    for (const auto &[n, info] : Small)
-      if (n == e.get())
-        return info;
-    if (Small.size() == SmallMemo)
-      if (auto it = Memo.find(e.get()); it != Memo.end())
+    // map past that. The keys lie apart from their Infos, so that the
+    // search reads a few cache lines, not one an entry.
+    const Node *key = e.get();
+    for (size_t k = 0; k < SmallCount; ++k)
+      if (SmallKeys[k] == key)
+        return SmallInfo[k];
+    if (SmallCount == SmallMemo)
+      if (auto it = Memo.find(key); it != Memo.end())
         return it->second;
     Info i = node(*e);
-    if (Small.size() < SmallMemo)
-      Small.emplace_back(e.get(), i);
-    else
-      Memo.emplace(e.get(), i);
-    return i;
+    if (SmallCount == SmallMemo)
+      return Memo.emplace(key, i).first->second;
+    SmallKeys[SmallCount] = key;
+    SmallInfo[SmallCount] = i;
+    return SmallInfo[SmallCount++];
   }
 
 private:
@@ -95,7 +101,9 @@ private:
   const Env &En;
   int64_t TMax;
   static constexpr size_t SmallMemo = 32;
-  std::vector<std::pair<const Node *, Info>> Small;
+  size_t SmallCount = 0;
+  std::array<const Node *, SmallMemo> SmallKeys;
+  std::array<Info, SmallMemo> SmallInfo;
   std::unordered_map<const Node *, Info> Memo;
 
   Info node(const Node &n) {
@@ -158,7 +166,7 @@ private:
   }
 
   Info unary(const Node &n) {
-    Info a = of(n.a);
+    const Info &a = of(n.a);
     if (!a.known)
       return Info();
     if (a.uniform) {
@@ -184,7 +192,7 @@ private:
   }
 
   Info select(const Node &n) {
-    Info c = of(n.a), t = of(n.b), f = of(n.c);
+    const Info &c = of(n.a), &t = of(n.b), &f = of(n.c);
     if (!c.known || !t.known || !f.known)
       return Info();
     if (c.uniform && t.uniform && f.uniform)
@@ -242,7 +250,7 @@ private:
   }
 
   Info binary(const Node &n) {
-    Info a = of(n.a), b = of(n.b);
+    const Info &a = of(n.a), &b = of(n.b);
     if (!a.known || !b.known)
       return Info();
     if (a.uniform && b.uniform) {
@@ -346,8 +354,8 @@ std::optional<WarpPeriod> warpPeriod(const LaneExpr &offset,
       __builtin_mul_overflow(blocks, shape.x, &threads))
     return std::nullopt;
   Rules rules(ctx, shape, env, threads - 1);
-  Info o = rules.of(offset);
-  Info m = mask ? rules.of(mask) : uniformInfo(1);
+  const Info o = rules.of(offset);
+  const Info m = mask ? rules.of(mask) : uniformInfo(1);
   // The active lanes must repeat exactly; the addresses may move, but only
   // where none wraps (a cost counts the addresses as they are ordered).
   if (!o.known || !m.known || m.d != 0)
