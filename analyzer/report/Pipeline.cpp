@@ -112,7 +112,8 @@ void RunLedger::commit(Message &m, const NolintTables &nolint,
                        const PipelineOptions &opts, Report &report,
                        MessagePrinter &printer) {
   if (m.plain) {
-    Queue.push_back({std::move(m), 0});
+    Queue.push_back({true, Plain.size()});
+    Plain.push_back(std::move(m));
     return;
   }
   DiagnosticRecord &d = m.record;
@@ -138,7 +139,7 @@ void RunLedger::commit(Message &m, const NolintTables &nolint,
   if (added) {
     Groups.emplace_back();
     Groups.back().key = key;
-    Queue.push_back({std::nullopt, slot->second});
+    Queue.push_back({false, slot->second});
   }
   Group &g = Groups[slot->second];
   if (!m.family.empty())
@@ -192,6 +193,9 @@ void RunLedger::commit(KernelOutput &&out, bool keep,
     append(report.accesses, out.accesses);
     append(report.branches, out.branches);
   }
+  reserveMore(report.diagnostics, out.messages.size());
+  reserveMore(Queue, out.messages.size());
+  reserveMore(Groups, out.messages.size());
   for (Message &m : out.messages)
     if (keep || (m.plain && m.always))
       commit(m, nolint, opts, report, printer);
@@ -207,13 +211,14 @@ void RunLedger::commit(std::vector<Message> &&messages,
 void RunLedger::flush(Report &report, MessagePrinter &printer) {
   for (Entry &e : Queue) {
     if (e.plain) {
-      if (e.plain->explanation)
-        printer.explanation(e.plain->record);
+      const Message &m = Plain[e.index];
+      if (m.explanation)
+        printer.explanation(m.record);
       else
-        printer.plain(e.plain->record);
+        printer.plain(m.record);
       continue;
     }
-    Group &g = Groups[e.group];
+    Group &g = Groups[e.index];
     if (g.records.empty())
       continue;
     // An earlier translation unit showed this place and rule already.
@@ -285,6 +290,7 @@ void RunLedger::flush(Report &report, MessagePrinter &printer) {
       printer.finding(d);
   }
   Queue.clear();
+  Plain.clear();
   Groups.clear();
   GroupOf.clear();
   Families.clear();

@@ -20,6 +20,7 @@
 #include "report/Report.h"
 #include "report/Suppressions.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -31,6 +32,16 @@
 namespace warplint {
 
 class FingerprintState;
+
+/// Makes room in `v` for `extra` more elements at once, where they would
+/// outgrow it: a vector doubled one element at a time holds up to twice
+/// what it needs, and both copies while it moves them. The capacity at
+/// least doubles, so that a room made per kernel stays linear.
+template <class Vector> void reserveMore(Vector &v, size_t extra) {
+  const size_t need = v.size() + extra;
+  if (need > v.capacity())
+    v.reserve(std::max(need, 2 * v.capacity()));
+}
 
 /// One message of an analysis, in the order it was found.
 struct Message {
@@ -158,13 +169,16 @@ private:
   using PlaceKey = std::tuple<std::string, unsigned, unsigned, std::string>;
   std::set<PlaceKey> Shown;
   /// Since the last flush: messages in order, plain ones or a place's
-  /// findings (at its first), and each family's configurations.
+  /// findings (at its first), and each family's configurations. An entry
+  /// names its message in Plain or its group in Groups (a kernel of
+  /// thousands of findings queues one small entry each).
   struct Group;
   struct Entry {
-    std::optional<Message> plain;
-    size_t group = 0;
+    bool plain = false;
+    size_t index = 0;
   };
   std::vector<Entry> Queue;
+  std::vector<Message> Plain;
   std::vector<Group> Groups;
   std::map<PlaceKey, size_t> GroupOf;
   std::map<std::string, std::vector<Variant>> Families;
