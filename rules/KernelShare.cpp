@@ -69,22 +69,20 @@ void weighBody(const BranchFacts &f, const RuleContext &opts, Finding &out) {
                (under ? ": a remark, not a warning" : "")});
 }
 
-void weighAccess(const AccessFacts &f, const RuleContext &opts,
+void weighAccess(const AccessWeight &w, Space in, const RuleContext &opts,
                  const char *unit, Finding &out) {
-  if (!f.weight)
-    return;
-  const double percent = 100 * f.weight->share;
-  const char *space = f.space == Space::Shared ? "shared-memory" : "global";
+  const double percent = 100 * w.share;
+  const char *space = in == Space::Shared ? "shared-memory" : "global";
   // A note, not the message: a finding's message is what its launch
   // configurations and instantiations are compared by.
   std::string share = "its extra " + std::string(unit) + " are " +
                       percentText(percent) + "% of the kernel's estimated " +
                       space + " " + unit;
-  if (!(percent < opts[MinTrafficShare] && f.weight->runs < RareRuns)) {
+  if (!(percent < opts[MinTrafficShare] && w.runs < RareRuns)) {
     out.notes.push_back({-1, share});
   } else {
     out.remark = true;
-    const double every = f.weight->runs > 0 ? 1 / f.weight->runs : 0;
+    const double every = w.runs > 0 ? 1 / w.runs : 0;
     out.notes.push_back(
         {-1, share + ", under " + formatFigure(opts[MinTrafficShare]) +
                  "% (MinTrafficShare), on an access that runs " +
@@ -92,10 +90,9 @@ void weighAccess(const AccessFacts &f, const RuleContext &opts,
                                 : "1/" + formatFigure(std::round(every))) +
                  " as often as the kernel's busiest " + space +
                  " access: a remark, not a warning" +
-                 (f.weight->assumes.empty()
+                 (w.assumes.empty()
                       ? ""
-                      : " (the kernel's estimate takes " + f.weight->assumes +
-                            ")")});
+                      : " (the kernel's estimate takes " + w.assumes + ")")});
   }
 }
 

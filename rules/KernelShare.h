@@ -39,11 +39,11 @@ extern const RuleOption MinTrafficShare;
 /// may run and still have its finding weighed by MinTrafficShare.
 inline constexpr double RareRuns = 1.0 / 8;
 
-/// Gives the access's weight in a note of `out` where it is estimated
-/// (AccessFacts::weight): its extra `unit` ("sectors", "wavefronts") as a
-/// share of the kernel's; and makes `out` a remark where that is under the
-/// rule's MinTrafficShare on an access that runs rarely (RareRuns).
-void weighAccess(const AccessFacts &f, const RuleContext &opts,
+/// Gives the weight `w` of an access in `space` in a note of `out`: its
+/// extra `unit` ("sectors", "wavefronts") as a share of the kernel's; and
+/// makes `out` a remark where that is under the rule's MinTrafficShare on
+/// an access that runs rarely (RareRuns).
+void weighAccess(const AccessWeight &w, Space space, const RuleContext &opts,
                  const char *unit, Finding &out);
 
 } // namespace warplint

@@ -72,22 +72,24 @@ struct AccessFacts {
   /// A plain access at the address of an atomic of the same kernel (the
   /// read before a compare-and-swap loop).
   bool atAtomicAddress = false;
-  /// What the access weighs in its kernel, from the work estimate: its
-  /// extra sectors (wavefronts) per block as a share of the kernel's
-  /// estimated sectors (wavefronts) of that space, and how often it runs
-  /// against the kernel's busiest access of that space (1: as often). None
-  /// where the estimate does not reach it.
-  struct Weight {
-    double share = 0, runs = 0;
-    /// What the estimate rests on, as its kernel record says ("'n' = 1024
-    /// (not known)"); empty where nothing.
-    std::string assumes;
-  };
-  std::optional<Weight> weight;
   /// Where a launch site's shape rests on a command-line default: "block
   /// shape 256x1x1 from the launch at main.cu:40 (with the default of
   /// option -t (main.cu:22))"; empty otherwise.
   std::string shapeFrom;
+};
+
+/// What an access weighs in its kernel, from the work estimate: its extra
+/// sectors (wavefronts) per block as a share of the kernel's estimated
+/// sectors (wavefronts) of that space, and how often it runs against the
+/// kernel's busiest access of that space (1: as often). Known only once
+/// every access of the kernel is judged: a rule's finding is weighed after
+/// its check (RuleSet::weigh), so that no access's figures wait for the
+/// others'.
+struct AccessWeight {
+  double share = 0, runs = 0;
+  /// What the estimate rests on, as its kernel record says ("'n' = 1024
+  /// (not known)"); empty where nothing.
+  std::string assumes;
 };
 
 /// The text of AccessFacts::shapeFrom.

@@ -98,6 +98,16 @@ double RuleSet::option(std::string_view id, const RuleOption &o) const {
   return o.defaultValue;
 }
 
+void RuleSet::weigh(std::string_view id, const AccessWeight &w, Space space,
+                    Finding &f) const {
+  for (const Entry &e : Entries)
+    if (e.rule->id() == id) {
+      if (WeighFn weigh = e.rule->weigh())
+        weigh(w, space, e.context, f);
+      return;
+    }
+}
+
 std::string formatFigure(double v) {
   // Two decimals at most, and none that are zeros: 31.998 is "32", not
   // "32.00" (which reads as an exact figure printed oddly).

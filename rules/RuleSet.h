@@ -84,6 +84,10 @@ private:
 
 template <class Facts>
 using CheckFn = std::optional<Finding> (*)(const Facts &, const RuleContext &);
+/// Weighs an access rule's finding once its kernel's accesses are all
+/// judged: `w` is the access's weight in its kernel, `space` its memory.
+using WeighFn = void (*)(const AccessWeight &w, Space space,
+                         const RuleContext &, Finding &);
 
 /// A rule: its id, the first sentence of its doc page, its options and its
 /// check. The check's parameter type says which kind of site it judges.
@@ -93,6 +97,12 @@ public:
   RuleDef(const char *id, const char *summary, CheckFn<Facts> check,
           std::vector<const RuleOption *> options = {})
       : Id(id), Summary(summary), Check(check), Options(std::move(options)) {}
+  /// An access rule whose findings are weighed by what their access costs
+  /// its kernel.
+  RuleDef(const char *id, const char *summary, CheckFn<AccessFacts> check,
+          WeighFn weigh, std::vector<const RuleOption *> options)
+      : Id(id), Summary(summary), Check(check), Weigh(weigh),
+        Options(std::move(options)) {}
 
   const char *id() const { return Id; }
   const char *summary() const { return Summary; }
@@ -104,12 +114,15 @@ public:
   }
   /// The option named `name` (none: the rule has none of that name).
   const RuleOption *option(std::string_view name) const;
+  /// How the rule weighs its findings (null: they are not weighed).
+  WeighFn weigh() const { return Weigh; }
 
 private:
   const char *Id, *Summary;
   std::variant<CheckFn<AccessFacts>, CheckFn<BranchFacts>, CheckFn<SyncFacts>,
                CheckFn<HazardFacts>, CheckFn<LaunchFacts>, CheckFn<KernelFacts>>
       Check;
+  WeighFn Weigh = nullptr;
   std::vector<const RuleOption *> Options;
 };
 
@@ -153,6 +166,10 @@ public:
         if (std::optional<Finding> f = check(facts, e.context))
           emit(e.rule->id(), std::move(*f));
   }
+  /// Weighs `f`, a finding of the rule `id` on an access in `space`, by the
+  /// access's weight `w` in its kernel, where that rule weighs its findings.
+  void weigh(std::string_view id, const AccessWeight &w, Space space,
+             Finding &f) const;
 
 private:
   struct Entry {

@@ -303,13 +303,10 @@ static std::optional<Finding> findSmemBankConflict(const AccessFacts &f,
   return out;
 }
 
-/// The finding, weighed by what the access costs its kernel (KernelShare.h).
-static std::optional<Finding> checkSmemBankConflict(const AccessFacts &f,
-                                 const RuleContext &opts) {
-  std::optional<Finding> out = findSmemBankConflict(f, opts);
-  if (out)
-    weighAccess(f, opts, "wavefronts", *out);
-  return out;
+/// The finding's weight in its kernel (KernelShare.h).
+static void weighBankConflict(const AccessWeight &w, Space space,
+                              const RuleContext &opts, Finding &out) {
+  weighAccess(w, space, opts, "wavefronts", out);
 }
 
 const RuleDef &smemBankConflictRule() {
@@ -317,7 +314,7 @@ const RuleDef &smemBankConflictRule() {
       "smem-bank-conflict",
       "Flags shared-memory loads and stores whose warp needs at least twice "
       "the wavefronts it would without bank conflicts.",
-      checkSmemBankConflict, {&Threshold, &MinTrafficShare});
+      findSmemBankConflict, weighBankConflict, {&Threshold, &MinTrafficShare});
   return rule;
 }
 

@@ -256,13 +256,10 @@ findUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
   return out;
 }
 
-/// The finding, weighed by what the access costs its kernel (KernelShare.h).
-static std::optional<Finding> checkUncoalescedGlobalAccess(const AccessFacts &f,
-                                 const RuleContext &opts) {
-  std::optional<Finding> out = findUncoalescedGlobalAccess(f, opts);
-  if (out)
-    weighAccess(f, opts, "sectors", *out);
-  return out;
+/// The finding's weight in its kernel (KernelShare.h).
+static void weighUncoalesced(const AccessWeight &w, Space space,
+                             const RuleContext &opts, Finding &out) {
+  weighAccess(w, space, opts, "sectors", out);
 }
 
 const RuleDef &uncoalescedGlobalAccessRule() {
@@ -270,7 +267,8 @@ const RuleDef &uncoalescedGlobalAccessRule() {
       "uncoalesced-global-access",
       "Flags global loads and stores whose warp pulls in at least twice the "
       "32-byte sectors its active lanes need.",
-      checkUncoalescedGlobalAccess, {&Threshold, &MinTrafficShare});
+      findUncoalescedGlobalAccess, weighUncoalesced,
+      {&Threshold, &MinTrafficShare});
   return rule;
 }
 

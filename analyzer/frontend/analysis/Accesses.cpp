@@ -151,8 +151,8 @@ std::string remarkText(const AccessRecord &ar, const AccessResult &r,
 }
 
 /// --explain: one warp's request for the access, drawn lane by lane.
-void explain(KernelScope &s, const AccessSite &site,
-             const AccessRecord &ar, const AccessResult &r) {
+Message explain(KernelScope &s, const AccessSite &site, const AccessRecord &ar,
+                const AccessResult &r) {
   const Shape &shape = figureShape(s.choice, r);
   // Where iterations differ (an unrolled network, a butterfly's strides),
   // the worst one: the one a finding about them names.
@@ -261,7 +261,7 @@ void explain(KernelScope &s, const AccessSite &site,
     else
       os << drawGlobalRequest(req.addr, req.active, site.access.elementBytes);
   }();
-  s.explained(ar.pos, os.str());
+  return KernelScope::explanation(ar.pos, os.str());
 }
 
 /// What the access's figures rest on, as the report says it.
@@ -341,10 +341,8 @@ SiteResult judgeAccessSite(const KernelScope &s, const AccessSite &site) {
   return analyzeSite(input, m.ctx, s.choice.shapes);
 }
 
-std::vector<AccessFinding>
-analyzeAccessSite(AccessScope &as, const AccessSite &site,
-                  const SiteResult &judged,
-                  std::optional<AccessFacts::Weight> weight) {
+AccessOutput analyzeAccessSite(AccessScope &as, const AccessSite &site,
+                               const SiteResult &judged) {
   KernelScope &s = as.kernel;
   const KernelModel &m = s.m;
   const ShapeChoice &choice = s.choice;
@@ -406,12 +404,7 @@ analyzeAccessSite(AccessScope &as, const AccessSite &site,
         firstRequest(site.access.offset, site.access.mask, m.ctx, shape);
     ar.sameAddressLanes = sameAddressLanes(req.addr, req.active);
   }
-  if (weight) {
-    ar.kernelShare = weight->share;
-    ar.relativeRuns = weight->runs;
-  }
   AccessFacts facts(site.access, r, m.ctx);
-  facts.weight = weight;
   facts.shape = shape;
   facts.shapeAssumed = choice.assumed;
   facts.space = site.space;
@@ -431,11 +424,13 @@ analyzeAccessSite(AccessScope &as, const AccessSite &site,
   if (ar.dataEstimate)
     ar.dataEstimate->expectsRandom =
         expectsRandomData(facts, s.opts.rules.shared());
+  AccessOutput out;
   if (s.opts.remarks)
-    s.out.messages.push_back(s.resolver.plain(
+    out.messages.push_back(s.resolver.plain(
         loc, /*remark=*/true, remarkText(ar, r, choice.assumed), false));
   if (s.explaining(ar.pos))
-    explain(s, site, ar, r);
+    out.messages.push_back(explain(s, site, ar, r));
+  out.record = s.out.accesses.size();
   s.out.accesses.push_back(std::move(ar));
 
   // Inline PTX is reported where its statement ends (its operand is
@@ -445,16 +440,14 @@ analyzeAccessSite(AccessScope &as, const AccessSite &site,
                               : site.expr->getSourceRange();
   const VarDecl *declared = site.array ? site.array->var : nullptr;
   const FindingSite at = s.site(loc, siteRange, site.calls, declared);
-  std::vector<AccessFinding> found;
   s.opts.rules.run(facts, [&](const char *rule, Finding f) {
     if (judged.splitByConflict && site.space == Space::Global)
       f.message += " (the copy's shared destination has a bank conflict, "
                    "which splits its global read into one request a lane)";
-    // The configuration's label is set once its findings are compared.
-    found.push_back({s.resolver.finding(rule, f, at),
-                     r.ideal > 0 ? r.actual / r.ideal : 1, shape, {}});
+    out.findings.push_back(
+        {rule, std::move(f), at, r.ideal > 0 ? r.actual / r.ideal : 1, shape});
   });
-  return found;
+  return out;
 }
 
 } // namespace warplint

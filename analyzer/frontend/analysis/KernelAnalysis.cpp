@@ -73,18 +73,19 @@ bool picksBlocks(const LaneExpr &mask, const Context &ctx) {
   return picks;
 }
 
-/// What each judged access weighs in its kernel (AccessFacts::Weight),
-/// from the times per block the work estimate runs it: its extra sectors
+/// What each judged access weighs in its kernel (AccessWeight), from the
+/// times per block the work estimate runs it: its extra sectors
 /// (wavefronts) over the kernel's total of that space, and its runs over
-/// those of the space's busiest access. None where the estimate does not
-/// reach it or that only blocks picked by their index run (picksBlocks),
-/// and none in a kernel whose estimate is not firm (KernelIssue::firm).
-std::vector<std::optional<AccessFacts::Weight>>
+/// those of the space's busiest access. `costs` are the judged accesses'
+/// perRequest() figures. None where the estimate does not reach it or that
+/// only blocks picked by their index run (picksBlocks), and none in a
+/// kernel whose estimate is not firm (KernelIssue::firm).
+std::vector<std::optional<AccessWeight>>
 accessWeights(const KernelModel &m, const std::vector<size_t> &sites,
-              const std::vector<SiteResult> &judged,
+              const std::vector<std::pair<double, double>> &costs,
               const std::vector<KernelIssue::Runs> &runs,
               const KernelIssue &issue) {
-  std::vector<std::optional<AccessFacts::Weight>> out(judged.size());
+  std::vector<std::optional<AccessWeight>> out(costs.size());
   // Counts that rest on a representative value (a size the program does
   // not show, a condition on data) can be off by orders of magnitude
   // between nested loops: such a kernel's accesses are not weighed.
@@ -98,25 +99,23 @@ accessWeights(const KernelModel &m, const std::vector<size_t> &sites,
     assumes += (assumes.empty() ? "" : "; ") + a;
   for (Space space : {Space::Global, Space::Shared}) {
     double total = 0, busiest = 0;
-    for (size_t j = 0; j < judged.size(); ++j) {
+    for (size_t j = 0; j < costs.size(); ++j) {
       const AccessSite &site = m.accesses[sites[j]];
       if (site.space != space)
         continue;
-      total += runs[j].all * perRequest(site, judged[j].result).first;
+      total += runs[j].all * costs[j].first;
       busiest = std::max(busiest, perInstruction(j));
     }
     if (total <= 0)
       continue;
-    for (size_t j = 0; j < judged.size(); ++j) {
+    for (size_t j = 0; j < costs.size(); ++j) {
       const AccessSite &site = m.accesses[sites[j]];
       if (site.space != space || runs[j].all <= 0 ||
           picksBlocks(site.access.mask, m.ctx))
         continue;
-      auto [actual, ideal] = perRequest(site, judged[j].result);
-      out[j] = AccessFacts::Weight{
-          runs[j].all * std::max(0.0, actual - ideal) / total,
-          perInstruction(j) / busiest,
-          assumes};
+      auto [actual, ideal] = costs[j];
+      out[j] = AccessWeight{runs[j].all * std::max(0.0, actual - ideal) / total,
+                            perInstruction(j) / busiest, assumes};
     }
   }
   return out;
@@ -446,36 +445,62 @@ KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
       if (site.atomic)
         accesses.atomicAddresses.insert({site.base, site.access.offset.get()});
     bool stopped = false; // by --timeout
-    std::vector<SiteResult> judged;
-    judged.reserve(judgedSites.size());
+    // Each access is judged, recorded and its rules run in turn, and its
+    // figures freed: what its findings weigh needs the kernel's totals, so
+    // only its cost per request is kept for them, and its findings wait
+    // (a generated kernel of thousands of accesses would otherwise hold
+    // every access's samples at once).
+    std::vector<std::pair<double, double>> costs;
+    std::vector<AccessOutput> outputs;
+    costs.reserve(judgedSites.size());
+    outputs.reserve(judgedSites.size());
+    out.accesses.reserve(out.accesses.size() + judgedSites.size());
     for (size_t i : judgedSites) {
       if (job.outOfTime()) {
         stopped = true;
         break;
       }
-      judged.push_back(judgeAccessSite(scope, m.accesses[i]));
+      const SiteResult judged = judgeAccessSite(scope, m.accesses[i]);
+      costs.push_back(perRequest(m.accesses[i], judged.result));
+      outputs.push_back(analyzeAccessSite(accesses, m.accesses[i], judged));
     }
-    const std::vector<std::optional<AccessFacts::Weight>> weights =
-        accessWeights(m, judgedSites, judged, runs, issue);
-    out.accesses.reserve(out.accesses.size() + judged.size());
-    for (size_t j = 0; j < judged.size(); ++j) {
+    const std::vector<std::optional<AccessWeight>> weights =
+        accessWeights(m, judgedSites, costs, runs, issue);
+    size_t adding = 0;
+    for (const AccessOutput &o : outputs)
+      adding += o.messages.size() + o.findings.size();
+    if (gather)
+      reserveMore(pending, adding);
+    else
+      reserveMore(out.messages, adding);
+    for (size_t j = 0; j < outputs.size(); ++j) {
       const AccessSite &site = m.accesses[judgedSites[j]];
+      AccessOutput &o = outputs[j];
+      if (const std::optional<AccessWeight> &w = weights[j]) {
+        out.accesses[o.record].kernelShare = w->share;
+        out.accesses[o.record].relativeRuns = w->runs;
+      }
+      for (Message &msg : o.messages)
+        out.messages.push_back(std::move(msg));
       // A call nvcc makes several instructions of (a wmma fragment's load
       // or store): one finding for the call, its worst instruction's.
       const size_t instructions =
           site.intrinsic.empty() ? 0 : instructionsOf(m, site);
-      for (AccessFinding &f :
-           analyzeAccessSite(accesses, site, judged[j], weights[j])) {
+      for (PendingFinding &p : o.findings) {
+        if (weights[j])
+          job.opts.rules.weigh(p.rule, *weights[j], site.space, p.finding);
+        // The configuration's label is set once its findings are compared.
+        AccessFinding f{job.resolver.finding(p.rule, p.finding, p.at),
+                        p.ratio,
+                        p.shape,
+                        {}};
         if (instructions > 1)
           calls.add(site, instructions, std::move(f));
         else
           report(std::move(f));
       }
       ++kr.accesses;
-      // Its findings and record are made: its samples and figures are not
-      // read again (a generated kernel of thousands of accesses would keep
-      // them all beside their records).
-      judged[j] = SiteResult();
+      o = AccessOutput();
     }
     restoreData(m.ctx, marks);
     calls.flush(report);

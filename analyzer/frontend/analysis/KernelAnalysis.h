@@ -78,14 +78,31 @@ struct AccessScope {
 /// block shapes (Accesses.cpp).
 SiteResult judgeAccessSite(const KernelScope &scope, const AccessSite &site);
 
-/// Reports one judged access site (Accesses.cpp): its record and its remark
-/// go into the kernel's output, the rules' findings are returned. `weight`
-/// is what the access weighs in its kernel, where the work estimate gives
-/// it (AccessFacts::weight).
-std::vector<AccessFinding>
-analyzeAccessSite(AccessScope &scope, const AccessSite &site,
-                  const SiteResult &judged,
-                  std::optional<AccessFacts::Weight> weight);
+/// A rule's finding on an access, kept until the kernel's every access is
+/// judged and the access's weight in it is known (RuleSet::weigh).
+struct PendingFinding {
+  const char *rule = nullptr;
+  Finding finding;
+  FindingSite at;
+  double ratio = 1; // actual over ideal
+  Shape shape;
+};
+
+/// What one judged access gives its kernel's output besides its record, in
+/// the order it is shown: its remark and drawing (--remarks, --explain),
+/// then the rules' findings, not yet weighed.
+struct AccessOutput {
+  size_t record = 0; // its record's index in KernelOutput::accesses
+  std::vector<Message> messages;
+  std::vector<PendingFinding> findings;
+};
+
+/// Reports one judged access site (Accesses.cpp): its record goes into the
+/// kernel's output at once, its messages and findings are returned, to be
+/// added once the kernel's accesses are all judged. Nothing it returns
+/// refers to `judged`, which can go.
+AccessOutput analyzeAccessSite(AccessScope &scope, const AccessSite &site,
+                               const SiteResult &judged);
 
 } // namespace warplint
 

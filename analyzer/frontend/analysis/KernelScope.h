@@ -51,11 +51,14 @@ struct KernelScope {
   /// The drawing of the access, branch or loop at `p`, printed in its
   /// place among the kernel's messages.
   void explained(const SourcePos &p, const std::string &text) {
+    out.messages.push_back(explanation(p, text));
+  }
+  static Message explanation(const SourcePos &p, const std::string &text) {
     Message m;
     m.plain = m.explanation = true;
     m.record.pos = p;
     m.record.message = text;
-    out.messages.push_back(std::move(m));
+    return m;
   }
 };
 
