@@ -1287,6 +1287,26 @@ SourceLocation Walker::laterLine(const Expr *part, const Expr *whole) const {
   return e;
 }
 
+/// Could `e` fold to a constant? False where it reads a variable that is
+/// neither const nor constexpr (an index's `t`), which the constant
+/// evaluator would find only after setting itself up for each operand of
+/// every index; true where only the evaluator can tell.
+static bool mayFold(const Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral>(e))
+    return true;
+  if (auto *d = dyn_cast<DeclRefExpr>(e)) {
+    auto *v = dyn_cast<VarDecl>(d->getDecl());
+    return !v || v->isConstexpr() ||
+           v->getType().getNonReferenceType().isConstQualified();
+  }
+  if (auto *b = dyn_cast<BinaryOperator>(e))
+    return mayFold(b->getLHS()) && mayFold(b->getRHS());
+  if (auto *u = dyn_cast<UnaryOperator>(e))
+    return mayFold(u->getSubExpr());
+  return true;
+}
+
 SourceLocation Walker::subscriptLine(const ArraySubscriptExpr *a) const {
   const SourceManager &sm = AC.getSourceManager();
   SourceLocation begin = a->getBeginLoc();
@@ -1298,7 +1318,7 @@ SourceLocation Walker::subscriptLine(const ArraySubscriptExpr *a) const {
                                                        int64_t v) {
     e = e->IgnoreParenImpCasts();
     Expr::EvalResult r;
-    if (!e->isValueDependent() && !e->containsErrors() &&
+    if (!e->isValueDependent() && !e->containsErrors() && mayFold(e) &&
         e->EvaluateAsInt(r, AC))
       return r.Val.getInt() == v;
     auto *b = dyn_cast<BinaryOperator>(e);
