@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <new>
 #include <numeric>
 #include <unordered_map>
 #include <vector>
@@ -83,7 +84,7 @@ public:
     const Node *key = e.get();
     for (size_t k = 0; k < SmallCount; ++k)
       if (SmallKeys[k] == key)
-        return SmallInfo[k];
+        return SmallInfo[k].info;
     if (SmallCount == SmallMemo)
       if (auto it = Memo.find(key); it != Memo.end())
         return it->second;
@@ -91,8 +92,8 @@ public:
     if (SmallCount == SmallMemo)
       return Memo.emplace(key, i).first->second;
     SmallKeys[SmallCount] = key;
-    SmallInfo[SmallCount] = i;
-    return SmallInfo[SmallCount++];
+    Info *slot = new (&SmallInfo[SmallCount++].info) Info(i);
+    return *slot;
   }
 
 private:
@@ -103,7 +104,13 @@ private:
   static constexpr size_t SmallMemo = 32;
   size_t SmallCount = 0;
   std::array<const Node *, SmallMemo> SmallKeys;
-  std::array<Info, SmallMemo> SmallInfo;
+  // Left unset until filled: a Rules is built for each warp period an
+  // access asks for, most of which read a few nodes.
+  union Slot {
+    Slot() {}
+    Info info;
+  };
+  std::array<Slot, SmallMemo> SmallInfo;
   std::unordered_map<const Node *, Info> Memo;
 
   Info node(const Node &n) {
