@@ -376,28 +376,6 @@ LaneExpr withoutOrigins(const LaneExpr &e, OriginFreeMemo &memo) {
   return r;
 }
 
-uint64_t StructureNames::name(const LaneExpr &e) {
-  if (!e || !Ok)
-    return 0;
-  if (auto it = Numbers.find(e.get()); it != Numbers.end())
-    return it->second;
-  // Three operand numbers share a word, 21 bits each.
-  constexpr uint64_t Limit = (uint64_t(1) << 21) - 1;
-  if (e->op == Op::TooDeep || Numbers.size() >= Limit) {
-    Ok = false;
-    return 0;
-  }
-  // Operands are at most MaxDepth deep, so the recursion is bounded.
-  const uint64_t a = name(e->a), b = name(e->b), c = name(e->c);
-  if (!Ok)
-    return 0;
-  Words.insert(Words.end(),
-               {uint64_t(e->op), uint64_t(e->value), a | b << 21 | c << 42});
-  const uint64_t n = Numbers.size() + 1;
-  Numbers.emplace(e.get(), n);
-  return n;
-}
-
 /// `e` with each leaf for which `leaf` returns a node replaced by it; the
 /// unchanged sub-expressions are the same nodes.
 template <typename Leaf>

@@ -159,28 +159,6 @@ LaneExpr withOrigin(LaneExpr e, int origin);
 using OriginFreeMemo = std::unordered_map<const Node *, LaneExpr>;
 LaneExpr withoutOrigins(const LaneExpr &e, OriginFreeMemo &memo);
 
-/// Names the expressions of one cache key by their structure without
-/// origins, and holds no node: each node met is numbered in the order met
-/// and written out once (its op, value and operands' numbers), so that two
-/// keys whose names and words() agree ask about the same origin-free
-/// expressions, however the nodes are allocated. A cache of keys made this
-/// way keeps no expression alive after its kernel.
-class StructureNames {
-public:
-  /// `e`'s number in this key (0: no expression).
-  uint64_t name(const LaneExpr &e);
-  /// False where an expression cannot be named (a TooDeep node, which is
-  /// not structural, or more nodes than a name holds): no key then.
-  bool ok() const { return Ok; }
-  /// The nodes named so far, to end the key with.
-  const std::vector<uint64_t> &words() const { return Words; }
-
-private:
-  std::unordered_map<const Node *, uint64_t> Numbers;
-  std::vector<uint64_t> Words;
-  bool Ok = true;
-};
-
 /// `e` with the variable of loop `loop` replaced by `with` (the loop's
 /// activity, a LoopActive node, is kept). Unchanged sub-expressions are the
 /// same nodes, so `e` that does not use the variable comes back as is.

@@ -8,7 +8,6 @@
 #include <functional>
 #include <map>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace warplint {
@@ -44,17 +43,19 @@ struct LaneRecord {
   bool flagged = false;
 };
 struct LaneClass {
+  std::vector<LaneExpr> hold; // the key's nodes, alive while it is
   std::unordered_map<uint64_t, LaneRecord> records;
 };
 } // namespace memory_detail
 
 namespace {
-// Per thread. A class seen once is remembered by its key's hash alone
-// (most accesses share their class with none): a class is kept from the
-// second access whose key has that hash on (a hash two keys share only
-// keeps a class early).
+// Per thread, as the nodes are. A class seen once is remembered by its
+// key's hash alone (most accesses share their class with none), with the
+// key's nodes held: a node freed and built again would have another
+// address, and the class another key.
 thread_local std::unordered_map<KeyWords, LaneClass, KeyWordsHash> LaneClasses;
-thread_local std::unordered_set<uint64_t> LaneClassesSeen;
+thread_local std::unordered_map<uint64_t, std::vector<LaneExpr>>
+    LaneClassesSeen;
 thread_local size_t LaneRecords = 0;
 thread_local size_t LanesShared = 0; // laneEvaluationsShared()
 // About 400 bytes a record: a few MB, the evaluations of a few thousand
@@ -421,23 +422,28 @@ static bool maskUsesBlock(const LaneExpr &mask, const Context &ctx) {
 
 namespace {
 // A finished analysis, kept for the next access that asks the same question:
-// the same address and mask without their origins (an expression written
-// again on another line, an unrolled body's `tile[ty][tx]`), element size,
-// cost model, block shapes and grid, and the same facts about every
-// unknown and loop they use. Kernels that differ in names only, and
-// template instantiations that differ in what their accesses do not read,
-// share their results. The key names the expressions by their structure
-// (StructureNames), so that an entry keeps no node alive.
+// the same address and mask nodes (hash-consed: pointer equality is
+// structural equality), element size, cost model, block shapes and grid,
+// and the same facts about every unknown and loop they use. Kernels that
+// differ in names only, and template instantiations that differ in what
+// their accesses do not read, share their results. The key's words name
+// nodes by address; `hold` keeps those nodes alive so that no address is
+// reused while the entry lives.
 using AccessKey = KeyWords;
 using AccessKeyHash = KeyWordsHash;
-// Per thread (-j analyzes files in threads).
-thread_local std::unordered_map<AccessKey, AccessResult, AccessKeyHash>
+struct CachedAccess {
+  std::vector<LaneExpr> hold;
+  /// Shared by the entry under the access's nodes and the one under its
+  /// nodes without origins.
+  std::shared_ptr<const AccessResult> result;
+};
+// Per thread, as the nodes are (-j analyzes files in threads).
+thread_local std::unordered_map<AccessKey, CachedAccess, AccessKeyHash>
     AccessCache;
-// The last 4,096 accesses' results, a few KiB each (a kernel of 20,000
-// distinct accesses held 16,384 entries, 15 MB, that none of its accesses
-// asked for again); another instantiation of a kernel of a few thousand
-// accesses finds its own.
-constexpr size_t AccessCacheLimit = 1 << 12;
+// Two entries an access: the last 4,096 accesses' results, a few KiB each
+// (a kernel of 20,000 distinct accesses held 16,384 entries, 15 MB, that
+// none of its accesses asked for again).
+constexpr size_t AccessCacheLimit = 1 << 13;
 thread_local size_t Evaluated = 0;
 
 } // namespace
@@ -531,25 +537,24 @@ bool memory_detail::appendContextWords(
   return !followData || atoms.size() <= MaxKeyAtoms;
 }
 
-bool memory_detail::endKey(const StructureNames &names,
-                           std::vector<uint64_t> &w) {
-  if (!names.ok())
-    return false;
-  w.push_back(names.words().size());
-  w.insert(w.end(), names.words().begin(), names.words().end());
-  return true;
-}
-
 namespace {
 bool accessKey(const Access &acc, const Context &ctx,
                const std::vector<Shape> &shapes, const CostModel &cost,
-               AccessKey &key) {
+               bool bare, AccessKey &key, std::vector<LaneExpr> &hold) {
   using CostFn = Cost (*)(const Lanes &, LaneMask, int);
   const CostFn *fn = cost.target<CostFn>();
   if (!fn || !acc.offset)
     return false;
-  StructureNames names;
-  auto node = [&](const LaneExpr &e) { return names.name(e); };
+  // With `bare`, nodes are named without their origins (which only lead the
+  // front end back to the source), so that an expression written again on
+  // another line asks the same question: an unrolled body's `tile[ty][tx]`.
+  OriginFreeMemo memo;
+  auto node = [&](const LaneExpr &e) {
+    LaneExpr n = bare ? withoutOrigins(e, memo) : e;
+    hold.push_back(n);
+    return uint64_t(uintptr_t(n.get()));
+  };
+  hold.clear();
   std::vector<uint64_t> &w = key.words;
   w = {uint64_t(uintptr_t(*fn)),
        node(acc.offset),
@@ -564,8 +569,7 @@ bool accessKey(const Access &acc, const Context &ctx,
     w.insert(w.end(), {uint64_t(sh.x), uint64_t(sh.y), uint64_t(sh.z)});
   // analyzeAccess draws no data: the loads behind a datum are not its facts.
   return appendContextWords(ctx, {acc.offset, acc.mask}, node, w,
-                            /*followData=*/false) &&
-         endKey(names, w);
+                            /*followData=*/false);
 }
 } // namespace
 
@@ -638,16 +642,27 @@ void clearAccessCaches() {
 AccessResult analyzeAccess(const Access &acc, const Context &ctx,
                            const std::vector<Shape> &shapes,
                            const CostModel &cost) {
-  AccessKey key;
-  if (!accessKey(acc, ctx, shapes, cost, key))
+  // The nodes as they are first (another kernel's copy of the same source
+  // has the same origins), then without origins (the same expression on
+  // another line); a result found or computed is kept under both keys.
+  AccessKey key, bareKey;
+  std::vector<LaneExpr> hold, bareHold;
+  if (!accessKey(acc, ctx, shapes, cost, false, key, hold))
     return analyzeAccessUncached(acc, ctx, shapes, cost);
   if (auto it = AccessCache.find(key); it != AccessCache.end())
-    return it->second;
-  AccessResult r = analyzeAccessUncached(acc, ctx, shapes, cost);
-  if (AccessCache.size() + 1 > AccessCacheLimit)
+    return *it->second.result;
+  accessKey(acc, ctx, shapes, cost, true, bareKey, bareHold);
+  std::shared_ptr<const AccessResult> r;
+  if (auto it = AccessCache.find(bareKey); it != AccessCache.end())
+    r = it->second.result;
+  else
+    r = std::make_shared<const AccessResult>(
+        analyzeAccessUncached(acc, ctx, shapes, cost));
+  if (AccessCache.size() + 2 > AccessCacheLimit)
     AccessCache.clear();
-  AccessCache.emplace(std::move(key), r);
-  return r;
+  AccessCache.emplace(std::move(key), CachedAccess{std::move(hold), r});
+  AccessCache.emplace(std::move(bareKey), CachedAccess{std::move(bareHold), r});
+  return *r;
 }
 
 // The tuples of iterations nested loops run in the representative block's
@@ -874,9 +889,10 @@ static AccessResult analyzeAccessUncached(const Access &acc,
   if (work >= 64 &&
       splitUniformPart(acc.offset, share.lanePart, share.uniformPart)) {
     AccessKey classKey;
+    std::vector<LaneExpr> hold;
     Access part = acc;
     part.offset = share.lanePart;
-    if (accessKey(part, ctx, shapes, cost, classKey)) {
+    if (accessKey(part, ctx, shapes, cost, true, classKey, hold)) {
       if (LaneClasses.size() >= LaneClassLimit ||
           LaneClassesSeen.size() >= LaneSeenLimit) {
         LaneClasses.clear();
@@ -885,8 +901,10 @@ static AccessResult analyzeAccessUncached(const Access &acc,
       }
       auto it = LaneClasses.find(classKey);
       if (it == LaneClasses.end() &&
-          !LaneClassesSeen.insert(wordsHash(classKey.words)).second)
-        it = LaneClasses.emplace(std::move(classKey), LaneClass{}).first;
+          !LaneClassesSeen.emplace(wordsHash(classKey.words), hold).second)
+        it = LaneClasses
+                 .emplace(std::move(classKey), LaneClass{std::move(hold), {}})
+                 .first;
       if (it != LaneClasses.end()) {
         share.cls = &it->second;
         share.unknowns =

@@ -137,9 +137,6 @@ bool appendContextWords(const Context &ctx, const std::vector<LaneExpr> &roots,
                         const std::function<uint64_t(const LaneExpr &)> &node,
                         std::vector<uint64_t> &w, bool followData);
 uint64_t stringHash(const std::string &s);
-/// Ends a key whose expressions `names` named with their structure; false
-/// where one could not be named (no key).
-bool endKey(const StructureNames &names, std::vector<uint64_t> &w);
 
 /// A cache key of words (FNV-1a over them): the access and site caches'.
 struct KeyWords {

@@ -21,21 +21,34 @@ const char *spaceName(Space s) {
 
 namespace {
 // A site's figures, kept for the next site that asks the same question (in
-// the same thread). The key names the address, mask and peer by their
-// structure without origins (StructureNames), everything else the site
+// the same thread: the nodes are the thread's). The key names the address,
+// mask and peer nodes without their origins (pointer equality of
+// hash-consed nodes is structural equality), everything else the site
 // says, the shapes and grid, and every fact of the context the analysis
-// may read; it keeps no node alive. A language server's worker thread
-// keeps it between runs: the figures of a kernel an edit left alone are
-// not computed again.
+// may read; `hold` keeps the named nodes alive, so that no address is
+// reused while the entry lives. A language server's worker thread keeps
+// it between runs: the figures of a kernel an edit left alone are not
+// computed again.
 using SiteKey = memory_detail::KeyWords;
 using SiteKeyHash = memory_detail::KeyWordsHash;
-thread_local std::unordered_map<SiteKey, SiteResult, SiteKeyHash> SiteCache;
+struct CachedSite {
+  std::vector<LaneExpr> hold;
+  SiteResult result;
+};
+thread_local std::unordered_map<SiteKey, CachedSite, SiteKeyHash> SiteCache;
 constexpr size_t SiteCacheLimit = 1 << 13;
 
 bool siteKey(const SiteInput &site, const Context &ctx,
-             const std::vector<Shape> &shapes, SiteKey &key) {
-  StructureNames names;
-  auto node = [&](const LaneExpr &e) { return names.name(e); };
+             const std::vector<Shape> &shapes, SiteKey &key,
+             std::vector<LaneExpr> &hold) {
+  OriginFreeMemo memo;
+  auto node = [&](const LaneExpr &e) -> uint64_t {
+    if (!e)
+      return 0;
+    LaneExpr n = withoutOrigins(e, memo);
+    hold.push_back(n);
+    return uint64_t(uintptr_t(n.get()));
+  };
   std::vector<uint64_t> &w = key.words;
   const Access &a = site.access;
   w = {uint64_t(site.space), uint64_t(site.atomic),
@@ -53,8 +66,7 @@ bool siteKey(const SiteInput &site, const Context &ctx,
   for (const Shape &sh : shapes)
     w.insert(w.end(), {uint64_t(sh.x), uint64_t(sh.y), uint64_t(sh.z)});
   return memory_detail::appendContextWords(ctx, roots, node, w,
-                                           /*followData=*/true) &&
-         memory_detail::endKey(names, w);
+                                           /*followData=*/true);
 }
 
 CostModel costOf(Space space) {
@@ -89,15 +101,16 @@ SiteResult analyzeSite(const SiteInput &site, const Context &ctx,
     out.result = std::move(first);
     return out;
   }
+  std::vector<LaneExpr> hold;
   SiteKey key;
-  if (!siteKey(site, ctx, shapes, key))
+  if (!siteKey(site, ctx, shapes, key, hold))
     return analyzeSiteRest(site, ctx, shapes, std::move(first));
   if (auto it = SiteCache.find(key); it != SiteCache.end())
-    return it->second;
+    return it->second.result;
   SiteResult r = analyzeSiteRest(site, ctx, shapes, std::move(first));
   if (SiteCache.size() + 1 > SiteCacheLimit)
     SiteCache.clear();
-  SiteCache.emplace(std::move(key), r);
+  SiteCache.emplace(std::move(key), CachedSite{std::move(hold), r});
   return r;
 }
 

@@ -369,63 +369,6 @@ TEST(Scale, CopiesWithTheirOwnOriginsAreOneValue) {
   EXPECT_TRUE(fresh.empty());
 }
 
-TEST(Scale, CacheKeysNameExpressionsByStructure) {
-  // The same index written on two lines (each copy with its origins) is one
-  // name; another index, or the same nodes named in another order, is not.
-  Context ctx;
-  LaneExpr n = unknown(ctx.addAtom("n", AtomKind::Uniform));
-  auto copy = [&](int o) {
-    return withOrigin(withOrigin(threadIdx(0) * n, o) + cst(3), o + 1);
-  };
-  StructureNames first, second, other;
-  EXPECT_EQ(first.name(copy(10)), second.name(copy(20)));
-  EXPECT_EQ(first.words(), second.words());
-  other.name(threadIdx(0) * n + cst(4));
-  EXPECT_NE(first.words(), other.words());
-  // A shared sub-expression is named once.
-  StructureNames shared;
-  LaneExpr t = threadIdx(0) * n;
-  const uint64_t tn = shared.name(t);
-  const size_t words = shared.words().size();
-  EXPECT_EQ(shared.name(t + t), tn + 1);
-  EXPECT_EQ(shared.words().size(), words + 3);
-  EXPECT_EQ(shared.name(nullptr), 0u);
-  EXPECT_TRUE(shared.ok());
-  // A TooDeep node is opaque, not structural: no key.
-  LaneExpr deep = threadIdx(0);
-  for (uint32_t i = 0; i < MaxDepth + 10; ++i)
-    deep = deep * cst(3) + threadIdx(0);
-  StructureNames tooDeep;
-  tooDeep.name(deep);
-  EXPECT_FALSE(tooDeep.ok());
-}
-
-TEST(Scale, TheAccessCacheKeepsNoExpressionAlive) {
-  // A kernel's nodes go with it: a cache of thousands of accesses' figures
-  // kept every access's nodes, and again without their origins.
-  clearAccessCaches();
-  Context ctx;
-  LaneExpr n = unknown(ctx.addAtom("n", AtomKind::Uniform));
-  const size_t before = internedNodes();
-  AccessResult r;
-  {
-    LaneExpr index = withOrigin(g() * cst(7654321) + n, 3);
-    r = analyzeAccess({index * cst(4), nullptr, 4}, ctx, {Shape{256, 1, 1}},
-                      globalSectors);
-    EXPECT_GT(internedNodes(), before);
-  }
-  EXPECT_TRUE(r.evaluated);
-  EXPECT_EQ(internedNodes(), before);
-  // The same index on another line finds the figures kept.
-  const size_t evaluated = accessesEvaluated();
-  AccessResult again = analyzeAccess(
-      {withOrigin(g() * cst(7654321) + n, 9) * cst(4), nullptr, 4}, ctx,
-      {Shape{256, 1, 1}}, globalSectors);
-  EXPECT_EQ(accessesEvaluated(), evaluated);
-  EXPECT_DOUBLE_EQ(again.actual, r.actual);
-  clearAccessCaches();
-}
-
 TEST(Scale, AValueBuiltAndFreedAgainTakesItsOldSlot) {
   // Each access's analysis builds constants of its own and frees them: a
   // dead slot per build, all of one hash, made every later lookup of that
