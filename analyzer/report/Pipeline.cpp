@@ -192,10 +192,11 @@ void RunLedger::commit(KernelOutput &&out, bool keep,
     append(report.kernels, out.kernels);
     append(report.accesses, out.accesses);
     append(report.branches, out.branches);
+    // Room for its findings at once (an output not kept adds none).
+    reserveMore(report.diagnostics, out.messages.size());
+    reserveMore(Queue, out.messages.size());
+    reserveMore(Groups, out.messages.size());
   }
-  reserveMore(report.diagnostics, out.messages.size());
-  reserveMore(Queue, out.messages.size());
-  reserveMore(Groups, out.messages.size());
   for (Message &m : out.messages)
     if (keep || (m.plain && m.always))
       commit(m, nolint, opts, report, printer);
