@@ -23,9 +23,19 @@ written for them, each file with its own flags) with -j 1 and with -j N, and,
 for the machine's own ceiling, the same files split over N warplint processes
 started together (-j 1 each); it reports files per second and the speed-ups.
 --only-jobs skips the per-file comparison with clang.
+
+--instructions counts the instructions each tool executes on each file
+instead of timing it (one run each under valgrind's callgrind, K files at
+once with --parallel K): the count does not move with the machine's load,
+so two builds, or a file's ratio from one day to the next, compare to the
+instruction. It leaves out what a count does not see (cache misses, the
+page faults of a larger heap), so it complements the timed figures, it does
+not replace them. Needs valgrind; about 50x slower than a timed run.
 """
 import argparse
+import concurrent.futures
 import glob
+import re
 import json
 import os
 import shlex
@@ -79,6 +89,10 @@ def main():
     ap.add_argument('--jobs', type=int, default=0,
                     help='also time a run over all files with -j 1 and -j N')
     ap.add_argument('--only-jobs', action='store_true')
+    ap.add_argument('--instructions', action='store_true',
+                    help='count instructions (valgrind) instead of timing')
+    ap.add_argument('--parallel', type=int, default=1,
+                    help='with --instructions: files counted at once')
     ap.add_argument('paths', nargs='*')
     args = ap.parse_args()
     cuda = None
@@ -109,6 +123,11 @@ def main():
             files.append((p, []))
     wl_extra = ([] if cuda else ['--no-cuda-toolkit']) + [
         '--extra-arg=' + a for a in args.extra_arg]
+    if args.instructions:
+        print('mode: %s, instructions executed (callgrind), one run each' %
+              ('CUDA toolkit ' + cuda if cuda else 'bundled header'))
+        instruction_figures(args, files, wl_extra, cuda)
+        return 0
     print('mode: %s, %d runs each, interleaved; medians' %
           ('CUDA toolkit ' + cuda if cuda else 'bundled header', args.runs))
     print('%-58s %9s %9s %6s %9s %9s %6s' % ('file', 'clang s', 'warplint',
@@ -172,6 +191,51 @@ def main():
                  min(ratios), tot_w, tot_c, tot_w / tot_c,
                  statistics.median(mem_ratios), max(mem_ratios)))
     return 0
+
+
+def instructions(cmd):
+    """Instructions cmd executes (its processes' sum), its exit code."""
+    p = subprocess.run(['valgrind', '--tool=callgrind', '--trace-children=yes',
+                        '--callgrind-out-file=/dev/null'] + cmd,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True, errors='replace')
+    counts = re.findall(r'==\d+== Collected : (\d+)', p.stderr)
+    return sum(int(c) for c in counts), p.returncode
+
+
+def instruction_figures(args, files, wl_extra, cuda):
+    """Per file: instructions of clang's parse and of warplint, their ratio;
+    then the median, p90, worst and total ratio."""
+    def one(item):
+        f, own = item
+        clang = clang_command(f, cuda, args.extra_arg + own, args.warplint)
+        c, rc = instructions(clang)
+        w, rc2 = instructions([args.warplint] + wl_extra +
+                              ['--extra-arg=' + a for a in own] + [f])
+        return f, c, w, rc == 0 and rc2 != 2 and c > 0 and w > 0
+    print('%-58s %11s %11s %6s' % ('file', 'clang Ginst', 'wl Ginst', 'ratio'))
+    ratios, tot_c, tot_w, failed = [], 0, 0, 0
+    with concurrent.futures.ThreadPoolExecutor(args.parallel) as pool:
+        for f, c, w, ok in pool.map(one, files):
+            name = os.path.relpath(f, ROOT) if f.startswith(ROOT) else f
+            print('%-58s %11.3f %11.3f %6s%s' % (
+                name[-58:], c / 1e9, w / 1e9,
+                '%.3f' % (w / c) if c else '-',
+                '' if ok else '  (a run failed: left out)'), flush=True)
+            if ok:
+                ratios.append(w / c)
+                tot_c += c
+                tot_w += w
+            else:
+                failed += 1
+    if ratios:
+        srt = sorted(ratios)
+        p90 = srt[min(len(srt) - 1, int(round(0.9 * (len(srt) - 1))))]
+        print()
+        print('files: %d (%d left out); instruction ratio warplint/clang: '
+              'median %.3f, p90 %.3f, worst %.3f (best %.3f); total %.3f'
+              % (len(ratios), failed, statistics.median(ratios), p90,
+                 max(ratios), min(ratios), tot_w / tot_c))
 
 
 def run_all(cmds):

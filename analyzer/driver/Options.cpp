@@ -606,6 +606,7 @@ std::optional<int> parseInvocation(int argc, const char **argv,
     opts.baselineUsed = true;
   }
   opts.textDiagnostics = Format == "text";
+  opts.accessRecords = Format == "json" || Shard.getNumOccurrences();
   opts.remarks = Remarks;
   opts.compilerWarnings = CompilerWarnings;
   opts.absolutePaths = AbsolutePaths;

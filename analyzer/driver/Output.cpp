@@ -50,19 +50,16 @@ void printSummary(const Report &report, const std::string &extra) {
   errs() << "warplint: " << n << " warning" << (n == 1 ? "" : "s");
   if (remarks)
     errs() << " and " << remarks << " remark" << (remarks == 1 ? "" : "s");
+  AccessTally tally = report.accessesNotKept;
+  for (const auto &a : report.accesses)
+    tally.add(a);
   errs() << " in " << report.files.size() << " file"
          << (report.files.size() == 1 ? "" : "s") << " ("
          << report.kernels.size() << " kernel configuration"
-         << (report.kernels.size() == 1 ? "" : "s") << ", "
-         << report.accesses.size() << " memory access"
-         << (report.accesses.size() == 1 ? "" : "es") << ")";
-  size_t unknown = 0, ranged = 0, intrinsics = 0;
-  for (const auto &a : report.accesses) {
-    unknown += !a.evaluated;
-    ranged += a.evaluated && !a.exact;
-    intrinsics += !a.evaluated && !a.intrinsic.empty() &&
-                  a.unknownReason.rfind("unknown: ", 0) == 0;
-  }
+         << (report.kernels.size() == 1 ? "" : "s") << ", " << tally.accesses
+         << " memory access" << (tally.accesses == 1 ? "" : "es") << ")";
+  const size_t unknown = tally.notEvaluated, ranged = tally.ranged,
+               intrinsics = tally.intrinsics;
   size_t leftOut = 0;
   for (const auto &k : report.kernels)
     leftOut += k.accessesLeftOut;

@@ -191,6 +191,7 @@ void RunLedger::commit(KernelOutput &&out, bool keep,
     };
     append(report.kernels, out.kernels);
     append(report.accesses, out.accesses);
+    report.accessesNotKept += out.accessesNotKept;
     append(report.branches, out.branches);
     // Room for its findings at once (an output not kept adds none).
     reserveMore(report.diagnostics, out.messages.size());

@@ -82,6 +82,8 @@ struct KernelOutput {
   std::vector<Variant> variants;
   std::vector<KernelRecord> kernels;
   std::vector<AccessRecord> accesses;
+  /// Accesses whose records were not kept (ToolOptions::accessRecords).
+  AccessTally accessesNotKept;
   std::vector<BranchRecord> branches;
   std::vector<Message> messages;
 };

@@ -153,6 +153,32 @@ struct AccessRecord {
   std::vector<Iteration> iterations;
 };
 
+/// What a run's summary line says of its accesses, counted as each record
+/// is made: a run whose output lists no access (every format but JSON)
+/// keeps these counts instead of the records.
+struct AccessTally {
+  size_t accesses = 0;
+  size_t notEvaluated = 0;
+  /// Evaluated, with a figure that depends on unknown values.
+  size_t ranged = 0;
+  /// Not evaluated: an intrinsic whose lane layout is not modelled.
+  size_t intrinsics = 0;
+  void add(const AccessRecord &a) {
+    ++accesses;
+    notEvaluated += !a.evaluated;
+    ranged += a.evaluated && !a.exact;
+    intrinsics += !a.evaluated && !a.intrinsic.empty() &&
+                  a.unknownReason.rfind("unknown: ", 0) == 0;
+  }
+  AccessTally &operator+=(const AccessTally &o) {
+    accesses += o.accesses;
+    notEvaluated += o.notEvaluated;
+    ranged += o.ranged;
+    intrinsics += o.intrinsics;
+    return *this;
+  }
+};
+
 struct BranchRecord {
   std::string kernel, signature;
   SourcePos pos;
@@ -230,6 +256,9 @@ struct Report {
   std::vector<FileRecord> files;
   std::vector<KernelRecord> kernels;
   std::vector<AccessRecord> accesses;
+  /// The accesses analyzed without a record kept (ToolOptions::
+  /// accessRecords): the summary counts them with `accesses`.
+  AccessTally accessesNotKept;
   std::vector<BranchRecord> branches;
   std::vector<DiagnosticRecord> diagnostics;
   /// Findings left out because --baseline lists their fingerprints.

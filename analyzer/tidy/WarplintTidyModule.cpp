@@ -94,6 +94,7 @@ public:
       ToolOptions opts;
       opts.rules = RuleSet("*", configuredOptions(), {});
       opts.textDiagnostics = false;
+      opts.accessRecords = false; // the findings are all it reports
       Collector collector(f.all);
       analyzeParsed(*result.Context, opts, collector);
       f.done = true;

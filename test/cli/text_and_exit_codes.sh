@@ -46,6 +46,13 @@ expect_in version out "built with Clang/LLVM 22."
 printf '__global__ void k(float *o) { o[threadIdx.x] = 1.f; }\nvoid l(float *o) { k<<<1, 32>>>(o); }\n' >"$TMP/one.cu"
 run one "$TMP/one.cu"
 expect_in one err "warplint: 0 warnings in 1 file (1 kernel configuration, 1 memory access)"
+# The summary counts the accesses the JSON document lists, though a run that
+# prints text keeps only their counts, not their records.
+ds=$fx/data-segments.cu
+run tallytext "$ds"
+expect_in tallytext err "(6 kernel configurations, 22 memory accesses); 6 not evaluated, 1 depending on unknown values"
+run tallyjson --format=json "$ds"
+json tallyjson "len(d['accesses']) == 22 and sum(not a['evaluated'] for a in d['accesses']) == 6 and sum(a['evaluated'] and not a['exact'] for a in d['accesses']) == 1"
 run norule --rules=smem-bank-conflicts "$fx/structs-and-masks.cu"
 expect_rc norule 2
 expect_in norule err "did you mean 'smem-bank-conflict'?"

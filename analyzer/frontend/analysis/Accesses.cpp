@@ -430,8 +430,12 @@ AccessOutput analyzeAccessSite(AccessScope &as, const AccessSite &site,
         loc, /*remark=*/true, remarkText(ar, r, choice.assumed), false));
   if (s.explaining(ar.pos))
     out.messages.push_back(explain(s, site, ar, r));
-  out.record = s.out.accesses.size();
-  s.out.accesses.push_back(std::move(ar));
+  if (s.opts.accessRecords) {
+    out.record = s.out.accesses.size();
+    s.out.accesses.push_back(std::move(ar));
+  } else {
+    s.out.accessesNotKept.add(ar);
+  }
 
   // Inline PTX is reported where its statement ends (its operand is
   // elsewhere): that place is the finding's whole range.

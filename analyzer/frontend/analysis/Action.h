@@ -54,6 +54,11 @@ struct ToolOptions {
   bool baselineUsed = false;
   bool textDiagnostics = true; // print warnings clang-style on stdout
   bool remarks = false;        // the model's view of every access
+  /// Keep each access's record in the report (the JSON document lists
+  /// them); false: only what the summary counts of them (AccessTally),
+  /// which a run printing findings needs. A kernel of 20,000 accesses held
+  /// 18 MB of records no other output reads.
+  bool accessRecords = true;
   bool compilerWarnings = false;
   /// --absolute-paths: the parse names a file given on the command line by
   /// its absolute path (the compiler's messages and the text findings print

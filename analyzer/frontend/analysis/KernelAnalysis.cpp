@@ -454,7 +454,8 @@ KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
     std::vector<AccessOutput> outputs;
     costs.reserve(judgedSites.size());
     outputs.reserve(judgedSites.size());
-    out.accesses.reserve(out.accesses.size() + judgedSites.size());
+    if (job.opts.accessRecords)
+      out.accesses.reserve(out.accesses.size() + judgedSites.size());
     for (size_t i : judgedSites) {
       if (job.outOfTime()) {
         stopped = true;
@@ -476,7 +477,8 @@ KernelAnalysis analyzeKernel(const FunctionDecl *k, const KernelJob &job) {
     for (size_t j = 0; j < outputs.size(); ++j) {
       const AccessSite &site = m.accesses[judgedSites[j]];
       AccessOutput &o = outputs[j];
-      if (const std::optional<AccessWeight> &w = weights[j]) {
+      if (const std::optional<AccessWeight> &w = weights[j];
+          w && o.record != AccessOutput::NoRecord) {
         out.accesses[o.record].kernelShare = w->share;
         out.accesses[o.record].relativeRuns = w->runs;
       }

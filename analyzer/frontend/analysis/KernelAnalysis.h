@@ -92,7 +92,10 @@ struct PendingFinding {
 /// the order it is shown: its remark and drawing (--remarks, --explain),
 /// then the rules' findings, not yet weighed.
 struct AccessOutput {
-  size_t record = 0; // its record's index in KernelOutput::accesses
+  /// Its record's index in KernelOutput::accesses; NoRecord where the
+  /// record was counted, not kept (ToolOptions::accessRecords).
+  size_t record = NoRecord;
+  static constexpr size_t NoRecord = ~size_t(0);
   std::vector<Message> messages;
   std::vector<PendingFinding> findings;
 };
