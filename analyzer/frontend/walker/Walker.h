@@ -525,6 +525,14 @@ private:
   /// The addresses LoadedMemo was asked about, held: its keys are the
   /// nodes' addresses, which a freed node would hand to another.
   std::vector<LaneExpr> LoadedAddresses;
+  /// Forgets the loads' values (anything may have written memory), and with
+  /// them the addresses named for them: a kernel of 40,000 statements, each
+  /// a store, held an origin-free copy of every address it loaded from.
+  void forgetLoads() {
+    LoadedValues.clear();
+    LoadedMemo.clear();
+    LoadedAddresses.clear();
+  }
   /// Read once per array and kernel (a function inlined at every call
   /// declares its arrays again).
   bool onlyReadBySubscript(const VarDecl *v);

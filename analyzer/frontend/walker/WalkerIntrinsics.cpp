@@ -39,7 +39,7 @@ void Walker::recordIntrinsic(const Expr *at, const Val &ptr, int bytes,
   auto alternatives = std::move(NextAlternatives);
   NextAlternatives.clear();
   if (store)
-    LoadedValues.clear();
+    forgetLoads();
   if (NoRecord)
     return;
   if (!ptr.isPtr()) {
@@ -76,7 +76,7 @@ void Walker::recordUnknown(const Expr *at, Space space, bool store,
                            const std::string &intrinsic,
                            const std::string &why) {
   if (store)
-    LoadedValues.clear();
+    forgetLoads();
   if (NoRecord || space == Space::Local)
     return;
   if (AccessSite *s = intrinsicSite(at, space, store, intrinsic)) {

@@ -591,8 +591,8 @@ bool straightLine(const Stmt *s, const ASTContext &ac, int depth) {
 void Walker::loop(const Expr *cond, const Expr *inc, const Stmt *body,
           bool testAfterBody) {
   // A later iteration may read what this one stores.
-  LoadedValues.clear();
-  llvm::scope_exit clearAfter([&] { LoadedValues.clear(); });
+  forgetLoads();
+  llvm::scope_exit clearAfter([&] { forgetLoads(); });
   const int before = LoopBefore;
   bool unrollable = !NoUnrollNext;
   NoUnrollNext = false;

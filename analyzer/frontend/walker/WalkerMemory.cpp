@@ -297,7 +297,7 @@ std::optional<Val> Walker::parameterElement(const VarDecl *v, int64_t at,
 
 void Walker::record(const Expr *e, const Addr &a, bool store, bool atomic) {
   if (store || atomic)
-    LoadedValues.clear();
+    forgetLoads();
   // A store through a pointer into a thread's own object (`*reinterpret_cast
   // <int4 *>(&pl) = in[i]`): what the walker held of its value is gone.
   if ((store || atomic) && a.ptr.space == Space::Local)
@@ -964,7 +964,7 @@ Val Walker::call(const CallExpr *c) {
   // A function warplint does not walk may write memory (a barrier makes
   // other threads' stores visible).
   if (!fd || !fd->hasBody())
-    LoadedValues.clear();
+    forgetLoads();
   StringRef name = fd && fd->getIdentifier() ? fd->getName() : "";
   if (std::optional<Val> v = indexCall(c))
     return *v;
