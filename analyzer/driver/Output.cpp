@@ -58,8 +58,6 @@ void printSummary(const Report &report, const std::string &extra) {
          << report.kernels.size() << " kernel configuration"
          << (report.kernels.size() == 1 ? "" : "s") << ", " << tally.accesses
          << " memory access" << (tally.accesses == 1 ? "" : "es") << ")";
-  const size_t unknown = tally.notEvaluated, ranged = tally.ranged,
-               intrinsics = tally.intrinsics;
   size_t leftOut = 0;
   for (const auto &k : report.kernels)
     leftOut += k.accessesLeftOut;
@@ -72,12 +70,12 @@ void printSummary(const Report &report, const std::string &extra) {
     errs() << "; " << deep << (deep == 1 ? " call" : " calls")
            << " not followed (deeper than warplint follows, or defined in "
               "another file)";
-  if (intrinsics)
-    errs() << "; " << intrinsics << " intrinsic access"
-           << (intrinsics == 1 ? "" : "es")
+  if (tally.intrinsics)
+    errs() << "; " << tally.intrinsics << " intrinsic access"
+           << (tally.intrinsics == 1 ? "" : "es")
            << " whose lane layout warplint does not model";
-  if (unknown || ranged)
-    errs() << "; " << unknown << " not evaluated, " << ranged
+  if (tally.notEvaluated || tally.ranged)
+    errs() << "; " << tally.notEvaluated << " not evaluated, " << tally.ranged
            << " depending on unknown values (--remarks or --format=json "
               "says which)";
   if (failedFiles)
