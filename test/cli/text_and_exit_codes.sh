@@ -53,6 +53,21 @@ run tallytext "$ds"
 expect_in tallytext err "(6 kernel configurations, 22 memory accesses); 6 not evaluated, 1 depending on unknown values"
 run tallyjson --format=json "$ds"
 json tallyjson "len(d['accesses']) == 22 and sum(not a['evaluated'] for a in d['accesses']) == 6 and sum(a['evaluated'] and not a['exact'] for a in d['accesses']) == 1"
+# A note on the place and range the line above it showed draws no second
+# snippet (clang's rule for diagnostics at one location); a note elsewhere
+# on the line draws its own.
+printf '__global__ void k(const float *in, float *out) {\n  int t = blockIdx.x * blockDim.x + threadIdx.x;\n  out[t * 2] = in[t];\n}\n' >"$TMP/notes.cu"
+run notes "$TMP/notes.cu"
+expect_rc notes 0
+expect_in notes out "notes.cu:3:7: note: 't * 2' makes adjacent lanes 2 elements apart"
+expect_in notes out "notes.cu:3:3: note: block shape 256x1x1 assumed"
+# Of the warning and its four notes, three have a snippet: the warning, the
+# note on 't * 2', and the first note back on the whole access after it.
+[ "$(grep -c '^ *3 | ' "$TMP/notes.out")" = 3 ] ||
+  fail "notes: not 3 snippets: $(cat "$TMP/notes.out")"
+grep -A1 'note: block shape' "$TMP/notes.out" | tail -n 1 | grep -q '^ *3 | ' &&
+  fail "notes: the snippet repeated under a note at the same place"
+checks=$((checks + 1))
 run norule --rules=smem-bank-conflicts "$fx/structs-and-masks.cu"
 expect_rc norule 2
 expect_in norule err "did you mean 'smem-bank-conflict'?"

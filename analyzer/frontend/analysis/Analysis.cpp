@@ -85,8 +85,21 @@ public:
   void finding(const DiagnosticRecord &d) override {
     Diags.Report(locationOf(d.at), d.severity == "remark" ? RemarkId : WarnId)
         << d.message + " [" + d.rule + "]" << rangeOf(d.range);
-    for (const NoteRecord &n : d.notes)
-      Diags.Report(locationOf(n.at), NoteId) << n.message << rangeOf(n.range);
+    // A note on the very place and range the line above showed is given
+    // without its range, and clang's printer then shows no snippet for it
+    // (clang's own rule for diagnostics at one location): the snippet is
+    // drawn once, not once per note.
+    SourceHandle lastAt = d.at;
+    RangeHandle lastRange = d.range;
+    for (const NoteRecord &n : d.notes) {
+      const bool same = n.at && n.at == lastAt && sameRange(n.range, lastRange);
+      if (same)
+        Diags.Report(locationOf(n.at), NoteId) << n.message;
+      else
+        Diags.Report(locationOf(n.at), NoteId) << n.message << rangeOf(n.range);
+      lastAt = n.at;
+      lastRange = n.range;
+    }
     // A fix-it goes on a note where the edit is (the declaration), as clang
     // does, so the warning's snippet stays the access's line.
     for (const FixRecord &f : d.fixes)
@@ -102,6 +115,9 @@ public:
   }
 
 private:
+  static bool sameRange(const RangeHandle &a, const RangeHandle &b) {
+    return a.begin == b.begin && a.end == b.end && a.chars == b.chars;
+  }
   DiagnosticsEngine &Diags;
   const ToolOptions &Opts;
   unsigned WarnId = 0, NoteId = 0, RemarkId = 0;
