@@ -231,6 +231,9 @@ struct KernelFacts {
 
 /// "4", "4.5", "4.88": figures as the messages print them.
 std::string formatFigure(double v);
+/// "4 to 8", or one figure where the ends are within 1% ("16 to 16.01"
+/// prints "16").
+std::string formatRange(double lo, double hi);
 /// An estimate's figure (a mean of random draws), to one decimal.
 std::string formatEstimate(double v);
 

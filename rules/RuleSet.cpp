@@ -121,6 +121,16 @@ std::string formatFigure(double v) {
   return s == "-0" ? "0" : s;
 }
 
+std::string formatRange(double lo, double hi) {
+  // Ends within 1% of each other are one figure: a range of 16 to 16.01
+  // says no more than 16 does, and reads as a difference that matters.
+  std::string a = formatFigure(lo), b = formatFigure(hi);
+  if (a == b ||
+      std::abs(hi - lo) <= 0.01 * std::max(std::abs(lo), std::abs(hi)))
+    return a;
+  return a + " to " + b;
+}
+
 std::string formatEstimate(double v) {
   // A mean of random draws: one decimal says what it can.
   return formatFigure(std::round(v * 10) / 10);

@@ -173,8 +173,7 @@ findUncoalescedGlobalAccess(const AccessFacts &f, const RuleContext &opts) {
   std::string figure =
       r.exact || r.minActualRealistic == r.maxActualRealistic
           ? formatFigure(r.actual)
-          : formatFigure(r.minActualRealistic) + " to " +
-                formatFigure(r.maxActualRealistic);
+          : formatRange(r.minActualRealistic, r.maxActualRealistic);
   out.message = accessKind(f, "global", op) + " is uncoalesced: " + why + "; " +
                 figure + " sectors per request where " +
                 formatFigure(r.ideal) + " would do";

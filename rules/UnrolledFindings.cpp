@@ -105,13 +105,9 @@ std::optional<Finding> loopIterationFinding(const AccessFacts &f,
       r.minVerdictRealistic < LoopMeanBar - 1e-9)
     return std::nullopt;
   Dependence dep = describeDependence(r, f.ctx);
-  std::string mean =
-      formatFigure(r.minActualRealistic) +
-      (r.maxActualRealistic > r.minActualRealistic + 1e-9
-           ? " to " + formatFigure(r.maxActualRealistic)
-           : std::string()) +
-      " where " + formatFigure(r.ideal) +
-      " would do on average over the iterations";
+  std::string mean = formatRange(r.minActualRealistic, r.maxActualRealistic) +
+                     " where " + formatFigure(r.ideal) +
+                     " would do on average over the iterations";
   if (!dep.assumption.empty())
     mean += " (" + dep.assumption + ")";
   return iterationFinding(

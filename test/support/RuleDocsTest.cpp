@@ -1,4 +1,5 @@
-// Every registered rule has a doc page, a positive fixture and a negative one.
+// Every registered rule has a doc page, a positive fixture and a negative
+// one; and the figures its messages print read as users expect.
 #include "rules/RuleSet.h"
 
 #include <gtest/gtest.h>
@@ -60,6 +61,19 @@ TEST(RuleRegistry, EveryRuleIsListedForUsers) {
     EXPECT_NE(guide.find("(rules/" + id + ".md)"), std::string::npos)
         << "docs/user-guide.md's table of rules does not name " << id;
   }
+}
+
+// Figures as messages print them; a range whose ends are within 1% is one
+// figure ("16", not "16 to 16.01").
+TEST(RuleMessages, FiguresAndRanges) {
+  EXPECT_EQ(formatFigure(31.998), "32");
+  EXPECT_EQ(formatFigure(4.875), "4.88");
+  EXPECT_EQ(formatRange(4, 8), "4 to 8");
+  EXPECT_EQ(formatRange(1.1, 5.69), "1.1 to 5.69");
+  EXPECT_EQ(formatRange(16, 16.004), "16");
+  EXPECT_EQ(formatRange(16, 16.01), "16");
+  EXPECT_EQ(formatRange(4.75, 4.88), "4.75 to 4.88");
+  EXPECT_EQ(formatRange(2.5, 2.5), "2.5");
 }
 
 } // namespace

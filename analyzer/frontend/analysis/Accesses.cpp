@@ -118,7 +118,7 @@ std::string remarkText(const AccessRecord &ar, const AccessResult &r,
     if (r.exact)
       msg += formatFigure(r.actual);
     else
-      msg += formatFigure(r.minActual) + " to " + formatFigure(r.maxActual);
+      msg += formatRange(r.minActual, r.maxActual);
     std::string unit = ar.space == "global"   ? " sector"
                        : ar.space == "shared" ? " wavefront"
                                               : " address";
