@@ -92,11 +92,10 @@ public:
     SourceHandle lastAt = d.at;
     RangeHandle lastRange = d.range;
     for (const NoteRecord &n : d.notes) {
-      const bool same = n.at && n.at == lastAt && sameRange(n.range, lastRange);
-      if (same)
-        Diags.Report(locationOf(n.at), NoteId) << n.message;
-      else
-        Diags.Report(locationOf(n.at), NoteId) << n.message << rangeOf(n.range);
+      auto note = Diags.Report(locationOf(n.at), NoteId);
+      note << n.message;
+      if (!n.at || n.at != lastAt || !sameRange(n.range, lastRange))
+        note << rangeOf(n.range);
       lastAt = n.at;
       lastRange = n.range;
     }
