@@ -463,7 +463,24 @@ bool memory_detail::appendContextWords(
   // address each datum is loaded from, every one a drawn datum reads (a
   // chain `a[b[i]]`).
   std::vector<int> atoms, loops;
-  std::vector<char> atomSeen(ctx.atoms.size()), loopSeen(ctx.loops.size());
+  // Marks of the atoms and loops listed, kept between calls and cleared
+  // entry by entry: a kernel of thousands of loads has thousands of atoms,
+  // and a fresh mark per atom on each of its accesses' keys made the keys
+  // quadratic in the kernel's size. (Nothing below calls back in here.)
+  thread_local std::vector<char> atomSeen, loopSeen;
+  if (atomSeen.size() < ctx.atoms.size())
+    atomSeen.resize(ctx.atoms.size());
+  if (loopSeen.size() < ctx.loops.size())
+    loopSeen.resize(ctx.loops.size());
+  struct Clear {
+    std::vector<int> &atoms, &loops;
+    ~Clear() {
+      for (int a : atoms)
+        atomSeen[size_t(a)] = 0;
+      for (int l : loops)
+        loopSeen[size_t(l)] = 0;
+    }
+  } clear{atoms, loops};
   auto collect = [&](const Node &n) {
     if ((n.op == Op::Unknown || n.op == Op::Data) &&
         size_t(n.value) < ctx.atoms.size() && !atomSeen[size_t(n.value)]) {
