@@ -290,6 +290,21 @@ size_t Context::dataAddressedLoads() const {
   return *DataLoads;
 }
 
+const std::vector<std::pair<uint64_t, int>> &Context::atomsByLoadBase() const {
+  if (!ByBaseListed || ByBaseAtoms != atoms.size() ||
+      ByBaseGeneration != generation) {
+    ByBase.clear();
+    for (size_t y = 0; y < atoms.size(); ++y)
+      if (atoms[y].loadBase && atoms[y].loadAddress)
+        ByBase.emplace_back(atoms[y].loadBase, int(y));
+    std::sort(ByBase.begin(), ByBase.end());
+    ByBaseListed = true;
+    ByBaseAtoms = atoms.size();
+    ByBaseGeneration = generation;
+  }
+  return ByBase;
+}
+
 int dataEstimateWarps(const Context &ctx) {
   const size_t loads = ctx.dataAddressedLoads();
   if (loads <= size_t(DataPairLoads))

@@ -164,6 +164,7 @@ public:
     serial = newContextSerial();
     RepValues.reset();
     DataLoads.reset();
+    ByBaseListed = false;
     return *this;
   }
   int addAtom(std::string name, AtomKind kind, std::string why = "");
@@ -235,7 +236,16 @@ public:
   /// state of the atoms (DataAddresses.cpp).
   size_t dataAddressedLoads() const;
 
+  /// The atoms loaded from an allocation (Atom::loadBase, with a load
+  /// address), as (base, atom id) sorted by base: listed once per state of
+  /// the atoms (DataAddresses.cpp), not once per access that asks.
+  const std::vector<std::pair<uint64_t, int>> &atomsByLoadBase() const;
+
 private:
+  mutable std::vector<std::pair<uint64_t, int>> ByBase;
+  mutable bool ByBaseListed = false;
+  mutable size_t ByBaseAtoms = 0;
+  mutable uint64_t ByBaseGeneration = 0;
   mutable std::optional<size_t> DataLoads;
   mutable size_t DataLoadsAtoms = 0;
   mutable uint64_t DataLoadsGeneration = 0;

@@ -501,8 +501,6 @@ bool memory_detail::appendContextWords(
   // A datum loaded from an allocation is compared with the other loads of
   // that allocation (DataAddresses.cpp: a segment's start and end), so
   // those loads are facts of it too.
-  std::vector<std::pair<uint64_t, int>> byBase;
-  bool basesListed = false;
   for (size_t i = 0; followData && i < atoms.size(); ++i) {
     if (atoms.size() > MaxKeyAtoms)
       return false;
@@ -512,19 +510,17 @@ bool memory_detail::appendContextWords(
     visitWithLoops(x.loadAddress, ctx, collect);
     if (!x.loadBase)
       continue;
-    if (!basesListed) {
-      for (size_t y = 0; y < ctx.atoms.size(); ++y)
-        if (ctx.atoms[y].loadBase && ctx.atoms[y].loadAddress)
-          byBase.emplace_back(ctx.atoms[y].loadBase, int(y));
-      std::sort(byBase.begin(), byBase.end());
-      basesListed = true;
-    }
+    const auto &byBase = ctx.atomsByLoadBase();
+    // (Past MaxKeyAtoms the key is given up: an allocation thousands of
+    // loads read is not listed whole for each access.)
     for (auto p = std::lower_bound(byBase.begin(), byBase.end(),
                                    std::make_pair(x.loadBase, 0));
          p != byBase.end() && p->first == x.loadBase; ++p)
       if (!atomSeen[size_t(p->second)]) {
         atomSeen[size_t(p->second)] = 1;
         atoms.push_back(p->second);
+        if (atoms.size() > MaxKeyAtoms)
+          return false;
       }
   }
   std::sort(atoms.begin(), atoms.end());
