@@ -291,18 +291,17 @@ size_t Context::dataAddressedLoads() const {
 }
 
 const std::vector<std::pair<uint64_t, int>> &Context::atomsByLoadBase() const {
-  if (!ByBaseListed || ByBaseAtoms != atoms.size() ||
+  if (!ByBase || ByBaseAtoms != atoms.size() ||
       ByBaseGeneration != generation) {
-    ByBase.clear();
+    ByBase.emplace();
     for (size_t y = 0; y < atoms.size(); ++y)
       if (atoms[y].loadBase && atoms[y].loadAddress)
-        ByBase.emplace_back(atoms[y].loadBase, int(y));
-    std::sort(ByBase.begin(), ByBase.end());
-    ByBaseListed = true;
+        ByBase->emplace_back(atoms[y].loadBase, int(y));
+    std::sort(ByBase->begin(), ByBase->end());
     ByBaseAtoms = atoms.size();
     ByBaseGeneration = generation;
   }
-  return ByBase;
+  return *ByBase;
 }
 
 int dataEstimateWarps(const Context &ctx) {

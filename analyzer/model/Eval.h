@@ -164,7 +164,7 @@ public:
     serial = newContextSerial();
     RepValues.reset();
     DataLoads.reset();
-    ByBaseListed = false;
+    ByBase.reset();
     return *this;
   }
   int addAtom(std::string name, AtomKind kind, std::string why = "");
@@ -242,8 +242,7 @@ public:
   const std::vector<std::pair<uint64_t, int>> &atomsByLoadBase() const;
 
 private:
-  mutable std::vector<std::pair<uint64_t, int>> ByBase;
-  mutable bool ByBaseListed = false;
+  mutable std::optional<std::vector<std::pair<uint64_t, int>>> ByBase;
   mutable size_t ByBaseAtoms = 0;
   mutable uint64_t ByBaseGeneration = 0;
   mutable std::optional<size_t> DataLoads;
