@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer
-# (signed overflow and shifts included), in its own build directory
-# (build-sanitize/). Any report fails the run. The real-code replay runs too
-# when the corpus is there (it takes a few minutes more under the sanitizers).
+# (signed overflow and shifts included) with every file instrumented, those
+# that include Clang (the walker, the analysis, the language server) too, in
+# its own build directory (build-sanitize/). Any report fails the run. The
+# real-code replay runs too when the corpus is there (it takes a few minutes
+# more under the sanitizers). Not part of CI, whose build instruments the
+# Clang-free code only (the sanitized/* tests, test/README.md): run it after
+# a change to the files that include Clang.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
